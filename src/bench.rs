@@ -1,0 +1,232 @@
+//! The bench: problem metadata, the convention check (the hidden-spec-rule shape made checkable), and
+//! the audit that groups a whole bench's extraction by shape. Pure: callers read the files.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+use crate::model::{Extraction, Stage, Status};
+use crate::shape::Shape;
+
+/// A problem's `meta.toml`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Meta {
+    pub title: String,
+    pub difficulty: String,
+    pub tags: Vec<String>,
+    pub shapes: Vec<String>,
+    pub note: String,
+    pub functions: Vec<String>,
+    #[serde(default)]
+    pub conventions: Vec<String>,
+}
+
+impl Meta {
+    pub fn parse(text: &str) -> Result<Meta, String> {
+        toml::from_str(text).map_err(|e| e.to_string())
+    }
+}
+
+/// Lower-case and collapse whitespace, so a convention matches however the statement wraps it.
+fn normalise(text: &str) -> String {
+    text.split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+        .to_lowercase()
+}
+
+/// The conventions a statement does not state (each must appear in it, case- and
+/// whitespace-insensitively). A non-empty result is the hidden-spec-rule shape.
+pub fn missing_conventions(meta: &Meta, statement: &str) -> Vec<String> {
+    let text = normalise(statement);
+    meta.conventions
+        .iter()
+        .filter(|c| !text.contains(&normalise(c)))
+        .cloned()
+        .collect()
+}
+
+/// One problem as the audit sees it.
+#[derive(Clone, Debug, Serialize)]
+pub struct ProblemAudit {
+    pub slug: String,
+    pub title: Option<String>,
+    pub assertions: usize,
+    pub kept: usize,
+    pub dropped: usize,
+    pub shapes: Vec<Shape>,
+    pub findings: usize,
+    pub syntax_errors: usize,
+    /// Conventions the statement leaves unstated (hidden-spec-rule).
+    pub hidden_conventions: Vec<String>,
+    /// Shapes the metadata lists that the extractor does not see, and the reverse.
+    pub shapes_not_seen: Vec<String>,
+    pub shapes_not_listed: Vec<Shape>,
+}
+
+/// Totals for one shape across the bench.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct ShapeTotals {
+    pub problems: usize,
+    pub assertions: usize,
+    pub kept: usize,
+    pub dropped: usize,
+    pub findings: usize,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Audit {
+    pub stage: Stage,
+    pub problems: Vec<ProblemAudit>,
+    pub assertions: usize,
+    pub kept: usize,
+    pub dropped: usize,
+    pub findings: usize,
+    pub syntax_errors: usize,
+    /// Dropped assertions grouped by the kind of reason.
+    pub dropped_by_reason: BTreeMap<String, usize>,
+    pub by_shape: BTreeMap<Shape, ShapeTotals>,
+}
+
+/// The input for one problem: its extraction, and optionally its metadata and statement.
+pub struct ProblemInput<'a> {
+    pub extraction: &'a Extraction,
+    pub meta: Option<&'a Meta>,
+    pub statement: Option<&'a str>,
+}
+
+impl Audit {
+    pub fn new(stage: Stage, problems: &[ProblemInput]) -> Audit {
+        let mut audit = Audit {
+            stage,
+            problems: Vec::new(),
+            assertions: 0,
+            kept: 0,
+            dropped: 0,
+            findings: 0,
+            syntax_errors: 0,
+            dropped_by_reason: BTreeMap::new(),
+            by_shape: Shape::ALL
+                .iter()
+                .map(|s| (*s, ShapeTotals::default()))
+                .collect(),
+        };
+        for p in problems {
+            let e = p.extraction;
+            let hidden = match (p.meta, p.statement) {
+                (Some(meta), Some(statement)) => missing_conventions(meta, statement),
+                _ => Vec::new(),
+            };
+            let mut shapes = e.shapes();
+            if !hidden.is_empty() {
+                shapes.push(Shape::HiddenSpecRule);
+                shapes.sort();
+            }
+            let (not_seen, not_listed) = match p.meta {
+                Some(meta) => {
+                    let mut seen = shapes.clone();
+                    // The statement-level shape is judged against the original statement, not the test.
+                    if meta.shapes.iter().any(|s| s == Shape::HiddenSpecRule.id()) {
+                        seen.push(Shape::HiddenSpecRule);
+                    }
+                    let not_seen = meta
+                        .shapes
+                        .iter()
+                        .filter(|s| !seen.iter().any(|x| x.id() == s.as_str()))
+                        .cloned()
+                        .collect();
+                    let not_listed = shapes
+                        .iter()
+                        .filter(|s| !meta.shapes.iter().any(|m| m == s.id()))
+                        .copied()
+                        .collect();
+                    (not_seen, not_listed)
+                }
+                None => (Vec::new(), Vec::new()),
+            };
+            let kept = e.kept().count();
+            let dropped = e.dropped().count();
+            audit.assertions += e.assertions.len();
+            audit.kept += kept;
+            audit.dropped += dropped;
+            audit.findings += e.findings.len();
+            audit.syntax_errors += e.syntax_errors.len();
+            for a in e.dropped() {
+                *audit
+                    .dropped_by_reason
+                    .entry(reason_kind(a.reason.as_deref().unwrap_or("")))
+                    .or_default() += 1;
+            }
+            for shape in &shapes {
+                let t = audit.by_shape.entry(*shape).or_default();
+                t.problems += 1;
+            }
+            for a in &e.assertions {
+                for shape in &a.shapes {
+                    let t = audit.by_shape.entry(*shape).or_default();
+                    t.assertions += 1;
+                    match a.status {
+                        Status::Kept => t.kept += 1,
+                        Status::Dropped => t.dropped += 1,
+                    }
+                }
+            }
+            for f in &e.findings {
+                audit.by_shape.entry(f.shape).or_default().findings += 1;
+            }
+            audit.problems.push(ProblemAudit {
+                slug: e.slug.clone(),
+                title: p.meta.map(|m| m.title.clone()),
+                assertions: e.assertions.len(),
+                kept,
+                dropped,
+                shapes,
+                findings: e.findings.len(),
+                syntax_errors: e.syntax_errors.len(),
+                hidden_conventions: hidden,
+                shapes_not_seen: not_seen,
+                shapes_not_listed: not_listed,
+            });
+        }
+        audit
+    }
+
+    /// Whether an author's CI gate should fail (as for `extract`).
+    pub fn is_clean(&self) -> bool {
+        self.dropped == 0 && self.findings == 0 && self.syntax_errors == 0
+    }
+}
+
+/// A short label for the kind of a drop reason, for grouping.
+pub fn reason_kind(reason: &str) -> String {
+    let kinds: &[(&str, &str)] = &[
+        ("marked `skip", "skip / skipif"),
+        ("marked `xfail", "xfail"),
+        ("pytest expects that block to raise", "inside pytest.raises"),
+        ("inside the `for` loop", "inside a loop"),
+        ("inside the `while` loop", "inside a loop"),
+        ("inside the `if`", "inside a branch"),
+        ("inside the `try`", "inside try"),
+        ("inside the `with`", "inside with"),
+        (
+            "the solution's namespace does not have it",
+            "imported module",
+        ),
+        ("a fixture pytest provides", "pytest fixture"),
+        ("fixture not defined in this file", "fixture from elsewhere"),
+        ("cannot be folded", "unfoldable setup"),
+        ("augmented assignment", "unfoldable setup"),
+        ("not defined in the test file", "undefined name"),
+        ("the test file defines", "test-file helper"),
+        ("computed by the test file", "test-file value"),
+        ("parametrize on line", "parametrize not expandable"),
+        ("unresolved name", "unresolved name (write-up net)"),
+        ("never runs it", "never run"),
+        ("ends the test", "never run"),
+    ];
+    kinds
+        .iter()
+        .find(|(needle, _)| reason.contains(needle))
+        .map(|(_, kind)| kind.to_string())
+        .unwrap_or_else(|| "other".to_string())
+}

@@ -1,0 +1,277 @@
+//! The entry point: one pytest file in, one [`Extraction`] out.
+
+use std::collections::{BTreeMap, HashSet};
+
+use ruff_python_ast::visitor::{self, Visitor};
+use ruff_python_ast::{self as ast, Stmt};
+use ruff_python_parser::{Mode, ParseOptions};
+use ruff_text_size::{TextRange, TextSize};
+
+use crate::collect;
+use crate::flatten::{self, Ctx};
+use crate::guard;
+use crate::legacy;
+use crate::model::{Extraction, Finding, Stage, SyntaxError, CONTRACT_VERSION};
+use crate::module::{Global, ModuleScope};
+use crate::shape::Shape;
+use crate::source::SourceMap;
+
+/// What to extract and how.
+#[derive(Clone, Debug, Default)]
+pub struct Options {
+    /// The file's name as reported in the output.
+    pub file: String,
+    /// The problem's slug; derived from `file` when absent.
+    pub slug: Option<String>,
+    /// Extra module names whose imports count as the solution (`--solution-module`).
+    pub solution_modules: Vec<String>,
+    pub stage: Stage,
+}
+
+impl Options {
+    pub fn new(file: impl Into<String>) -> Self {
+        Options {
+            file: file.into(),
+            ..Options::default()
+        }
+    }
+}
+
+/// The slug a test file's path implies: `test_word_ladder.py` → `word_ladder`; a file named just
+/// `test.py` / `tests.py` takes its folder's name.
+pub fn slug_from_path(path: &str) -> String {
+    let path = path.replace('\\', "/");
+    let mut parts = path.rsplit('/');
+    let file = parts.next().unwrap_or("");
+    let stem = file.strip_suffix(".py").unwrap_or(file);
+    let folder = parts.next().unwrap_or("");
+    let slug = if let Some(rest) = stem.strip_prefix("test_") {
+        rest
+    } else if let Some(rest) = stem.strip_suffix("_test") {
+        rest
+    } else if matches!(stem, "test" | "tests" | "" | "-") && !folder.is_empty() {
+        folder
+    } else {
+        stem
+    };
+    slug.to_string()
+}
+
+/// Extract every assertion of a pytest file. Never panics on any input; syntax errors are listed
+/// and what parses is still extracted.
+pub fn extract(source: &str, options: &Options) -> Extraction {
+    let slug = options
+        .slug
+        .clone()
+        .unwrap_or_else(|| slug_from_path(&options.file));
+    let (text, too_deep) = guard::guard(source);
+    let parsed = ruff_python_parser::parse_unchecked(&text, ParseOptions::from(Mode::Module));
+    let map = SourceMap::new(&text);
+    let mut syntax_errors: Vec<SyntaxError> = too_deep
+        .iter()
+        .map(|d| {
+            let (line, column) = map.line_column(TextSize::new(d.start as u32));
+            SyntaxError {
+                line,
+                column,
+                message: format!(
+                    "this statement nests about {} levels deep; the extractor stops at {} to protect the page, and skipped it",
+                    d.depth,
+                    guard::MAX_DEPTH
+                ),
+                start: d.start as u32,
+                end: d.end as u32,
+            }
+        })
+        .collect();
+    for error in parsed.errors() {
+        let (line, column) = map.line_column(error.location.start());
+        syntax_errors.push(SyntaxError {
+            line,
+            column,
+            message: error.error.to_string(),
+            start: error.location.start().to_u32(),
+            end: error.location.end().to_u32(),
+        });
+    }
+    let mut extraction = Extraction {
+        version: CONTRACT_VERSION,
+        file: options.file.clone(),
+        slug: slug.clone(),
+        stage: options.stage,
+        solution_names: Vec::new(),
+        assertions: Vec::new(),
+        findings: Vec::new(),
+        syntax_errors,
+    };
+    let Some(module) = parsed.try_into_module() else {
+        return extraction;
+    };
+    let body = &module.syntax().body;
+    let scope = ModuleScope::analyse(body, &map, &options.solution_modules);
+    let cases = collect::collect(body, &scope, &map);
+    let ctx = Ctx {
+        scope: &scope,
+        map: &map,
+        slug: &slug,
+    };
+
+    let mut solution_names = Vec::new();
+    let mut full = Vec::new();
+    for case in &cases {
+        full.extend(flatten::flatten_case(&ctx, case, &mut solution_names));
+    }
+    solution_names.sort();
+    solution_names.dedup();
+    extraction.solution_names = solution_names;
+
+    let helpers = helper_asserts(body, &cases);
+    extraction.assertions = match options.stage {
+        Stage::Full => full,
+        stage => legacy::extract(stage, body, &scope, &map, &full, &helpers),
+    };
+    extraction.findings = findings(&extraction, &scope, &map, &helpers);
+    extraction
+}
+
+/// Asserts outside any collected test: in helpers, fixtures, the loader, module level.
+fn helper_asserts<'a>(
+    body: &'a [Stmt],
+    cases: &[collect::Case<'a>],
+) -> Vec<(&'a ast::StmtAssert, String)> {
+    let tests: HashSet<TextRange> = cases.iter().map(|c| c.func.range).collect();
+    struct Finder<'a, 't> {
+        tests: &'t HashSet<TextRange>,
+        scope: Vec<String>,
+        out: Vec<(&'a ast::StmtAssert, String)>,
+    }
+    impl<'a> Visitor<'a> for Finder<'a, '_> {
+        fn visit_stmt(&mut self, stmt: &'a Stmt) {
+            match stmt {
+                Stmt::FunctionDef(f) if self.tests.contains(&f.range) => {}
+                Stmt::FunctionDef(f) => {
+                    self.scope.push(f.name.to_string());
+                    visitor::walk_body(self, &f.body);
+                    self.scope.pop();
+                }
+                Stmt::ClassDef(c) => {
+                    self.scope.push(c.name.to_string());
+                    visitor::walk_body(self, &c.body);
+                    self.scope.pop();
+                }
+                Stmt::Assert(a) => {
+                    let owner = if self.scope.is_empty() {
+                        "<module>".to_string()
+                    } else {
+                        self.scope.join(".")
+                    };
+                    self.out.push((a, owner));
+                }
+                _ => visitor::walk_stmt(self, stmt),
+            }
+        }
+        fn visit_expr(&mut self, _: &'a ast::Expr) {}
+    }
+    let mut finder = Finder {
+        tests: &tests,
+        scope: Vec::new(),
+        out: Vec::new(),
+    };
+    visitor::walk_body(&mut finder, body);
+    finder.out
+}
+
+fn findings(
+    extraction: &Extraction,
+    scope: &ModuleScope,
+    map: &SourceMap,
+    helpers: &[(&ast::StmtAssert, String)],
+) -> Vec<Finding> {
+    let mut out = Vec::new();
+    for (a, owner) in helpers {
+        let line = map.line(a.range.start());
+        let place = if owner == "<module>" {
+            "at module level".to_string()
+        } else {
+            format!("in `{owner}`")
+        };
+        out.push(Finding {
+            shape: Shape::HelperAssertion,
+            line,
+            message: format!(
+                "`{}` {place} is not inside a test: it checks the test file's own machinery, not the solution, so it is not extracted",
+                map.snippet(a.range)
+            ),
+        });
+    }
+    let mismatched: Vec<&String> = extraction
+        .solution_names
+        .iter()
+        .filter(|n| **n != extraction.slug)
+        .collect();
+    if !mismatched.is_empty() {
+        let line = extraction
+            .assertions
+            .iter()
+            .find(|a| a.shapes.contains(&Shape::SlugNameMismatch))
+            .map(|a| a.line)
+            .unwrap_or(1);
+        let listed: Vec<String> = mismatched.iter().map(|n| format!("`{n}`")).collect();
+        out.push(Finding {
+            shape: Shape::SlugNameMismatch,
+            line,
+            message: format!(
+                "the tests call {} but the slug is `{}`: a solution that defines only `{}` fails them; name these in the statement",
+                listed.join(", "),
+                extraction.slug,
+                extraction.slug
+            ),
+        });
+    }
+    // Imported modules that assertions reference, grouped by import.
+    let mut imports: BTreeMap<(u32, String), usize> = BTreeMap::new();
+    for a in extraction.dropped() {
+        for name in a.unresolved.iter().flatten() {
+            if let Some(Global::Import { line, .. }) = scope.globals.get(name) {
+                *imports.entry((*line, name.clone())).or_default() += 1;
+            }
+        }
+    }
+    for ((line, name), count) in imports {
+        out.push(Finding {
+            shape: Shape::StdlibReference,
+            line,
+            message: format!(
+                "`{name}`, imported by the test file, is referenced by {count} assertion{}: the solution's namespace does not have it, so {} dropped",
+                if count == 1 { "" } else { "s" },
+                if count == 1 { "it is" } else { "they are" }
+            ),
+        });
+    }
+    // Other shapes as they occur: one finding per test whose assertions were dropped, under its
+    // most specific shape (imported modules are reported per import above).
+    let mut seen = HashSet::new();
+    for a in extraction.dropped() {
+        let shape = [
+            Shape::ParametrizedInputs,
+            Shape::InstanceWithSideEffects,
+            Shape::VariableThenAssert,
+        ]
+        .into_iter()
+        .find(|s| a.shapes.contains(s));
+        if let Some(shape) = shape {
+            if a.shapes.contains(&Shape::StdlibReference) {
+                continue;
+            }
+            if seen.insert(a.test.split('[').next().unwrap_or("").to_string()) {
+                out.push(Finding {
+                    shape,
+                    line: a.line,
+                    message: format!("`{}`: {}", a.test, a.reason.clone().unwrap_or_default()),
+                });
+            }
+        }
+    }
+    out.sort_by_key(|f| f.line);
+    out
+}

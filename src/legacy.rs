@@ -1,0 +1,307 @@
+//! The write-up's extractor at its earlier stages, reproduced on purpose for teaching.
+//!
+//! - `as-written`: every `assert` in the file, verbatim, helper asserts included.
+//! - `six-shapes`: walk each function in order; inline top-level `name = value` assignments into later
+//!   asserts; forget a name when a statement calls `name.method(...)`; rewrite `_load_solution().X` to
+//!   `X`; drop what still has a name outside the safe set (builtins, loader names, test-file imports).
+//! - `seven-shapes`: the same, without trusting the test file's imports.
+//!
+//! These stages are *not* held to the contract: they keep stale values and trust imports exactly as
+//! the write-up's extractor did, so that the page can replay its story.
+
+use std::collections::{HashMap, HashSet};
+
+use ruff_python_ast::visitor::{self, Visitor};
+use ruff_python_ast::{self as ast, Expr, Stmt};
+use ruff_text_size::{Ranged, TextRange};
+
+use crate::model::{Assertion, Stage, Status};
+use crate::module::{Global, ModuleScope};
+use crate::names::{self, Facts, Replacement};
+use crate::shape::Shape;
+use crate::source::SourceMap;
+
+pub fn extract(
+    stage: Stage,
+    body: &[Stmt],
+    scope: &ModuleScope,
+    map: &SourceMap,
+    full: &[Assertion],
+    helpers: &[(&ast::StmtAssert, String)],
+) -> Vec<Assertion> {
+    // Shapes as the faithful stage classified them, by assert position; helper asserts are their own.
+    let mut shapes_at: HashMap<u32, Vec<Shape>> = HashMap::new();
+    for a in full {
+        let entry = shapes_at.entry(a.span.start).or_default();
+        entry.extend(a.shapes.iter().copied());
+        entry.sort();
+        entry.dedup();
+    }
+    for (a, _) in helpers {
+        shapes_at.insert(a.range.start().to_u32(), vec![Shape::HelperAssertion]);
+    }
+    let loader_names = loader_attribute_names(body, scope);
+    let mut out = Vec::new();
+    let mut functions = Vec::new();
+    collect_functions(body, "", &mut functions);
+    for (owner, f) in &functions {
+        let mut table: HashMap<String, Expr> = HashMap::new();
+        walk_function(
+            stage,
+            f,
+            owner,
+            &mut table,
+            scope,
+            map,
+            &loader_names,
+            &shapes_at,
+            &mut out,
+        );
+    }
+    // Module-level asserts (rare) are taken verbatim in every stage.
+    for stmt in body {
+        if let Stmt::Assert(a) = stmt {
+            out.push(entry(
+                map,
+                "<module>",
+                a,
+                Some(map.text(a.test.range()).to_string()),
+                None,
+                &shapes_at,
+            ));
+        }
+    }
+    out.sort_by_key(|a| a.span.start);
+    out
+}
+
+fn collect_functions<'a>(
+    body: &'a [Stmt],
+    prefix: &str,
+    out: &mut Vec<(String, &'a ast::StmtFunctionDef)>,
+) {
+    for stmt in body {
+        match stmt {
+            Stmt::FunctionDef(f) => out.push((format!("{prefix}{}", f.name), f)),
+            Stmt::ClassDef(c) => collect_functions(&c.body, &format!("{prefix}{}::", c.name), out),
+            _ => {}
+        }
+    }
+}
+
+/// Names `X` used as `_load_solution().X` anywhere in the file (the write-up's safe-set source), plus
+/// names the file binds to the solution through aliases and imports from it.
+fn loader_attribute_names(body: &[Stmt], scope: &ModuleScope) -> HashSet<String> {
+    struct Finder<'s, 'a> {
+        scope: &'s ModuleScope<'a>,
+        names: HashSet<String>,
+    }
+    impl<'a> Visitor<'a> for Finder<'_, '_> {
+        fn visit_expr(&mut self, expr: &'a Expr) {
+            if let Expr::Attribute(a) = expr {
+                if let Expr::Call(call) = a.value.as_ref() {
+                    if matches!(call.func.as_ref(), Expr::Name(n) if self.scope.loaders.contains(n.id.as_str()))
+                    {
+                        self.names.insert(a.attr.to_string());
+                    }
+                }
+            }
+            visitor::walk_expr(self, expr);
+        }
+    }
+    let mut finder = Finder {
+        scope,
+        names: HashSet::new(),
+    };
+    visitor::walk_body(&mut finder, body);
+    for (name, g) in &scope.globals {
+        if let Global::SolutionName { .. } = g {
+            finder.names.insert(name.clone());
+        }
+    }
+    finder.names
+}
+
+#[allow(clippy::too_many_arguments)]
+fn walk_function(
+    stage: Stage,
+    f: &ast::StmtFunctionDef,
+    owner: &str,
+    table: &mut HashMap<String, Expr>,
+    scope: &ModuleScope,
+    map: &SourceMap,
+    loader_names: &HashSet<String>,
+    shapes_at: &HashMap<u32, Vec<Shape>>,
+    out: &mut Vec<Assertion>,
+) {
+    // Every assert in the function, nested ones included, in source order (the naive AST walk).
+    let mut asserts = Vec::new();
+    struct Finder<'a>(Vec<&'a ast::StmtAssert>);
+    impl<'a> Visitor<'a> for Finder<'a> {
+        fn visit_stmt(&mut self, stmt: &'a Stmt) {
+            match stmt {
+                Stmt::Assert(a) => self.0.push(a),
+                Stmt::FunctionDef(_) | Stmt::ClassDef(_) => {}
+                _ => visitor::walk_stmt(self, stmt),
+            }
+        }
+        fn visit_expr(&mut self, _: &'a Expr) {}
+    }
+    let mut finder = Finder(Vec::new());
+    visitor::walk_body(&mut finder, &f.body);
+    asserts.extend(finder.0);
+    if stage == Stage::AsWritten {
+        for a in asserts {
+            out.push(entry(
+                map,
+                owner,
+                a,
+                Some(map.text(a.test.range()).to_string()),
+                None,
+                shapes_at,
+            ));
+        }
+        return;
+    }
+    // Top-level statements in order: assignments tracked, `name.method(...)` forgets the name.
+    let top: Vec<&Stmt> = f.body.iter().collect();
+    for a in asserts {
+        table.clear();
+        for stmt in top
+            .iter()
+            .take_while(|s| s.range().start() <= a.range.start())
+        {
+            if stmt.range().contains_range(a.range) {
+                break;
+            }
+            match stmt {
+                Stmt::Assign(assign) => {
+                    if let [Expr::Name(t)] = assign.targets.as_slice() {
+                        let map_now: HashMap<String, Replacement> = table
+                            .iter()
+                            .map(|(k, v)| (k.clone(), Replacement::Value(v.clone())))
+                            .collect();
+                        if let Ok(value) = names::rewrite(&assign.value, &map_now) {
+                            table.insert(t.id.to_string(), value);
+                        }
+                    }
+                }
+                Stmt::Expr(e) => {
+                    if let Expr::Call(call) = e.value.as_ref() {
+                        if let Expr::Attribute(attr) = call.func.as_ref() {
+                            if let Expr::Name(n) = attr.value.as_ref() {
+                                table.remove(n.id.as_str());
+                            }
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+        let map_now: HashMap<String, Replacement> = table
+            .iter()
+            .map(|(k, v)| (k.clone(), Replacement::Value(v.clone())))
+            .collect();
+        let Ok(inlined) = names::rewrite(&a.test, &map_now) else {
+            continue;
+        };
+        let rewritten = LoaderRewrite { scope }.apply(inlined);
+        let mut unresolved: Vec<String> = Vec::new();
+        for load in Facts::of(&rewritten).loads {
+            let name = load.name;
+            let safe = ruff_python_stdlib::builtins::is_python_builtin(&name, 14, false)
+                || loader_names.contains(&name)
+                || (stage == Stage::SixShapes
+                    && matches!(scope.globals.get(&name), Some(Global::Import { .. })));
+            if !safe && !unresolved.contains(&name) {
+                unresolved.push(name);
+            }
+        }
+        if unresolved.is_empty() {
+            out.push(entry(
+                map,
+                owner,
+                a,
+                Some(names::unparse(&rewritten)),
+                None,
+                shapes_at,
+            ));
+        } else {
+            let listed: Vec<String> = unresolved.iter().map(|n| format!("`{n}`")).collect();
+            let reason = format!(
+                "unresolved name {} after inlining (the write-up's safety net)",
+                listed.join(", ")
+            );
+            out.push(entry(
+                map,
+                owner,
+                a,
+                None,
+                Some((reason, unresolved)),
+                shapes_at,
+            ));
+        }
+    }
+}
+
+/// `_load_solution().X` → `X`.
+struct LoaderRewrite<'s, 'a> {
+    scope: &'s ModuleScope<'a>,
+}
+
+impl LoaderRewrite<'_, '_> {
+    fn apply(&self, expr: Expr) -> Expr {
+        use ruff_python_ast::visitor::transformer::{walk_expr, Transformer};
+        struct T<'s, 'a>(&'s ModuleScope<'a>);
+        impl Transformer for T<'_, '_> {
+            fn visit_expr(&self, expr: &mut Expr) {
+                if let Expr::Attribute(a) = expr {
+                    if let Expr::Call(call) = a.value.as_ref() {
+                        if matches!(call.func.as_ref(), Expr::Name(n) if self.0.loaders.contains(n.id.as_str()))
+                        {
+                            let attr = a.attr.to_string();
+                            *expr = names::name_expr(&attr, a.range);
+                            return;
+                        }
+                    }
+                }
+                walk_expr(self, expr);
+            }
+        }
+        let mut expr = expr;
+        T(self.scope).visit_expr(&mut expr);
+        expr
+    }
+}
+
+fn entry(
+    map: &SourceMap,
+    owner: &str,
+    a: &ast::StmtAssert,
+    expr: Option<String>,
+    dropped: Option<(String, Vec<String>)>,
+    shapes_at: &HashMap<u32, Vec<Shape>>,
+) -> Assertion {
+    let (line, column) = map.line_column(a.range.start());
+    let range: TextRange = a.range;
+    let (status, reason, unresolved) = match dropped {
+        Some((reason, names)) => (Status::Dropped, Some(reason), Some(names)),
+        None => (Status::Kept, None, None),
+    };
+    Assertion {
+        test: owner.to_string(),
+        line,
+        column,
+        source: map.text(range).to_string(),
+        status,
+        expr,
+        reason,
+        unresolved,
+        shapes: shapes_at
+            .get(&range.start().to_u32())
+            .cloned()
+            .unwrap_or_default(),
+        span: map.span(range),
+        origins: Vec::new(),
+    }
+}

@@ -1,0 +1,27 @@
+//! bench-explorer's extractor: turns a pytest file into standalone assertion expressions that a bench
+//! loop can `eval` in the solution's namespace, keeping only what is faithful and saying why the rest
+//! is dropped. See `ARCHITECTURE.md` for the map and `extraction-contract.md` for the output.
+//!
+//! The library is pure: no I/O, no UI, no platform-specific types. The CLI (`src/cli/`) and the web
+//! page (`src/web/`) are thin layers over [`extract`].
+
+mod collect;
+mod extract;
+mod flatten;
+mod guard;
+mod legacy;
+mod module;
+mod names;
+mod source;
+
+pub mod bench;
+
+pub mod model;
+pub mod shape;
+
+pub use extract::{extract, slug_from_path, Options};
+pub use model::{Assertion, Extraction, Finding, Stage, Status, SyntaxError};
+pub use shape::Shape;
+
+#[doc(hidden)]
+pub use collect::python_float_str;

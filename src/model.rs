@@ -1,0 +1,191 @@
+//! The extractor's output: the extraction contract's JSON form (`version: 1`).
+//!
+//! Field names and meanings follow `extraction-contract.md`; fields beyond the contract (`stage`,
+//! `origins`, `span`, …) are additions the contract allows. Everything here is plain data so the same
+//! types serialise for the CLI, the page and the bench loop.
+
+use serde::{Deserialize, Serialize};
+
+use crate::shape::Shape;
+
+/// The contract's version number, bumped only when a field is renamed or removed.
+pub const CONTRACT_VERSION: u32 = 1;
+
+/// Which of the write-up's extractors to run. Only [`Stage::Full`] is held to the contract's
+/// guarantee; the earlier stages reproduce the write-up's bugs on purpose, for teaching.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Stage {
+    /// Every `assert` in the file taken verbatim, helper asserts included: the loop before any fix.
+    AsWritten,
+    /// The write-up's first three fixes: inline locals, forget a name on `name.method(...)`, drop
+    /// assertions with unresolved names (builtins, loader names and test-file imports trusted).
+    SixShapes,
+    /// As [`Stage::SixShapes`], but test-file imports are no longer trusted.
+    SevenShapes,
+    /// This project's extractor: faithful inlining and folding, parametrize, fixtures, constants.
+    #[default]
+    Full,
+}
+
+impl Stage {
+    pub const ALL: [Stage; 4] = [
+        Stage::AsWritten,
+        Stage::SixShapes,
+        Stage::SevenShapes,
+        Stage::Full,
+    ];
+
+    /// The stable id used on the command line, in JSON and in permalinks.
+    pub fn id(self) -> &'static str {
+        match self {
+            Stage::AsWritten => "as-written",
+            Stage::SixShapes => "six-shapes",
+            Stage::SevenShapes => "seven-shapes",
+            Stage::Full => "full",
+        }
+    }
+
+    pub fn from_id(id: &str) -> Option<Stage> {
+        Stage::ALL.into_iter().find(|s| s.id() == id)
+    }
+
+    /// A short human label.
+    pub fn label(self) -> &'static str {
+        match self {
+            Stage::AsWritten => "as written (no fix)",
+            Stage::SixShapes => "after the six-shape fix",
+            Stage::SevenShapes => "after the seventh-shape fix",
+            Stage::Full => "bench-explorer (faithful)",
+        }
+    }
+}
+
+/// One extraction of one pytest file.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Extraction {
+    pub version: u32,
+    pub file: String,
+    pub slug: String,
+    pub stage: Stage,
+    /// The solution names the tests reach (after rewriting aliases), sorted.
+    pub solution_names: Vec<String>,
+    pub assertions: Vec<Assertion>,
+    pub findings: Vec<Finding>,
+    pub syntax_errors: Vec<SyntaxError>,
+}
+
+impl Extraction {
+    pub fn kept(&self) -> impl Iterator<Item = &Assertion> {
+        self.assertions.iter().filter(|a| a.status == Status::Kept)
+    }
+
+    pub fn dropped(&self) -> impl Iterator<Item = &Assertion> {
+        self.assertions
+            .iter()
+            .filter(|a| a.status == Status::Dropped)
+    }
+
+    /// Whether an author's CI gate should fail: anything dropped, found, or a syntax error.
+    pub fn is_clean(&self) -> bool {
+        self.dropped().next().is_none() && self.findings.is_empty() && self.syntax_errors.is_empty()
+    }
+
+    /// Every shape seen in this file: on assertions and in findings, sorted and unique.
+    pub fn shapes(&self) -> Vec<Shape> {
+        let mut shapes: Vec<Shape> = self
+            .assertions
+            .iter()
+            .flat_map(|a| a.shapes.iter().copied())
+            .chain(self.findings.iter().map(|f| f.shape))
+            .collect();
+        shapes.sort();
+        shapes.dedup();
+        shapes
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Status {
+    Kept,
+    Dropped,
+}
+
+/// One `assert` of one test (one parametrized case of it).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Assertion {
+    /// The pytest node id without the file part: `test_sum`, `TestCache::test_evicts`, `test_sum[1-2]`.
+    pub test: String,
+    pub line: u32,
+    pub column: u32,
+    /// The `assert` statement as written (its first line when it spans several).
+    pub source: String,
+    pub status: Status,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub expr: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+    /// The names left unresolved (dropped assertions only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub unresolved: Option<Vec<String>>,
+    pub shapes: Vec<Shape>,
+    /// Where the assert statement is in the file, as byte offsets `[start, end)`.
+    pub span: Span,
+    /// The other source lines this assertion was built from or is affected by: inlined assignments,
+    /// folded setup, parametrize cases, fixtures, constants, and (when dropped) the line that changed a
+    /// name. The page highlights these.
+    pub origins: Vec<Origin>,
+}
+
+/// A byte range of the source file with its 1-based line numbers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Span {
+    pub start: u32,
+    pub end: u32,
+    pub line: u32,
+    pub end_line: u32,
+}
+
+/// A piece of source that feeds an assertion.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Origin {
+    pub role: OriginRole,
+    pub span: Span,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum OriginRole {
+    /// An assignment whose value was inlined.
+    Inlined,
+    /// A statement folded into the assertion in order (stateful setup, earlier asserts).
+    Folded,
+    /// A parametrize case that supplied values.
+    Parameter,
+    /// A same-file fixture whose value was inlined.
+    Fixture,
+    /// A module-level constant whose value was inlined.
+    Constant,
+    /// The statement that made the assertion impossible to flatten.
+    Blocker,
+}
+
+/// A file-level observation, tied to one shape and one line: a warning shown to the user.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Finding {
+    pub shape: Shape,
+    pub line: u32,
+    pub message: String,
+}
+
+/// A syntax error; what parses around it is still extracted.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SyntaxError {
+    pub line: u32,
+    pub column: u32,
+    pub message: String,
+    /// Byte offsets `[start, end)` of the offending text.
+    pub start: u32,
+    pub end: u32,
+}

@@ -1,0 +1,599 @@
+//! What the test file binds at module level, and what each name means to the extractor: the solution
+//! (through a loader, an import, or an alias), a literal constant, a test-file import, a helper, or a
+//! value computed by the test file. Fixtures defined in the file are read here too.
+
+use std::collections::{HashMap, HashSet};
+
+use ruff_python_ast::visitor::{self, Visitor};
+use ruff_python_ast::{self as ast, Expr, Stmt};
+use ruff_text_size::{Ranged, TextRange};
+
+use crate::names::{self, Replacement};
+use crate::source::SourceMap;
+
+/// What a module-level name means.
+#[derive(Clone, Debug)]
+pub enum Global<'a> {
+    /// The solution module itself (`sol = _load_solution()`, `import solution`).
+    SolutionModule,
+    /// A name of the solution (`from solution import X as Y`, `Y = _load_solution().X`): rewritten to `X`.
+    SolutionName { name: String },
+    /// A literal the file never changes; its value with other constants already substituted.
+    Constant {
+        value: Expr,
+        source: &'a Expr,
+        range: TextRange,
+    },
+    /// A module the test file imported (not in the solution's namespace).
+    Import { module: String, line: u32 },
+    /// A function or class the test file defines.
+    Helper { kind: &'static str, line: u32 },
+    /// Anything else the file computes: not reproducible in the solution's namespace.
+    Computed { line: u32, why: String },
+}
+
+/// A fixture defined in this file.
+#[derive(Clone, Debug)]
+pub enum Fixture<'a> {
+    /// `return <expr>` (or `yield <expr>`), function-scoped; its parameters are other fixtures.
+    Value {
+        expr: &'a Expr,
+        params: Vec<String>,
+        range: TextRange,
+    },
+    /// Returns the solution module.
+    SolutionModule,
+    /// Anything the extractor does not reproduce; `why` says what.
+    Unsupported { why: String },
+}
+
+pub struct ModuleScope<'a> {
+    pub loaders: HashSet<String>,
+    pub solution_modules: Vec<String>,
+    pub globals: HashMap<String, Global<'a>>,
+    pub fixtures: HashMap<String, Fixture<'a>>,
+    /// Autouse fixtures and module-level statements that run before every test and may change state.
+    pub global_barriers: Vec<(u32, String)>,
+    /// `from solution import *`: unknown names may come from the solution.
+    pub star_import: bool,
+    /// Local aliases of pytest: name → canonical dotted prefix (`pytest`, `pytest.mark`, …).
+    pub pytest_aliases: HashMap<String, String>,
+}
+
+impl<'a> ModuleScope<'a> {
+    pub fn analyse(body: &'a [Stmt], map: &SourceMap, solution_modules: &[String]) -> Self {
+        let mut scope = ModuleScope {
+            loaders: HashSet::new(),
+            solution_modules: std::iter::once("solution".to_string())
+                .chain(solution_modules.iter().cloned())
+                .collect(),
+            globals: HashMap::new(),
+            fixtures: HashMap::new(),
+            global_barriers: Vec::new(),
+            star_import: false,
+            pytest_aliases: HashMap::new(),
+        };
+        for stmt in body {
+            if let Stmt::FunctionDef(f) = stmt {
+                if f.name.as_str() == "_load_solution" || is_loader_body(&f.body) {
+                    scope.loaders.insert(f.name.to_string());
+                }
+            }
+        }
+        let changed = changed_names(body);
+        let mut assigned_count: HashMap<String, usize> = HashMap::new();
+        for stmt in body {
+            if let Stmt::Assign(a) = stmt {
+                for t in &a.targets {
+                    let mut names = Vec::new();
+                    names::collect_targets_vec(t, &mut names);
+                    for n in names {
+                        *assigned_count.entry(n).or_default() += 1;
+                    }
+                }
+            }
+        }
+        for stmt in body {
+            scope.bind(stmt, map, &changed, &assigned_count);
+        }
+        scope
+    }
+
+    fn is_solution_module_name(&self, module: &str) -> bool {
+        self.solution_modules
+            .iter()
+            .any(|m| module == m || module.starts_with(&format!("{m}.")))
+    }
+
+    fn bind(
+        &mut self,
+        stmt: &'a Stmt,
+        map: &SourceMap,
+        changed: &HashMap<String, u32>,
+        assigned: &HashMap<String, usize>,
+    ) {
+        let line = map.line(stmt.range().start());
+        match stmt {
+            Stmt::Import(import) => {
+                for alias in &import.names {
+                    let module = alias.name.to_string();
+                    if module == "pytest" {
+                        let bound = alias.asname.as_ref().unwrap_or(&alias.name).to_string();
+                        self.pytest_aliases.insert(bound, "pytest".into());
+                    }
+                    let (bound, full) = match &alias.asname {
+                        Some(asname) => (asname.to_string(), module.clone()),
+                        None => {
+                            let first = module.split('.').next().unwrap_or("").to_string();
+                            (first.clone(), first)
+                        }
+                    };
+                    let global = if self.is_solution_module_name(&full)
+                        && (alias.asname.is_none() || self.solution_modules.contains(&module))
+                    {
+                        Global::SolutionModule
+                    } else {
+                        Global::Import { module: full, line }
+                    };
+                    self.globals.insert(bound, global);
+                }
+            }
+            Stmt::ImportFrom(import) => {
+                let module = import
+                    .module
+                    .as_ref()
+                    .map(|m| m.to_string())
+                    .unwrap_or_default();
+                let from_solution = import.level == 0 && self.is_solution_module_name(&module);
+                for alias in &import.names {
+                    let name = alias.name.to_string();
+                    if name == "*" {
+                        if from_solution {
+                            self.star_import = true;
+                        }
+                        continue;
+                    }
+                    let bound = alias.asname.as_ref().unwrap_or(&alias.name).to_string();
+                    if module == "pytest" {
+                        self.pytest_aliases
+                            .insert(bound.clone(), format!("pytest.{name}"));
+                    }
+                    let global = if from_solution {
+                        Global::SolutionName { name }
+                    } else {
+                        let dotted = if module.is_empty() {
+                            name
+                        } else {
+                            format!("{module}.{name}")
+                        };
+                        Global::Import {
+                            module: dotted,
+                            line,
+                        }
+                    };
+                    self.globals.insert(bound, global);
+                }
+            }
+            Stmt::FunctionDef(f) => {
+                let name = f.name.to_string();
+                if let Some(fixture) = self.fixture_of(f, map) {
+                    if let Some(autouse) = fixture.1 {
+                        self.global_barriers.push((line, autouse));
+                    }
+                    self.fixtures.insert(name.clone(), fixture.0);
+                }
+                self.globals.insert(
+                    name,
+                    Global::Helper {
+                        kind: "function",
+                        line,
+                    },
+                );
+            }
+            Stmt::ClassDef(c) => {
+                self.globals.insert(
+                    c.name.to_string(),
+                    Global::Helper {
+                        kind: "class",
+                        line,
+                    },
+                );
+            }
+            Stmt::Assign(a) => {
+                if let [Expr::Name(target)] = a.targets.as_slice() {
+                    let name = target.id.to_string();
+                    if name == "pytestmark" {
+                        return;
+                    }
+                    let global =
+                        self.classify_value(&name, &a.value, stmt.range(), line, changed, assigned);
+                    self.globals.insert(name, global);
+                } else {
+                    for t in &a.targets {
+                        let mut names = Vec::new();
+                        names::collect_targets_vec(t, &mut names);
+                        for n in names {
+                            self.globals.insert(
+                                n,
+                                Global::Computed {
+                                    line,
+                                    why: "is bound by unpacking at module level".into(),
+                                },
+                            );
+                        }
+                    }
+                }
+            }
+            Stmt::AnnAssign(a) => {
+                if let (Expr::Name(target), Some(value)) = (a.target.as_ref(), &a.value) {
+                    let name = target.id.to_string();
+                    let global =
+                        self.classify_value(&name, value, stmt.range(), line, changed, assigned);
+                    self.globals.insert(name, global);
+                }
+            }
+            Stmt::Expr(e)
+                if !matches!(e.value.as_ref(), Expr::StringLiteral(_))
+                    && names::Facts::of(&e.value).has_call =>
+            {
+                self.global_barriers.push((
+                    line,
+                    format!(
+                        "`{}` runs when the test file is imported and may change state",
+                        map.snippet(stmt.range())
+                    ),
+                ));
+            }
+            Stmt::If(_) | Stmt::Try(_) | Stmt::For(_) | Stmt::While(_) | Stmt::With(_) => {
+                let mut bound = BoundNames::default();
+                bound.visit_stmt(stmt);
+                for n in bound.names {
+                    self.globals.insert(
+                        n,
+                        Global::Computed {
+                            line,
+                            why: "is bound inside a block at module level".into(),
+                        },
+                    );
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn classify_value(
+        &self,
+        name: &str,
+        value: &'a Expr,
+        range: TextRange,
+        line: u32,
+        changed: &HashMap<String, u32>,
+        assigned: &HashMap<String, usize>,
+    ) -> Global<'a> {
+        if self.is_solution_module_expr(value) {
+            return Global::SolutionModule;
+        }
+        if let Some(attr) = self.solution_attr(value) {
+            return Global::SolutionName { name: attr };
+        }
+        if let Some(changed_line) = changed.get(name) {
+            return Global::Computed {
+                line,
+                why: format!("is changed on line {changed_line}"),
+            };
+        }
+        if assigned.get(name).copied().unwrap_or(0) > 1 {
+            return Global::Computed {
+                line,
+                why: "is assigned more than once".into(),
+            };
+        }
+        let is_const = |n: &str| matches!(self.globals.get(n), Some(Global::Constant { .. }));
+        if names::is_literal_value(value, &is_const) {
+            let map: HashMap<String, Replacement> = self
+                .globals
+                .iter()
+                .filter_map(|(k, g)| match g {
+                    Global::Constant { value, .. } => {
+                        Some((k.clone(), Replacement::Value(value.clone())))
+                    }
+                    _ => None,
+                })
+                .collect();
+            if let Ok(rewritten) = names::rewrite(value, &map) {
+                return Global::Constant {
+                    value: rewritten,
+                    source: value,
+                    range,
+                };
+            }
+        }
+        Global::Computed {
+            line,
+            why: "is computed by the test file".into(),
+        }
+    }
+
+    /// `_load_solution()` or a name bound to the solution module.
+    pub fn is_solution_module_expr(&self, expr: &Expr) -> bool {
+        match expr {
+            Expr::Call(call) => {
+                call.arguments.args.is_empty()
+                    && matches!(call.func.as_ref(), Expr::Name(n) if self.loaders.contains(n.id.as_str()))
+            }
+            Expr::Name(n) => matches!(
+                self.globals.get(n.id.as_str()),
+                Some(Global::SolutionModule)
+            ),
+            _ => false,
+        }
+    }
+
+    /// `_load_solution().X` or `sol.X` → `X`.
+    pub fn solution_attr(&self, expr: &Expr) -> Option<String> {
+        match expr {
+            Expr::Attribute(a) if self.is_solution_module_expr(&a.value) => {
+                Some(a.attr.to_string())
+            }
+            _ => None,
+        }
+    }
+
+    /// The canonical dotted name of a decorator or mark expression, `pytest.mark.skip` for
+    /// `@mark.skip` when `mark` came from pytest. Calls are looked through.
+    pub fn pytest_path(&self, expr: &Expr) -> Option<String> {
+        let expr = match expr {
+            Expr::Call(call) => call.func.as_ref(),
+            other => other,
+        };
+        let dotted = dotted_name(expr)?;
+        let (first, rest) = match dotted.split_once('.') {
+            Some((f, r)) => (f.to_string(), Some(r.to_string())),
+            None => (dotted.clone(), None),
+        };
+        let canonical = self.pytest_aliases.get(&first)?;
+        Some(match rest {
+            Some(rest) => format!("{canonical}.{rest}"),
+            None => canonical.clone(),
+        })
+    }
+
+    /// `(fixture, Some(why))` when the fixture is autouse.
+    fn fixture_of(
+        &self,
+        f: &'a ast::StmtFunctionDef,
+        map: &SourceMap,
+    ) -> Option<(Fixture<'a>, Option<String>)> {
+        let decorator = f
+            .decorator_list
+            .iter()
+            .find(|d| self.pytest_path(&d.expression).as_deref() == Some("pytest.fixture"))?;
+        let line = map.line(f.range.start());
+        let mut autouse = None;
+        let mut unsupported: Option<String> = None;
+        if let Expr::Call(call) = &decorator.expression {
+            for kw in call.arguments.keywords.iter() {
+                let Some(arg) = kw.arg.as_ref() else { continue };
+                match arg.as_str() {
+                    "autouse" if matches!(&kw.value, Expr::BooleanLiteral(b) if b.value) => {
+                        autouse = Some(format!(
+                            "the autouse fixture `{}` (line {line}) runs before every test",
+                            f.name
+                        ));
+                    }
+                    "scope" if !matches!(&kw.value, Expr::StringLiteral(s) if s.value.to_str() == "function") =>
+                    {
+                        unsupported = Some(format!(
+                            "fixture `{}` (line {line}) is shared across tests (scope={}), so a test may see it changed by another",
+                            f.name,
+                            map.text(kw.value.range())
+                        ));
+                    }
+                    "params" => {
+                        unsupported = Some(format!(
+                            "fixture `{}` (line {line}) is parametrized",
+                            f.name
+                        ));
+                    }
+                    _ => {}
+                }
+            }
+        }
+        if let Some(why) = unsupported {
+            return Some((Fixture::Unsupported { why }, autouse));
+        }
+        let params: Vec<String> = f.parameters.iter().map(|p| p.name().to_string()).collect();
+        let mut body: &[Stmt] = &f.body;
+        if let Some(Stmt::Expr(e)) = body.first() {
+            if matches!(e.value.as_ref(), Expr::StringLiteral(_)) {
+                body = &body[1..];
+            }
+        }
+        let value = match body.first() {
+            Some(Stmt::Return(r)) if body.len() == 1 => r.value.as_deref(),
+            Some(Stmt::Expr(e)) => match e.value.as_ref() {
+                Expr::Yield(y) => y.value.as_deref(),
+                _ => None,
+            },
+            _ => None,
+        };
+        let fixture = match value {
+            Some(expr) if self.is_solution_module_expr(expr) => Fixture::SolutionModule,
+            Some(expr) => Fixture::Value {
+                expr,
+                params,
+                range: f.range,
+            },
+            None => Fixture::Unsupported {
+                why: format!(
+                    "fixture `{}` (line {line}) does more than return a value",
+                    f.name
+                ),
+            },
+        };
+        Some((fixture, autouse))
+    }
+}
+
+/// `a.b.c` for a chain of attributes on a name.
+pub fn dotted_name(expr: &Expr) -> Option<String> {
+    match expr {
+        Expr::Name(n) => Some(n.id.to_string()),
+        Expr::Attribute(a) => Some(format!("{}.{}", dotted_name(&a.value)?, a.attr)),
+        _ => None,
+    }
+}
+
+/// Whether a function body loads a module from a file (a solution loader).
+fn is_loader_body(body: &[Stmt]) -> bool {
+    struct Finder(bool);
+    impl<'a> Visitor<'a> for Finder {
+        fn visit_expr(&mut self, expr: &'a Expr) {
+            if let Expr::Attribute(a) = expr {
+                if matches!(
+                    a.attr.as_str(),
+                    "spec_from_file_location" | "exec_module" | "import_module"
+                ) {
+                    self.0 = true;
+                }
+            }
+            visitor::walk_expr(self, expr);
+        }
+    }
+    let mut finder = Finder(false);
+    for stmt in body {
+        finder.visit_stmt(stmt);
+    }
+    finder.0
+}
+
+/// Module-level names the file changes anywhere after binding them: method calls on them, item or
+/// attribute stores, augmented assignment, `del`, `global`. Maps name → first line (offset) seen.
+fn changed_names(body: &[Stmt]) -> HashMap<String, u32> {
+    #[derive(Default)]
+    struct Finder(HashMap<String, u32>);
+    impl Finder {
+        fn mark(&mut self, expr: &Expr) {
+            if let Some(root) = names::root_name(expr) {
+                self.0
+                    .entry(root.to_string())
+                    .or_insert(expr.range().start().to_u32());
+            }
+        }
+    }
+    impl<'a> Visitor<'a> for Finder {
+        fn visit_stmt(&mut self, stmt: &'a Stmt) {
+            match stmt {
+                Stmt::AugAssign(a) => self.mark(&a.target),
+                Stmt::Delete(d) => d.targets.iter().for_each(|t| self.mark(t)),
+                Stmt::Global(g) => {
+                    for n in &g.names {
+                        self.0
+                            .entry(n.to_string())
+                            .or_insert(g.range.start().to_u32());
+                    }
+                }
+                Stmt::Assign(a) => {
+                    for t in &a.targets {
+                        if matches!(t, Expr::Attribute(_) | Expr::Subscript(_)) {
+                            self.mark(t);
+                        }
+                    }
+                }
+                _ => {}
+            }
+            visitor::walk_stmt(self, stmt);
+        }
+        fn visit_expr(&mut self, expr: &'a Expr) {
+            if let Expr::Call(call) = expr {
+                if let Expr::Attribute(a) = call.func.as_ref() {
+                    self.mark(&a.value);
+                }
+            }
+            visitor::walk_expr(self, expr);
+        }
+    }
+    let mut finder = Finder::default();
+    for stmt in body {
+        finder.visit_stmt(stmt);
+    }
+    finder.0
+}
+
+/// Names bound anywhere in a statement (assignments, loop targets, imports, `as` targets, defs),
+/// not descending into nested functions or classes.
+#[derive(Default)]
+pub struct BoundNames {
+    pub names: Vec<String>,
+}
+
+impl<'a> Visitor<'a> for BoundNames {
+    fn visit_stmt(&mut self, stmt: &'a Stmt) {
+        match stmt {
+            Stmt::FunctionDef(f) => {
+                self.names.push(f.name.to_string());
+                return;
+            }
+            Stmt::ClassDef(c) => {
+                self.names.push(c.name.to_string());
+                return;
+            }
+            Stmt::Import(i) => {
+                for a in &i.names {
+                    let bound = a
+                        .asname
+                        .as_ref()
+                        .map(|n| n.to_string())
+                        .unwrap_or_else(|| a.name.split('.').next().unwrap_or("").to_string());
+                    self.names.push(bound);
+                }
+            }
+            Stmt::ImportFrom(i) => {
+                for a in &i.names {
+                    self.names
+                        .push(a.asname.as_ref().unwrap_or(&a.name).to_string());
+                }
+            }
+            Stmt::Assign(a) => a
+                .targets
+                .iter()
+                .for_each(|t| names::collect_targets_vec(t, &mut self.names)),
+            Stmt::AnnAssign(a) => names::collect_targets_vec(&a.target, &mut self.names),
+            Stmt::AugAssign(a) => names::collect_targets_vec(&a.target, &mut self.names),
+            Stmt::For(f) => names::collect_targets_vec(&f.target, &mut self.names),
+            Stmt::With(w) => {
+                for item in &w.items {
+                    if let Some(v) = &item.optional_vars {
+                        names::collect_targets_vec(v, &mut self.names);
+                    }
+                }
+            }
+            Stmt::Try(t) => {
+                for h in &t.handlers {
+                    let ast::ExceptHandler::ExceptHandler(h) = h;
+                    if let Some(n) = &h.name {
+                        self.names.push(n.to_string());
+                    }
+                }
+            }
+            Stmt::Delete(d) => d
+                .targets
+                .iter()
+                .for_each(|t| names::collect_targets_vec(t, &mut self.names)),
+            _ => {}
+        }
+        visitor::walk_stmt(self, stmt);
+    }
+    fn visit_expr(&mut self, expr: &'a Expr) {
+        match expr {
+            Expr::Named(n) => {
+                names::collect_targets_vec(&n.target, &mut self.names);
+                self.visit_expr(&n.value);
+            }
+            // Comprehensions and lambdas have their own scopes (walrus targets inside still bind here,
+            // but are rare enough to treat through the walk above).
+            Expr::Lambda(_) => {}
+            _ => visitor::walk_expr(self, expr),
+        }
+    }
+}
