@@ -2,7 +2,7 @@
 //! methods of `Test*` classes (nested classes too), one case per parametrize combination, with the
 //! node id pytest prints and what pytest's marks say about running it.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 use ruff_python_ast::{self as ast, Expr, Stmt};
 use ruff_text_size::{Ranged, TextRange};
@@ -22,6 +22,8 @@ pub struct Case<'a> {
     pub param_ranges: Vec<TextRange>,
     /// Why pytest will not run this case as a passing check (skip, xfail, not collected…).
     pub not_run: Option<String>,
+    /// Whether the function is parametrized (even when its cases could not be expanded).
+    pub parametrized: bool,
     /// Fixtures requested by `usefixtures`, and setup methods, that run before the test.
     pub setup: Vec<(u32, String)>,
 }
@@ -60,7 +62,7 @@ fn collect_in<'a>(
     out: &mut Vec<Case<'a>>,
 ) {
     // pytest collects a name once: a later definition replaces an earlier one.
-    let mut last_def: HashMap<&str, usize> = HashMap::new();
+    let mut last_def: HashMap<&str, usize> = HashMap::default();
     for (i, stmt) in body.iter().enumerate() {
         if let Stmt::FunctionDef(f) = stmt {
             last_def.insert(f.name.as_str(), i);
@@ -93,7 +95,6 @@ fn collect_in<'a>(
                 out.extend(cases);
             }
             Stmt::ClassDef(c) if c.name.starts_with("Test") => {
-                let line = map.line(c.range.start());
                 let mut marks: Vec<&Expr> =
                     c.decorator_list.iter().map(|d| &d.expression).collect();
                 marks.extend(pytestmark(&c.body));
@@ -117,16 +118,11 @@ fn collect_in<'a>(
                         }
                     }
                 }
-                let class_prefix = format!("{prefix}{}::", c.name);
-                let start = out.len();
-                collect_in(&c.body, scope, map, &class_prefix, &marks, &setup, out);
-                if has_init {
-                    for case in &mut out[start..] {
-                        case.not_run = Some(format!(
-                            "class `{}` (line {line}) has an `__init__`, so pytest does not collect it",
-                            c.name
-                        ));
-                    }
+                // pytest does not collect a class with a constructor: its methods are not tests,
+                // and their asserts are reported as helper assertions.
+                if !has_init {
+                    let class_prefix = format!("{prefix}{}::", c.name);
+                    collect_in(&c.body, scope, map, &class_prefix, &marks, &setup, out);
                 }
             }
             _ => {}
@@ -161,24 +157,44 @@ fn expand<'a>(
     let mut setup = Vec::new();
     let mut parametrizes = Vec::new();
     for mark in marks {
+        let line = map.line(mark.range().start());
         let Some(path) = scope.pytest_path(mark) else {
+            // A decorator that is not a pytest mark may change how the test runs (mock.patch,
+            // hypothesis, retries): the extractor cannot reproduce it.
+            let own = f
+                .decorator_list
+                .iter()
+                .any(|d| std::ptr::eq(&d.expression, *mark));
+            let harmless = matches!(mark, Expr::Name(n) if matches!(n.id.as_str(), "staticmethod" | "classmethod"));
+            if own && !harmless {
+                not_run.get_or_insert(format!(
+                    "the test is decorated with `@{}` (line {line}), which may change how it runs",
+                    map.snippet(mark.range())
+                ));
+            }
             continue;
         };
-        let line = map.line(mark.range().start());
+        // Name the decorator as written when it is an alias (`@skip_me`).
+        let written = map.snippet(mark.range());
+        let via = if written.starts_with("pytest.") || written.starts_with("mark.") {
+            String::new()
+        } else {
+            format!(" through `@{written}`")
+        };
         match path.as_str() {
             "pytest.mark.skip" => {
                 not_run.get_or_insert(format!(
-                    "marked `skip` (line {line}): pytest does not run it"
+                    "marked `skip`{via} (line {line}): pytest does not run it"
                 ));
             }
             "pytest.mark.skipif" => {
                 not_run.get_or_insert(format!(
-                    "marked `skipif` (line {line}): pytest may not run it"
+                    "marked `skipif`{via} (line {line}): pytest may not run it"
                 ));
             }
             "pytest.mark.xfail" => {
                 not_run.get_or_insert(format!(
-                    "marked `xfail` (line {line}): pytest expects it to fail"
+                    "marked `xfail`{via} (line {line}): pytest expects it to fail"
                 ));
             }
             "pytest.mark.usefixtures" => {
@@ -203,6 +219,7 @@ fn expand<'a>(
         params: Vec::new(),
         param_ranges: Vec::new(),
         not_run: not_run.clone(),
+        parametrized: !parametrizes.is_empty(),
         setup,
     }];
     if parametrizes.is_empty() {
@@ -251,6 +268,7 @@ fn expand<'a>(
                     params,
                     param_ranges: ranges,
                     not_run: case.not_run.clone().or_else(|| pc.not_run.clone()),
+                    parametrized: true,
                     setup: case.setup.clone(),
                 });
                 next_ids.push(new_id);
@@ -297,7 +315,15 @@ fn parse_parametrize<'a>(
             .find(|k| k.arg.as_ref().is_some_and(|a| a.as_str() == kw))
             .map(|k| &k.value)
     };
-    match arg(0, "argnames") {
+    // Argument names may come from a literal module constant.
+    let argnames = match arg(0, "argnames") {
+        Some(Expr::Name(n)) => match scope.globals.get(n.id.as_str()) {
+            Some(Global::Constant { source, .. }) => Some(*source),
+            _ => Some(arg(0, "argnames").unwrap()),
+        },
+        other => other,
+    };
+    match argnames {
         Some(Expr::StringLiteral(s)) => {
             out.names = s
                 .value
@@ -488,17 +514,76 @@ fn value_id(value: &Expr, scope: &ModuleScope) -> Option<String> {
             }
             _ => None,
         },
-        Expr::BinOp(_) => match fold_constant(value, 0)? {
-            Const::Str(s) => Some(ascii_escaped(&s)),
-            Const::Int(i) => Some(i.to_string()),
+        Expr::BinOp(b) => match fold_constant(value, 0) {
+            Some(Const::Str(s)) => Some(ascii_escaped(&s)),
+            Some(Const::Int(i)) => Some(i.to_string()),
+            None => complex_id(b),
         },
+        // `float("inf")` and friends: pytest shows the float.
+        Expr::Call(call)
+            if matches!(call.func.as_ref(), Expr::Name(n) if n.id.as_str() == "float" && !scope.globals.contains_key("float"))
+                && call.arguments.keywords.is_empty()
+                && call.arguments.args.len() == 1 =>
+        {
+            let Expr::StringLiteral(s) = &call.arguments.args[0] else {
+                return None;
+            };
+            let text = s.value.to_str().trim().to_ascii_lowercase();
+            let f: f64 = match text.as_str() {
+                "inf" | "+inf" | "infinity" | "+infinity" => f64::INFINITY,
+                "-inf" | "-infinity" => f64::NEG_INFINITY,
+                "nan" | "+nan" | "-nan" => f64::NAN,
+                other => other.parse().ok()?,
+            };
+            Some(python_float_str(f))
+        }
         Expr::Name(n) => match scope.globals.get(n.id.as_str()) {
-            Some(Global::Constant { value, .. }) => value_id(value, scope),
+            Some(Global::Constant { source, .. }) => value_id(source, scope),
             Some(Global::SolutionName { name }) => Some(name.clone()),
             Some(Global::Helper { .. }) => Some(n.id.to_string()),
             _ => None,
         },
         Expr::Attribute(_) => scope.solution_attr(value),
+        _ => None,
+    }
+}
+
+/// `3 + 4j`, `-1.5 - 2j`: `str(complex)` is `(3+4j)`.
+fn complex_id(b: &ast::ExprBinOp) -> Option<String> {
+    let real = real_number(&b.left)?;
+    let Expr::NumberLiteral(ast::ExprNumberLiteral {
+        value: ast::Number::Complex { real: 0.0, imag },
+        ..
+    }) = b.right.as_ref()
+    else {
+        return None;
+    };
+    let imag = match b.op {
+        ast::Operator::Add => *imag,
+        ast::Operator::Sub => -*imag,
+        _ => return None,
+    };
+    let sign = if imag.is_sign_negative() { "-" } else { "+" };
+    Some(format!(
+        "({}{sign}{}j)",
+        python_float_repr_short(real),
+        python_float_repr_short(imag.abs())
+    ))
+}
+
+fn real_number(expr: &Expr) -> Option<f64> {
+    match expr {
+        Expr::NumberLiteral(ast::ExprNumberLiteral {
+            value: ast::Number::Int(i),
+            ..
+        }) => i.as_u64().map(|v| v as f64),
+        Expr::NumberLiteral(ast::ExprNumberLiteral {
+            value: ast::Number::Float(f),
+            ..
+        }) => Some(*f),
+        Expr::UnaryOp(u) if matches!(u.op, ast::UnaryOp::USub) => {
+            real_number(&u.operand).map(|v| -v)
+        }
         _ => None,
     }
 }
@@ -678,7 +763,7 @@ fn bytes_escaped(bytes: &[u8]) -> String {
 /// `_` before it when the id ends in a digit.
 fn make_unique(cases: &mut [ParamCase]) {
     let ids: Vec<String> = cases.iter().map(|c| c.id.clone()).collect();
-    let mut counts: HashMap<&str, usize> = HashMap::new();
+    let mut counts: HashMap<&str, usize> = HashMap::default();
     for id in &ids {
         *counts.entry(id.as_str()).or_default() += 1;
     }
@@ -686,7 +771,7 @@ fn make_unique(cases: &mut [ParamCase]) {
         return;
     }
     let mut taken: std::collections::HashSet<String> = ids.iter().cloned().collect();
-    let mut suffixes: HashMap<String, usize> = HashMap::new();
+    let mut suffixes: HashMap<String, usize> = HashMap::default();
     for (i, id) in ids.iter().enumerate() {
         if counts[id.as_str()] > 1 {
             let sep = if id.chars().last().is_some_and(|c| c.is_ascii_digit()) {

@@ -1,6 +1,7 @@
 //! The entry point: one pytest file in, one [`Extraction`] out.
 
-use std::collections::{BTreeMap, HashSet};
+use rustc_hash::FxHashSet as HashSet;
+use std::collections::BTreeMap;
 
 use ruff_python_ast::visitor::{self, Visitor};
 use ruff_python_ast::{self as ast, Stmt};
@@ -66,7 +67,7 @@ pub fn extract(source: &str, options: &Options) -> Extraction {
         .unwrap_or_else(|| slug_from_path(&options.file));
     let (text, too_deep) = guard::guard(source);
     let parsed = ruff_python_parser::parse_unchecked(&text, ParseOptions::from(Mode::Module));
-    let map = SourceMap::new(&text);
+    let map = SourceMap::new(&text, parsed.tokens());
     let mut syntax_errors: Vec<SyntaxError> = too_deep
         .iter()
         .map(|d| {
@@ -75,8 +76,7 @@ pub fn extract(source: &str, options: &Options) -> Extraction {
                 line,
                 column,
                 message: format!(
-                    "this statement nests about {} levels deep; the extractor stops at {} to protect the page, and skipped it",
-                    d.depth,
+                    "this statement nests more than {} levels deep; the extractor skipped it to protect the page",
                     guard::MAX_DEPTH
                 ),
                 start: d.start as u32,
@@ -104,13 +104,15 @@ pub fn extract(source: &str, options: &Options) -> Extraction {
         findings: Vec::new(),
         syntax_errors,
     };
-    let Some(module) = parsed.try_into_module() else {
+    let ruff_python_ast::Mod::Module(module) = parsed.syntax() else {
         return extraction;
     };
-    let body = &module.syntax().body;
+    let body = &module.body;
     let scope = ModuleScope::analyse(body, &map, &options.solution_modules);
     let cases = collect::collect(body, &scope, &map);
+    let error_ranges: Vec<TextRange> = parsed.errors().iter().map(|e| e.location).collect();
     let ctx = Ctx {
+        errors: &error_ranges,
         scope: &scope,
         map: &map,
         slug: &slug,
@@ -125,6 +127,39 @@ pub fn extract(source: &str, options: &Options) -> Extraction {
     solution_names.dedup();
     extraction.solution_names = solution_names;
 
+    // Asserts the depth guard removed are still asserts of their tests: report them as dropped.
+    for deep in too_deep
+        .iter()
+        .filter(|d| text_starts_with_assert(source, d.start))
+    {
+        for case in cases
+            .iter()
+            .filter(|c| c.func.range.contains(TextSize::new(deep.start as u32)))
+        {
+            let range = TextRange::new(
+                TextSize::new(deep.start as u32),
+                TextSize::new(deep.end as u32),
+            );
+            let (line, column) = map.line_column(range.start());
+            full.push(crate::model::Assertion {
+                test: case.id.clone(),
+                line,
+                column,
+                source: source[deep.start..deep.end].lines().next().unwrap_or("").chars().take(80).collect(),
+                status: crate::model::Status::Dropped,
+                expr: None,
+                reason: Some(format!(
+                    "it nests more than {} levels deep; the extractor skipped it to protect the page",
+                    guard::MAX_DEPTH
+                )),
+                unresolved: Some(Vec::new()),
+                shapes: Vec::new(),
+                span: map.span(range),
+                origins: Vec::new(),
+            });
+        }
+    }
+    full.sort_by_key(|a| a.span.start);
     let helpers = helper_asserts(body, &cases);
     extraction.assertions = match options.stage {
         Stage::Full => full,
@@ -132,6 +167,13 @@ pub fn extract(source: &str, options: &Options) -> Extraction {
     };
     extraction.findings = findings(&extraction, &scope, &map, &helpers);
     extraction
+}
+
+fn text_starts_with_assert(source: &str, at: usize) -> bool {
+    source.get(at..).is_some_and(|rest| {
+        rest.strip_prefix("assert")
+            .is_some_and(|r| r.starts_with(|c: char| c.is_whitespace() || c == '('))
+    })
 }
 
 /// Asserts outside any collected test: in helpers, fixtures, the loader, module level.
@@ -195,11 +237,16 @@ fn findings(
         } else {
             format!("in `{owner}`")
         };
+        let outcome = if extraction.stage == Stage::AsWritten {
+            "taken as a check at this stage, it leaks into the measurement"
+        } else {
+            "it is not extracted"
+        };
         out.push(Finding {
             shape: Shape::HelperAssertion,
             line,
             message: format!(
-                "`{}` {place} is not inside a test: it checks the test file's own machinery, not the solution, so it is not extracted",
+                "`{}` {place} is outside any test pytest collects, so pytest never runs it as a check of the solution; {outcome}",
                 map.snippet(a.range)
             ),
         });
@@ -242,7 +289,7 @@ fn findings(
             shape: Shape::StdlibReference,
             line,
             message: format!(
-                "`{name}`, imported by the test file, is referenced by {count} assertion{}: the solution's namespace does not have it, so {} dropped",
+                "`{name}`, imported by the test file, is referenced by {count} assertion{}: the evaluation namespace is the solution's, which need not have it, so {} dropped",
                 if count == 1 { "" } else { "s" },
                 if count == 1 { "it is" } else { "they are" }
             ),
@@ -250,7 +297,7 @@ fn findings(
     }
     // Other shapes as they occur: one finding per test whose assertions were dropped, under its
     // most specific shape (imported modules are reported per import above).
-    let mut seen = HashSet::new();
+    let mut seen = HashSet::default();
     for a in extraction.dropped() {
         let shape = [
             Shape::ParametrizedInputs,

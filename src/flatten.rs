@@ -15,7 +15,8 @@
 //! One assumption is made and documented: a call whose value a test keeps (assigns) or checks (asserts)
 //! is a query of the solution's module state; a call made for its effect (a statement) is not.
 
-use std::collections::{HashMap, HashSet};
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
+use std::rc::Rc;
 
 use ruff_python_ast::visitor::Visitor;
 use ruff_python_ast::{self as ast, Expr, Stmt};
@@ -55,6 +56,8 @@ pub struct Ctx<'s, 'a> {
     pub scope: &'s ModuleScope<'a>,
     pub map: &'s SourceMap<'a>,
     pub slug: &'s str,
+    /// Ranges of the file's syntax errors: a test containing one is not extracted.
+    pub errors: &'s [TextRange],
 }
 
 /// How an item is written inside a fold.
@@ -66,10 +69,9 @@ enum Piece<'a> {
     Unpack(&'a Expr, &'a Expr),
     /// An expression evaluated for its effect (a call statement, an earlier assert).
     Eval(&'a Expr),
-    /// `obj.attr = value` → `setattr(obj, 'attr', value)`.
-    SetAttr(&'a Expr, String, &'a Expr),
-    /// `obj[key] = value` → `obj.__setitem__(key, value)`.
-    SetItem(&'a Expr, &'a Expr, &'a Expr),
+    /// `obj.attr = value` or `obj[key] = value` → `[None for obj.attr in [value]]`: the value is
+    /// evaluated first and stored through the target exactly as the assignment would.
+    Store(&'a Expr, &'a Expr),
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -94,11 +96,26 @@ struct Item<'a> {
     barrier: bool,
     /// The value a plain binding gives its name (for inlining).
     value: Option<&'a Expr>,
-    /// The expressions this item evaluates (for name resolution).
-    exprs: Vec<&'a Expr>,
+    /// Every name read by the expressions this item evaluates (for name resolution).
+    loads: Vec<names::Load>,
     fold: Result<Piece<'a>, String>,
-    /// Shown in messages.
-    what: String,
+    /// Shown in messages; `None` for statements, described from their source when needed.
+    label: Option<String>,
+    /// For a compound statement, where it is: "the `for` loop on line 3 (`for …`)".
+    place: Option<String>,
+}
+
+impl Item<'_> {
+    fn what(&self, ctx: &Ctx) -> String {
+        match &self.label {
+            Some(label) => label.clone(),
+            None => format!(
+                "`{}` on line {}",
+                ctx.map.snippet(self.range),
+                ctx.map.line(self.range.start())
+            ),
+        }
+    }
 }
 
 enum Resolution {
@@ -119,7 +136,7 @@ pub fn flatten_case(ctx: &Ctx, case: &Case, solution_names: &mut Vec<String>) ->
     locals.extend(params.iter().cloned());
 
     // Local aliases of the solution: `sol = _load_solution()`, `f = sol.f`, `from solution import f`.
-    let mut aliases: HashMap<String, Replacement> = HashMap::new();
+    let mut aliases: HashMap<String, Replacement> = HashMap::default();
     let bind_count = |n: &str| bound.names.iter().filter(|b| b.as_str() == n).count();
     for stmt in &f.body {
         match stmt {
@@ -133,7 +150,7 @@ pub fn flatten_case(ctx: &Ctx, case: &Case, solution_names: &mut Vec<String>) ->
                     } else if let Some(attr) = solution_attr(ctx, &aliases, &a.value) {
                         aliases.insert(
                             t.id.to_string(),
-                            Replacement::Value(names::name_expr(&attr, t.range)),
+                            Replacement::Value(Rc::new(names::Rendered::name(&attr))),
                         );
                     }
                 }
@@ -150,7 +167,7 @@ pub fn flatten_case(ctx: &Ctx, case: &Case, solution_names: &mut Vec<String>) ->
                         let bound_as = a.asname.as_ref().unwrap_or(&a.name).to_string();
                         aliases.insert(
                             bound_as,
-                            Replacement::Value(names::name_expr(a.name.as_str(), a.range)),
+                            Replacement::Value(Rc::new(names::Rendered::name(a.name.as_str()))),
                         );
                     }
                 }
@@ -161,10 +178,28 @@ pub fn flatten_case(ctx: &Ctx, case: &Case, solution_names: &mut Vec<String>) ->
 
     let mut items: Vec<Item> = Vec::new();
     // Foreign locals: bound to something the extractor cannot reproduce; calls on them are effects.
-    let mut foreign: HashSet<String> = HashSet::new();
-    for (line, why) in ctx.scope.global_barriers.iter().chain(case.setup.iter()) {
-        let _ = line;
+    let mut foreign: HashSet<String> = HashSet::default();
+    for (_, why) in ctx.scope.global_barriers.iter().chain(case.setup.iter()) {
         items.push(barrier_item(f.range, why.clone()));
+    }
+    // A solution module shared by every test, changed before this test runs (in file order).
+    for change in ctx
+        .scope
+        .shared_changes
+        .iter()
+        .filter(|c| c.start() < f.range.start() && !f.range.contains_range(**c))
+    {
+        let mut item = barrier_item(
+            *change,
+            format!(
+                "`{}` on line {} changes the solution module that all tests share",
+                ctx.map.snippet(*change),
+                ctx.map.line(change.start())
+            ),
+        );
+        item.label = None;
+        item.place = None;
+        items.push(item);
     }
     let param_values: HashMap<&str, (&Expr, TextRange)> = case
         .params
@@ -172,7 +207,7 @@ pub fn flatten_case(ctx: &Ctx, case: &Case, solution_names: &mut Vec<String>) ->
         .zip(case.param_ranges.iter().cycle())
         .map(|((n, e), r)| (n.as_str(), (*e, *r)))
         .collect();
-    let mut seen_fixtures = HashSet::new();
+    let mut seen_fixtures = HashSet::default();
     for (i, p) in params.iter().enumerate() {
         if let Some((value, _)) = param_values.get(p.as_str()) {
             let range = case
@@ -181,9 +216,11 @@ pub fn flatten_case(ctx: &Ctx, case: &Case, solution_names: &mut Vec<String>) ->
                 .position(|(n, _)| n == p)
                 .and_then(|pos| param_range(case, pos))
                 .unwrap_or(f.range);
+            // Parametrize values are evaluated at module scope: they read no test locals.
             items.push(binding_item(
                 p,
                 value,
+                Vec::new(),
                 range,
                 Kind::Param,
                 OriginRole::Parameter,
@@ -210,7 +247,18 @@ pub fn flatten_case(ctx: &Ctx, case: &Case, solution_names: &mut Vec<String>) ->
         }
     }
 
+    let mut groups = Groups::default();
     let mut unreachable: Option<String> = None;
+    if let Some(error) = ctx
+        .errors
+        .iter()
+        .find(|e| f.range.contains_range(**e) || f.range.contains(e.start()))
+    {
+        unreachable = Some(format!(
+            "the test has a syntax error on line {}: what the parser recovered is not what was written",
+            ctx.map.line(error.start())
+        ));
+    }
     for stmt in &f.body {
         if let Some(why) = &unreachable {
             for a in nested_asserts(stmt) {
@@ -227,6 +275,7 @@ pub fn flatten_case(ctx: &Ctx, case: &Case, solution_names: &mut Vec<String>) ->
                     &items,
                     &locals,
                     &aliases,
+                    &mut groups,
                     solution_names,
                 ));
                 items.push(statement_item(ctx, stmt, &locals, &aliases, &foreign));
@@ -246,7 +295,7 @@ pub fn flatten_case(ctx: &Ctx, case: &Case, solution_names: &mut Vec<String>) ->
                 }
                 if is_pytest_exit(ctx, stmt) {
                     unreachable = Some(format!(
-                        "`{}` on line {} ends the test before it",
+                        "`{}` on line {} ends (or may end) the test before it",
                         ctx.map.snippet(stmt.range()),
                         ctx.map.line(stmt.range().start())
                     ));
@@ -346,6 +395,7 @@ fn add_fixture<'a>(
             items.push(binding_item(
                 name,
                 expr,
+                params.clone(),
                 *range,
                 Kind::Fixture,
                 OriginRole::Fixture,
@@ -373,6 +423,7 @@ fn add_fixture<'a>(
 fn binding_item<'a>(
     name: &str,
     value: &'a Expr,
+    reads: Vec<String>,
     range: TextRange,
     kind: Kind,
     role: OriginRole,
@@ -384,14 +435,15 @@ fn binding_item<'a>(
         role,
         defs: vec![name.to_string()],
         kills: vec![name.to_string()],
-        reads: facts.free_names().map(str::to_string).collect(),
+        reads,
         touches: Vec::new(),
         has_call: facts.has_call,
         barrier: false,
         value: Some(value),
-        exprs: vec![value],
+        loads: facts.loads,
         fold: Ok(Piece::Bind(vec![name.to_string()], value)),
-        what: format!("`{name}`"),
+        label: Some(format!("`{name}`")),
+        place: None,
     }
 }
 
@@ -407,9 +459,10 @@ fn unfoldable_binding<'a>(name: &str, range: TextRange, why: String) -> Item<'a>
         has_call: false,
         barrier: false,
         value: None,
-        exprs: Vec::new(),
+        loads: Vec::new(),
         fold: Err(why),
-        what: format!("`{name}`"),
+        label: Some(format!("`{name}`")),
+        place: None,
     }
 }
 
@@ -425,9 +478,10 @@ fn barrier_item<'a>(range: TextRange, why: String) -> Item<'a> {
         has_call: true,
         barrier: true,
         value: None,
-        exprs: Vec::new(),
+        loads: Vec::new(),
         fold: Err(format!("{why}, and may change what the assertion reads")),
-        what: why,
+        label: Some(why),
+        place: None,
     }
 }
 
@@ -473,12 +527,25 @@ fn nested_asserts(stmt: &Stmt) -> Vec<&ast::StmtAssert> {
     finder.0
 }
 
+/// `pytest.skip()`, `pytest.xfail()`, `pytest.fail()`, `pytest.exit()` end the test; with
+/// `pytest.importorskip()` it may end there. Asserts after them are not run as plain checks.
 fn is_pytest_exit(ctx: &Ctx, stmt: &Stmt) -> bool {
-    let Stmt::Expr(e) = stmt else { return false };
-    matches!(
-        ctx.scope.pytest_path(&e.value).as_deref(),
-        Some("pytest.skip" | "pytest.xfail" | "pytest.fail" | "pytest.exit")
-    ) && matches!(e.value.as_ref(), Expr::Call(_))
+    let value = match stmt {
+        Stmt::Expr(e) => e.value.as_ref(),
+        Stmt::Assign(a) => a.value.as_ref(),
+        _ => return false,
+    };
+    matches!(value, Expr::Call(_))
+        && matches!(
+            ctx.scope.pytest_path(value).as_deref(),
+            Some(
+                "pytest.skip"
+                    | "pytest.xfail"
+                    | "pytest.fail"
+                    | "pytest.exit"
+                    | "pytest.importorskip"
+            )
+        )
 }
 
 /// Whether a call statement only calls a method of one of the test's own objects.
@@ -501,7 +568,7 @@ fn statement_item<'a>(
     foreign: &HashSet<String>,
 ) -> Item<'a> {
     let line = ctx.map.line(stmt.range().start());
-    let snippet = ctx.map.snippet(stmt.range());
+    let snippet = || ctx.map.snippet(stmt.range());
     let mut item = Item {
         range: stmt.range(),
         kind: Kind::Other,
@@ -513,9 +580,10 @@ fn statement_item<'a>(
         has_call: false,
         barrier: false,
         value: None,
-        exprs: Vec::new(),
+        loads: Vec::new(),
         fold: Err(String::new()),
-        what: format!("`{snippet}` on line {line}"),
+        label: None,
+        place: None,
     };
     let is_local = |n: &str| locals.contains(n) && !aliases.contains_key(n);
     let absorb = |item: &mut Item<'a>, expr: &'a Expr| {
@@ -533,7 +601,7 @@ fn statement_item<'a>(
             item.kills.push(w);
         }
         item.has_call |= facts.has_call;
-        item.exprs.push(expr);
+        item.loads.extend(facts.loads);
     };
     match stmt {
         Stmt::Assign(a) => {
@@ -570,23 +638,28 @@ fn statement_item<'a>(
                         locals,
                         aliases,
                         foreign,
-                        &snippet,
+                        &snippet(),
                         line,
                     );
                     absorb(&mut item, &attr.value);
                     if item.fold.is_ok() || item.fold.as_ref().is_err_and(|e| e.is_empty()) {
-                        item.fold =
-                            Ok(Piece::SetAttr(&attr.value, attr.attr.to_string(), &a.value));
+                        item.fold = Ok(Piece::Store(&a.targets[0], &a.value));
                     }
                 }
                 [Expr::Subscript(sub)] if !matches!(sub.slice.as_ref(), Expr::Slice(_)) => {
                     store_target(
-                        &mut item, &sub.value, locals, aliases, foreign, &snippet, line,
+                        &mut item,
+                        &sub.value,
+                        locals,
+                        aliases,
+                        foreign,
+                        &snippet(),
+                        line,
                     );
                     absorb(&mut item, &sub.value);
                     absorb(&mut item, &sub.slice);
                     if item.fold.is_ok() || item.fold.as_ref().is_err_and(|e| e.is_empty()) {
-                        item.fold = Ok(Piece::SetItem(&sub.value, &sub.slice, &a.value));
+                        item.fold = Ok(Piece::Store(&a.targets[0], &a.value));
                     }
                 }
                 targets => {
@@ -602,7 +675,10 @@ fn statement_item<'a>(
                             }
                         }
                     }
-                    item.fold = Err(format!("the assignment `{snippet}` on line {line} cannot be written as an expression"));
+                    item.fold = Err(format!(
+                        "the assignment `{}` on line {line} cannot be written as an expression",
+                        snippet()
+                    ));
                 }
             }
         }
@@ -617,7 +693,7 @@ fn statement_item<'a>(
                 item.fold = Ok(Piece::Bind(vec![t.id.to_string()], value));
             } else {
                 item.fold = Ok(Piece::Eval(&a.annotation));
-                item.exprs.clear();
+                item.loads.clear();
             }
         }
         Stmt::AugAssign(a) => {
@@ -632,7 +708,7 @@ fn statement_item<'a>(
                 } else {
                     item.barrier = true;
                 }
-                item.fold = Err(format!("`{root}` is changed by `{snippet}` on line {line}, an augmented assignment that cannot be replayed exactly"));
+                item.fold = Err(format!("`{root}` is changed by `{}` on line {line}, an augmented assignment that cannot be replayed exactly", snippet()));
             }
         }
         Stmt::Expr(e) => {
@@ -666,7 +742,10 @@ fn statement_item<'a>(
                     }
                 }
             }
-            item.fold = Err(format!("{} cannot be replayed in an expression", item.what));
+            item.fold = Err(format!(
+                "`{}` on line {line} cannot be replayed in an expression",
+                snippet()
+            ));
         }
         _ => {
             // Compound statements, nested defs, imports, global: bind what they bind, may change
@@ -700,11 +779,14 @@ fn statement_item<'a>(
             };
             let what = match bound.names.first() {
                 Some(n) if matches!(stmt, Stmt::Import(_) | Stmt::ImportFrom(_)) => {
-                    format!("`{n}` is a module imported inside the test on line {line}; the solution's namespace does not have it")
+                    format!("`{n}` is a module imported inside the test on line {line}; the evaluation namespace is the solution's, which need not have it")
                 }
-                _ => format!(
-                    "{kind} on line {line} (`{snippet}`) cannot be folded into an expression"
-                ),
+                _ => {
+                    let place = format!("{kind} on line {line} (`{}`)", snippet());
+                    let what = format!("{place} cannot be folded into an expression");
+                    item.place = Some(place);
+                    what
+                }
             };
             item.fold = Err(what);
         }
@@ -787,23 +869,46 @@ impl<'a> Visitor<'a> for LocalReads<'_> {
     }
 }
 
-/// Union-find over local names: names that may share an object.
-struct Groups(HashMap<String, String>);
+/// Union-find over local names: names that may share an object. Every item joins all the locals
+/// it mentions; it is kept up to date as items are appended.
+#[derive(Default)]
+struct Groups {
+    parent: HashMap<String, String>,
+    seen: usize,
+}
 
 impl Groups {
+    fn catch_up(&mut self, items: &[Item]) {
+        for item in &items[self.seen..] {
+            let mut all = item
+                .defs
+                .iter()
+                .chain(item.reads.iter())
+                .chain(item.touches.iter());
+            if let Some(first) = all.next() {
+                for other in all {
+                    self.union(first, other);
+                }
+            }
+        }
+        self.seen = items.len();
+    }
+
     fn find(&mut self, n: &str) -> String {
-        let parent = self.0.get(n).cloned().unwrap_or_else(|| n.to_string());
+        let Some(parent) = self.parent.get(n).cloned() else {
+            return n.to_string();
+        };
         if parent == n {
             return parent;
         }
         let root = self.find(&parent);
-        self.0.insert(n.to_string(), root.clone());
+        self.parent.insert(n.to_string(), root.clone());
         root
     }
     fn union(&mut self, a: &str, b: &str) {
         let (ra, rb) = (self.find(a), self.find(b));
         if ra != rb {
-            self.0.insert(ra, rb);
+            self.parent.insert(ra, rb);
         }
     }
 }
@@ -815,6 +920,7 @@ fn assertion(
     items: &[Item],
     locals: &HashSet<String>,
     aliases: &HashMap<String, Replacement>,
+    groups: &mut Groups,
     all_solution_names: &mut Vec<String>,
 ) -> Assertion {
     let test = stmt.test.as_ref();
@@ -822,20 +928,7 @@ fn assertion(
     let is_local = |n: &str| locals.contains(n) && !aliases.contains_key(n);
 
     // The backward slice.
-    let mut groups = Groups(HashMap::new());
-    for item in items {
-        let mut all = item
-            .defs
-            .iter()
-            .chain(item.reads.iter())
-            .chain(item.touches.iter());
-        if let Some(first) = all.next() {
-            let first = first.clone();
-            for other in all {
-                groups.union(&first, other);
-            }
-        }
-    }
+    groups.catch_up(items);
     let mut needed: HashSet<String> = facts
         .free_names()
         .filter(|n| is_local(n))
@@ -844,19 +937,28 @@ fn assertion(
     let mut ever_needed: HashSet<String> = needed.clone();
     let mut calls_after = facts.has_call;
     let mut relevant: Vec<usize> = Vec::new();
+    // For each relevant item, the needed names that made it relevant (for reasons).
+    let mut hits: HashMap<usize, Vec<String>> = HashMap::default();
     // Items that are in the slice because they may change a needed object (not because they bind
     // a needed name): the stateful case, which must be folded.
     let mut stateful = false;
     for (i, item) in items.iter().enumerate().rev() {
-        let needed_groups: HashSet<String> = ever_needed.iter().map(|n| groups.find(n)).collect();
-        let binds = item.defs.iter().any(|d| needed.contains(d));
-        let touches = item
+        // Objects the names still needed here may share (a rebound name is a different object).
+        let needed_groups: HashSet<String> = needed.iter().map(|n| groups.find(n)).collect();
+        let bound: Vec<&String> = item.defs.iter().filter(|d| needed.contains(*d)).collect();
+        let touched: Vec<&String> = item
             .touches
             .iter()
-            .any(|t| needed_groups.contains(&groups.find(t)));
+            .filter(|t| needed_groups.contains(&groups.find(t)))
+            .collect();
+        let (binds, touches) = (!bound.is_empty(), !touched.is_empty());
         let barrier = item.barrier && calls_after;
         if binds || touches || barrier {
             relevant.push(i);
+            let mut names: Vec<String> = bound.into_iter().chain(touched).cloned().collect();
+            names.sort();
+            names.dedup();
+            hits.insert(i, names);
             stateful |= barrier || (touches && !binds);
             for k in &item.kills {
                 needed.remove(k);
@@ -875,13 +977,17 @@ fn assertion(
     let mut shapes = Vec::new();
     let reads_statement_local = facts.free_names().any(|n| {
         is_local(n)
+            && !f_params(case).any(|p| p == n)
             && !items.iter().any(|it| {
                 matches!(it.kind, Kind::Param | Kind::Fixture) && it.defs.iter().any(|d| d == n)
             })
     });
     if reads_statement_local
         || relevant.iter().any(|&i| {
-            matches!(items[i].kind, Kind::Assign | Kind::Other) && !items[i].defs.is_empty()
+            // A statement of the test (not a parameter, fixture or setup) binds what it reads.
+            matches!(items[i].kind, Kind::Assign | Kind::Other)
+                && items[i].label.is_none()
+                && !items[i].defs.is_empty()
         })
     {
         shapes.push(Shape::VariableThenAssert);
@@ -889,7 +995,13 @@ fn assertion(
     if stateful {
         shapes.push(Shape::InstanceWithSideEffects);
     }
-    if !case.params.is_empty() && relevant.iter().any(|&i| items[i].kind == Kind::Param) {
+    if (!case.params.is_empty() && relevant.iter().any(|&i| items[i].kind == Kind::Param))
+        || (case.parametrized
+            && case.params.is_empty()
+            && facts
+                .free_names()
+                .any(|n| case.func.parameters.iter().any(|p| p.name().as_str() == n)))
+    {
         shapes.push(Shape::ParametrizedInputs);
     }
 
@@ -900,14 +1012,12 @@ fn assertion(
     let mut origins: Vec<Origin> = Vec::new();
     let mut solution_names: Vec<String> = Vec::new();
     let mut stdlib = false;
-    let mut exprs: Vec<(&Expr, Option<usize>)> = vec![(test, None)];
+    let mut sources: Vec<(&[names::Load], Option<usize>)> = vec![(&facts.loads, None)];
     for &i in &relevant {
-        for e in &items[i].exprs {
-            exprs.push((e, Some(i)));
-        }
+        sources.push((&items[i].loads, Some(i)));
     }
-    for (expr, item) in &exprs {
-        for load in Facts::of(expr).loads {
+    for (loads, item) in &sources {
+        for load in loads.iter() {
             if is_local(&load.name)
                 || map.contains_key(&load.name) && !aliases.contains_key(&load.name)
             {
@@ -918,11 +1028,10 @@ fn assertion(
                     Replacement::SolutionModule => match &load.attr {
                         Some(attr) => solution_names.push(attr.clone()),
                         None => {
-                            push_unresolved(&mut unresolved, &mut why, &load.name, format!("`{}` is the solution module itself, which has no name in its own namespace", load.name), *item, items);
+                            push_unresolved(ctx, &mut unresolved, &mut why, &load.name, format!("`{}` is the solution module itself, which has no name in its own namespace", load.name), *item, items);
                         }
                     },
-                    Replacement::Value(Expr::Name(n)) => solution_names.push(n.id.to_string()),
-                    Replacement::Value(_) => {}
+                    Replacement::Value(v) => solution_names.push(v.text.clone()),
                 }
                 continue;
             }
@@ -937,7 +1046,15 @@ fn assertion(
                 Resolution::Ok => {}
                 Resolution::Unresolved(reason, is_import) => {
                     stdlib |= is_import;
-                    push_unresolved(&mut unresolved, &mut why, &load.name, reason, *item, items);
+                    push_unresolved(
+                        ctx,
+                        &mut unresolved,
+                        &mut why,
+                        &load.name,
+                        reason,
+                        *item,
+                        items,
+                    );
                 }
             }
         }
@@ -974,37 +1091,69 @@ fn assertion(
     if stateful {
         // fall through to folding
     } else if let Some(expr) = try_inline(ctx, test, &facts, items, &relevant, &map, &mut origins) {
-        return kept(ctx, case, stmt, expr, shapes, origins);
+        // A walrus in the assert binds a name: inside a lambda it cannot clobber a solution global.
+        let expr = if facts.walrus.is_empty() {
+            expr
+        } else {
+            format!("(lambda: {expr})()")
+        };
+        return kept_inlined(ctx, case, stmt, expr, shapes, origins);
     }
 
     // Otherwise fold; every relevant item must be replayable.
-    for &i in &relevant {
+    for (pos, &i) in relevant.iter().enumerate() {
         if let Err(blocker) = &items[i].fold {
             let mut origins = origins.clone();
             origins.push(Origin {
                 role: OriginRole::Blocker,
                 span: ctx.map.span(items[i].range),
             });
-            let names: Vec<String> = items[i]
-                .defs
-                .iter()
-                .chain(items[i].touches.iter())
-                .filter(|n| ever_needed.contains(*n))
-                .cloned()
-                .collect::<HashSet<_>>()
-                .into_iter()
-                .collect();
-            let mut names = names;
-            names.sort();
-            let reason = if blocker.is_empty() {
-                format!("{} cannot be folded", items[i].what)
+            let names = hits.get(&i).cloned().unwrap_or_default();
+            let mut reason = if blocker.is_empty() {
+                format!("{} cannot be folded", items[i].what(ctx))
             } else {
                 blocker.clone()
             };
+            // A statement (not a plain binding): say which needed names it binds or changes.
+            if items[i].label.is_none() && !names.is_empty() {
+                let listed: Vec<String> = names.iter().map(|n| format!("`{n}`")).collect();
+                let verb = if names.iter().all(|n| items[i].defs.contains(n)) {
+                    "assigned"
+                } else {
+                    "changed"
+                };
+                let be = if names.len() == 1 { "is" } else { "are" };
+                reason = match &items[i].place {
+                    Some(place) => format!(
+                        "{} {be} {verb} inside {place}, which cannot be folded into an expression",
+                        listed.join(", ")
+                    ),
+                    None if !reason.contains(&format!("`{}`", names[0])) => {
+                        format!("{} {be} {verb} there: {reason}", listed.join(", "))
+                    }
+                    None => reason,
+                };
+            }
+            // A binding that cannot be reproduced (a pytest fixture): cite where the test uses it.
+            if items[i].label.is_some() && items[i].role == OriginRole::Blocker {
+                if let Some(&user) = relevant[pos + 1..]
+                    .iter()
+                    .find(|&&j| items[i].defs.iter().any(|d| items[j].reads.contains(d)))
+                {
+                    origins.push(Origin {
+                        role: OriginRole::Blocker,
+                        span: ctx.map.span(items[user].range),
+                    });
+                    reason = format!(
+                        "{} uses it and may change what the assertion reads; {reason}",
+                        items[user].what(ctx)
+                    );
+                }
+            }
             return dropped(ctx, case, stmt, reason, names, shapes, origins);
         }
     }
-    match fold(test, items, &relevant, &map, &solution_names) {
+    match fold(ctx, test, items, &relevant, &map, &solution_names) {
         Ok(expr) => {
             for &i in &relevant {
                 origins.push(Origin {
@@ -1022,7 +1171,12 @@ fn assertion(
     }
 }
 
+fn f_params<'c>(case: &'c Case) -> impl Iterator<Item = &'c str> {
+    case.func.parameters.iter().map(|p| p.name().as_str())
+}
+
 fn push_unresolved(
+    ctx: &Ctx,
     unresolved: &mut Vec<String>,
     why: &mut Vec<String>,
     name: &str,
@@ -1035,9 +1189,15 @@ fn push_unresolved(
     }
     unresolved.push(name.to_string());
     match item {
+        Some(i) if items[i].barrier => why.push(format!(
+            "{} may change what this assertion reads, and {}",
+            items[i].what(ctx),
+            reason
+        )),
         Some(i) => why.push(format!(
             "{} feeds this assertion, and {}",
-            items[i].what, reason
+            items[i].what(ctx),
+            reason
         )),
         None => why.push(reason),
     }
@@ -1062,19 +1222,19 @@ fn resolve_global(
         },
         Some(Global::SolutionName { name: real }) => {
             solution_names.push(real.clone());
-            map.insert(name.to_string(), Replacement::Value(names::name_expr(real, TextRange::default())));
+            map.insert(name.to_string(), Replacement::Value(Rc::new(names::Rendered::name(real))));
             Resolution::Ok
         }
         Some(Global::Constant { value, range, .. }) => {
             origins.push(Origin { role: OriginRole::Constant, span: ctx.map.span(*range) });
-            map.insert(name.to_string(), Replacement::Value(value.clone()));
+            map.insert(name.to_string(), Replacement::Value(Rc::clone(value)));
             Resolution::Ok
         }
         Some(Global::Import { module, line }) => Resolution::Unresolved(
             if module == name {
-                format!("`{name}` is a module the test file imports (line {line}); the solution's namespace does not have it")
+                format!("`{name}` is a module the test file imports (line {line}); the evaluation namespace is the solution's, which need not have it")
             } else {
-                format!("`{name}` comes from `{module}`, imported by the test file (line {line}); the solution's namespace does not have it")
+                format!("`{name}` comes from `{module}`, imported by the test file (line {line}); the evaluation namespace is the solution's, which need not have it")
             },
             true,
         ),
@@ -1123,7 +1283,7 @@ fn try_inline(
         return None;
     }
     // How many times each binding's value would be evaluated once inlined.
-    let mut pending: HashMap<String, usize> = HashMap::new();
+    let mut pending: HashMap<String, usize> = HashMap::default();
     let mut order_loads: Vec<(String, u32)> = Vec::new();
     for load in &facts.loads {
         let weight = if load.repeated { 2 } else { 1 };
@@ -1151,12 +1311,11 @@ fn try_inline(
             *pending.entry(load.name.clone()).or_default() += count * weight;
         }
     }
-    // Calls must keep their order: at most one effectful unit, or several read directly by the
-    // test, unconditionally, in assignment order, with no call of the test's own.
+    // Calls must keep their order. With more than one unit that calls something (inlined values
+    // and the test's own calls), the inlined values must be read directly by the test,
+    // unconditionally, in assignment order, and every call of the test's own must run after them:
+    // it either contains them (`len(result)`: arguments first) or comes after them.
     if effectful.len() + usize::from(facts.has_call) > 1 {
-        if facts.has_call {
-            return None;
-        }
         effectful.reverse();
         let mut positions = Vec::new();
         for &i in &effectful {
@@ -1170,25 +1329,34 @@ fn try_inline(
         if positions.windows(2).any(|w| w[0] > w[1]) {
             return None;
         }
+        let runs_after = |call: &TextRange| {
+            positions
+                .iter()
+                .all(|p| call.contains(*p) || call.start() > *p)
+        };
+        if !facts.calls.iter().all(runs_after) {
+            return None;
+        }
     }
     let mut combined = map.clone();
     for &i in relevant {
         let it = &items[i];
-        let value = names::rewrite(it.value?, &combined).ok()?;
-        combined.insert(it.defs[0].clone(), Replacement::Value(value));
+        let value = names::render(it.value?, &combined, ctx.map).ok()?;
+        combined.insert(it.defs[0].clone(), Replacement::Value(Rc::new(value)));
     }
-    let expr = names::rewrite(test, &combined).ok()?;
+    let expr = names::render(test, &combined, ctx.map).ok()?;
     for &i in relevant {
         origins.push(Origin {
             role: items[i].role,
             span: ctx.map.span(items[i].range),
         });
     }
-    Some(names::unparse(&expr))
+    Some(expr.text)
 }
 
 /// Replay the slice in order inside a lambda: `(lambda: (x := …, …, <test>)[-1])()`.
 fn fold(
+    ctx: &Ctx,
     test: &Expr,
     items: &[Item],
     relevant: &[usize],
@@ -1203,14 +1371,12 @@ fn fold(
         return Err(format!("the test binds a local `{clash}`, which would hide the solution's `{clash}` once the assertion is folded"));
     }
     let render = |e: &Expr| -> Result<String, String> {
-        names::rewrite(e, map)
-            .map(|e| names::unparse(&e))
-            .map_err(|c| {
-                format!(
-                    "rewriting `{}` would be captured by `{}`",
-                    c.name, c.captured_by
-                )
-            })
+        names::render(e, map, ctx.map).map(|r| r.text).map_err(|c| {
+            format!(
+                "rewriting `{}` would be captured by `{}`",
+                c.name, c.captured_by
+            )
+        })
     };
     let wrap = |e: &Expr, s: String| -> String {
         if matches!(e, Expr::Tuple(t) if !t.parenthesized)
@@ -1246,20 +1412,13 @@ fn fold(
                 }
                 tail.insert(0, wrap(e, render(e)?));
             }
-            Piece::SetAttr(obj, attr, value) => {
-                tail.insert(
-                    0,
-                    format!("setattr({}, {:?}, {})", render(obj)?, attr, render(value)?),
-                );
-            }
-            Piece::SetItem(obj, key, value) => {
+            Piece::Store(target, value) => {
                 tail.insert(
                     0,
                     format!(
-                        "{}.__setitem__({}, {})",
-                        wrap_atom(obj, render(obj)?),
-                        render(key)?,
-                        render(value)?
+                        "[None for {} in [{}]]",
+                        render(target)?,
+                        wrap(value, render(value)?)
                     ),
                 );
             }
@@ -1273,36 +1432,27 @@ fn fold(
                 names::collect_targets_vec(target, &mut names);
                 tail = vec![format!(
                     "[{inner} for {} in [{}]][0]",
-                    names::unparse(target),
-                    render(value)?
+                    ctx.map.text(target.range()),
+                    wrap(value, render(value)?)
                 )];
             }
         }
-    }
-    if tail.len() == 1
-        && !relevant
-            .iter()
-            .any(|&i| matches!(items[i].fold, Ok(Piece::Unpack(..))))
-    {
-        return Ok(tail.remove(0));
     }
     let body = if tail.len() == 1 {
         tail.remove(0)
     } else {
         format!("({})[-1]", tail.join(", "))
     };
-    Ok(format!("(lambda: {body})()"))
-}
-
-fn wrap_atom(e: &Expr, s: String) -> String {
-    if matches!(
-        e,
-        Expr::Name(_) | Expr::Attribute(_) | Expr::Subscript(_) | Expr::Call(_)
-    ) {
-        s
+    // Only a walrus binds a name in the evaluation namespace: a lambda keeps those names local.
+    let binds = relevant
+        .iter()
+        .any(|&i| matches!(items[i].fold, Ok(Piece::Bind(..))))
+        || !Facts::of(test).walrus.is_empty();
+    Ok(if binds {
+        format!("(lambda: {body})()")
     } else {
-        format!("({s})")
-    }
+        body
+    })
 }
 
 fn base(ctx: &Ctx, case: &Case, stmt: &ast::StmtAssert) -> Assertion {
@@ -1322,6 +1472,22 @@ fn base(ctx: &Ctx, case: &Case, stmt: &ast::StmtAssert) -> Assertion {
     }
 }
 
+fn kept_inlined(
+    ctx: &Ctx,
+    case: &Case,
+    stmt: &ast::StmtAssert,
+    expr: String,
+    shapes: Vec<Shape>,
+    origins: Vec<Origin>,
+) -> Assertion {
+    // Printed by ruff's generator from a valid tree: no need to parse it again.
+    let mut a = base(ctx, case, stmt);
+    a.expr = Some(expr);
+    a.shapes = shapes;
+    a.origins = dedup_origins(origins);
+    a
+}
+
 fn kept(
     ctx: &Ctx,
     case: &Case,
@@ -1330,18 +1496,12 @@ fn kept(
     shapes: Vec<Shape>,
     origins: Vec<Origin>,
 ) -> Assertion {
-    // Safety net: what we emit must parse as one Python expression.
-    if ruff_python_parser::parse_expression(&expr).is_err() {
-        return dropped(
-            ctx,
-            case,
-            stmt,
-            "the flattened expression did not parse (an extractor bug; please report it)".into(),
-            vec![],
-            shapes,
-            origins,
-        );
-    }
+    // A fold is assembled from rendered pieces: in debug builds (every test run) check that it
+    // parses, so a construction bug fails the fixtures, the bench checks and the fuzz test loudly.
+    debug_assert!(
+        ruff_python_parser::parse_expression(&expr).is_ok(),
+        "a folded expression does not parse: {expr}"
+    );
     let mut a = base(ctx, case, stmt);
     a.expr = Some(expr);
     a.shapes = shapes;

@@ -9,7 +9,8 @@
 //! These stages are *not* held to the contract: they keep stale values and trust imports exactly as
 //! the write-up's extractor did, so that the page can replay its story.
 
-use std::collections::{HashMap, HashSet};
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
+use std::rc::Rc;
 
 use ruff_python_ast::visitor::{self, Visitor};
 use ruff_python_ast::{self as ast, Expr, Stmt};
@@ -17,7 +18,7 @@ use ruff_text_size::{Ranged, TextRange};
 
 use crate::model::{Assertion, Stage, Status};
 use crate::module::{Global, ModuleScope};
-use crate::names::{self, Facts, Replacement};
+use crate::names::{self, Replacement};
 use crate::shape::Shape;
 use crate::source::SourceMap;
 
@@ -30,7 +31,7 @@ pub fn extract(
     helpers: &[(&ast::StmtAssert, String)],
 ) -> Vec<Assertion> {
     // Shapes as the faithful stage classified them, by assert position; helper asserts are their own.
-    let mut shapes_at: HashMap<u32, Vec<Shape>> = HashMap::new();
+    let mut shapes_at: HashMap<u32, Vec<Shape>> = HashMap::default();
     for a in full {
         let entry = shapes_at.entry(a.span.start).or_default();
         entry.extend(a.shapes.iter().copied());
@@ -45,12 +46,10 @@ pub fn extract(
     let mut functions = Vec::new();
     collect_functions(body, "", &mut functions);
     for (owner, f) in &functions {
-        let mut table: HashMap<String, Expr> = HashMap::new();
         walk_function(
             stage,
             f,
             owner,
-            &mut table,
             scope,
             map,
             &loader_names,
@@ -111,7 +110,7 @@ fn loader_attribute_names(body: &[Stmt], scope: &ModuleScope) -> HashSet<String>
     }
     let mut finder = Finder {
         scope,
-        names: HashSet::new(),
+        names: HashSet::default(),
     };
     visitor::walk_body(&mut finder, body);
     for (name, g) in &scope.globals {
@@ -127,7 +126,6 @@ fn walk_function(
     stage: Stage,
     f: &ast::StmtFunctionDef,
     owner: &str,
-    table: &mut HashMap<String, Expr>,
     scope: &ModuleScope,
     map: &SourceMap,
     loader_names: &HashSet<String>,
@@ -164,10 +162,16 @@ fn walk_function(
         return;
     }
     // Top-level statements in order: assignments tracked, `name.method(...)` forgets the name.
-    let top: Vec<&Stmt> = f.body.iter().collect();
+    // `_load_solution().X` is rewritten to `X` (the loaders map to the solution module).
+    let loaders: HashMap<String, Replacement> = scope
+        .loaders
+        .iter()
+        .map(|l| (l.clone(), Replacement::SolutionModule))
+        .collect();
     for a in asserts {
-        table.clear();
-        for stmt in top
+        let mut table = loaders.clone();
+        for stmt in f
+            .body
             .iter()
             .take_while(|s| s.range().start() <= a.range.start())
         {
@@ -177,12 +181,15 @@ fn walk_function(
             match stmt {
                 Stmt::Assign(assign) => {
                     if let [Expr::Name(t)] = assign.targets.as_slice() {
-                        let map_now: HashMap<String, Replacement> = table
-                            .iter()
-                            .map(|(k, v)| (k.clone(), Replacement::Value(v.clone())))
-                            .collect();
-                        if let Ok(value) = names::rewrite(&assign.value, &map_now) {
-                            table.insert(t.id.to_string(), value);
+                        let replacement = if scope.is_solution_module_expr(&assign.value) {
+                            Some(Replacement::SolutionModule)
+                        } else {
+                            names::render(&assign.value, &table, map)
+                                .ok()
+                                .map(|r| Replacement::Value(Rc::new(r)))
+                        };
+                        if let Some(r) = replacement {
+                            table.insert(t.id.to_string(), r);
                         }
                     }
                 }
@@ -198,34 +205,22 @@ fn walk_function(
                 _ => {}
             }
         }
-        let map_now: HashMap<String, Replacement> = table
-            .iter()
-            .map(|(k, v)| (k.clone(), Replacement::Value(v.clone())))
-            .collect();
-        let Ok(inlined) = names::rewrite(&a.test, &map_now) else {
+        let Ok(rendered) = names::render(&a.test, &table, map) else {
             continue;
         };
-        let rewritten = LoaderRewrite { scope }.apply(inlined);
-        let mut unresolved: Vec<String> = Vec::new();
-        for load in Facts::of(&rewritten).loads {
-            let name = load.name;
-            let safe = ruff_python_stdlib::builtins::is_python_builtin(&name, 14, false)
-                || loader_names.contains(&name)
-                || (stage == Stage::SixShapes
-                    && matches!(scope.globals.get(&name), Some(Global::Import { .. })));
-            if !safe && !unresolved.contains(&name) {
-                unresolved.push(name);
-            }
-        }
+        let unresolved: Vec<String> = rendered
+            .free
+            .iter()
+            .filter(|name| {
+                !(ruff_python_stdlib::builtins::is_python_builtin(name, 14, false)
+                    || loader_names.contains(*name)
+                    || (stage == Stage::SixShapes
+                        && matches!(scope.globals.get(*name), Some(Global::Import { .. }))))
+            })
+            .cloned()
+            .collect();
         if unresolved.is_empty() {
-            out.push(entry(
-                map,
-                owner,
-                a,
-                Some(names::unparse(&rewritten)),
-                None,
-                shapes_at,
-            ));
+            out.push(entry(map, owner, a, Some(rendered.text), None, shapes_at));
         } else {
             let listed: Vec<String> = unresolved.iter().map(|n| format!("`{n}`")).collect();
             let reason = format!(
@@ -241,36 +236,6 @@ fn walk_function(
                 shapes_at,
             ));
         }
-    }
-}
-
-/// `_load_solution().X` → `X`.
-struct LoaderRewrite<'s, 'a> {
-    scope: &'s ModuleScope<'a>,
-}
-
-impl LoaderRewrite<'_, '_> {
-    fn apply(&self, expr: Expr) -> Expr {
-        use ruff_python_ast::visitor::transformer::{walk_expr, Transformer};
-        struct T<'s, 'a>(&'s ModuleScope<'a>);
-        impl Transformer for T<'_, '_> {
-            fn visit_expr(&self, expr: &mut Expr) {
-                if let Expr::Attribute(a) = expr {
-                    if let Expr::Call(call) = a.value.as_ref() {
-                        if matches!(call.func.as_ref(), Expr::Name(n) if self.0.loaders.contains(n.id.as_str()))
-                        {
-                            let attr = a.attr.to_string();
-                            *expr = names::name_expr(&attr, a.range);
-                            return;
-                        }
-                    }
-                }
-                walk_expr(self, expr);
-            }
-        }
-        let mut expr = expr;
-        T(self.scope).visit_expr(&mut expr);
-        expr
     }
 }
 

@@ -18,6 +18,8 @@ pub mod bench;
 
 pub mod model;
 pub mod shape;
+#[doc(hidden)]
+pub mod synth;
 
 pub use extract::{extract, slug_from_path, Options};
 pub use model::{Assertion, Extraction, Finding, Stage, Status, SyntaxError};

@@ -2,7 +2,8 @@
 //! (through a loader, an import, or an alias), a literal constant, a test-file import, a helper, or a
 //! value computed by the test file. Fixtures defined in the file are read here too.
 
-use std::collections::{HashMap, HashSet};
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
+use std::rc::Rc;
 
 use ruff_python_ast::visitor::{self, Visitor};
 use ruff_python_ast::{self as ast, Expr, Stmt};
@@ -20,7 +21,7 @@ pub enum Global<'a> {
     SolutionName { name: String },
     /// A literal the file never changes; its value with other constants already substituted.
     Constant {
-        value: Expr,
+        value: Rc<names::Rendered>,
         source: &'a Expr,
         range: TextRange,
     },
@@ -58,20 +59,23 @@ pub struct ModuleScope<'a> {
     pub star_import: bool,
     /// Local aliases of pytest: name → canonical dotted prefix (`pytest`, `pytest.mark`, …).
     pub pytest_aliases: HashMap<String, String>,
+    /// Statements that change a solution module all tests share (see `shared_solution_changes`).
+    pub shared_changes: Vec<TextRange>,
 }
 
 impl<'a> ModuleScope<'a> {
     pub fn analyse(body: &'a [Stmt], map: &SourceMap, solution_modules: &[String]) -> Self {
         let mut scope = ModuleScope {
-            loaders: HashSet::new(),
+            loaders: HashSet::default(),
             solution_modules: std::iter::once("solution".to_string())
                 .chain(solution_modules.iter().cloned())
                 .collect(),
-            globals: HashMap::new(),
-            fixtures: HashMap::new(),
+            globals: HashMap::default(),
+            fixtures: HashMap::default(),
             global_barriers: Vec::new(),
             star_import: false,
-            pytest_aliases: HashMap::new(),
+            pytest_aliases: HashMap::default(),
+            shared_changes: Vec::new(),
         };
         for stmt in body {
             if let Stmt::FunctionDef(f) = stmt {
@@ -80,8 +84,18 @@ impl<'a> ModuleScope<'a> {
                 }
             }
         }
-        let changed = changed_names(body);
-        let mut assigned_count: HashMap<String, usize> = HashMap::new();
+        let changed: HashMap<String, String> = changed_names(body)
+            .into_iter()
+            .map(|(name, range)| {
+                let what = format!(
+                    "`{}` on line {}",
+                    map.snippet(range),
+                    map.line(range.start())
+                );
+                (name, what)
+            })
+            .collect();
+        let mut assigned_count: HashMap<String, usize> = HashMap::default();
         for stmt in body {
             if let Stmt::Assign(a) = stmt {
                 for t in &a.targets {
@@ -96,6 +110,7 @@ impl<'a> ModuleScope<'a> {
         for stmt in body {
             scope.bind(stmt, map, &changed, &assigned_count);
         }
+        scope.shared_changes = shared_solution_changes(body, &scope.globals);
         scope
     }
 
@@ -109,7 +124,7 @@ impl<'a> ModuleScope<'a> {
         &mut self,
         stmt: &'a Stmt,
         map: &SourceMap,
-        changed: &HashMap<String, u32>,
+        changed: &HashMap<String, String>,
         assigned: &HashMap<String, usize>,
     ) {
         let line = map.line(stmt.range().start());
@@ -205,8 +220,22 @@ impl<'a> ModuleScope<'a> {
                     if name == "pytestmark" {
                         return;
                     }
-                    let global =
-                        self.classify_value(&name, &a.value, stmt.range(), line, changed, assigned);
+                    // `skip_me = pytest.mark.skip(...)` makes `@skip_me` that mark.
+                    if let Some(path) = self
+                        .pytest_path(&a.value)
+                        .filter(|p| p.starts_with("pytest.mark."))
+                    {
+                        self.pytest_aliases.insert(name.clone(), path);
+                    }
+                    let global = self.classify_value(
+                        map,
+                        &name,
+                        &a.value,
+                        stmt.range(),
+                        line,
+                        changed,
+                        assigned,
+                    );
                     self.globals.insert(name, global);
                 } else {
                     for t in &a.targets {
@@ -227,8 +256,15 @@ impl<'a> ModuleScope<'a> {
             Stmt::AnnAssign(a) => {
                 if let (Expr::Name(target), Some(value)) = (a.target.as_ref(), &a.value) {
                     let name = target.id.to_string();
-                    let global =
-                        self.classify_value(&name, value, stmt.range(), line, changed, assigned);
+                    let global = self.classify_value(
+                        map,
+                        &name,
+                        value,
+                        stmt.range(),
+                        line,
+                        changed,
+                        assigned,
+                    );
                     self.globals.insert(name, global);
                 }
             }
@@ -261,13 +297,15 @@ impl<'a> ModuleScope<'a> {
         }
     }
 
+    #[allow(clippy::too_many_arguments)]
     fn classify_value(
         &self,
+        src: &SourceMap,
         name: &str,
         value: &'a Expr,
         range: TextRange,
         line: u32,
-        changed: &HashMap<String, u32>,
+        changed: &HashMap<String, String>,
         assigned: &HashMap<String, usize>,
     ) -> Global<'a> {
         if self.is_solution_module_expr(value) {
@@ -276,10 +314,12 @@ impl<'a> ModuleScope<'a> {
         if let Some(attr) = self.solution_attr(value) {
             return Global::SolutionName { name: attr };
         }
-        if let Some(changed_line) = changed.get(name) {
+        if let Some(change) = changed.get(name) {
             return Global::Computed {
                 line,
-                why: format!("is changed on line {changed_line}"),
+                why: format!(
+                    "is changed by {change}, so its literal value is not what a test sees"
+                ),
             };
         }
         if assigned.get(name).copied().unwrap_or(0) > 1 {
@@ -295,14 +335,14 @@ impl<'a> ModuleScope<'a> {
                 .iter()
                 .filter_map(|(k, g)| match g {
                     Global::Constant { value, .. } => {
-                        Some((k.clone(), Replacement::Value(value.clone())))
+                        Some((k.clone(), Replacement::Value(Rc::clone(value))))
                     }
                     _ => None,
                 })
                 .collect();
-            if let Ok(rewritten) = names::rewrite(value, &map) {
+            if let Ok(rewritten) = names::render(value, &map, src) {
                 return Global::Constant {
-                    value: rewritten,
+                    value: Rc::new(rewritten),
                     source: value,
                     range,
                 };
@@ -346,14 +386,16 @@ impl<'a> ModuleScope<'a> {
             Expr::Call(call) => call.func.as_ref(),
             other => other,
         };
+        // Cheap rejection before building any string: the chain must start at a pytest alias.
+        let mut root = expr;
+        while let Expr::Attribute(a) = root {
+            root = &a.value;
+        }
+        let Expr::Name(first) = root else { return None };
+        let canonical = self.pytest_aliases.get(first.id.as_str())?;
         let dotted = dotted_name(expr)?;
-        let (first, rest) = match dotted.split_once('.') {
-            Some((f, r)) => (f.to_string(), Some(r.to_string())),
-            None => (dotted.clone(), None),
-        };
-        let canonical = self.pytest_aliases.get(&first)?;
-        Some(match rest {
-            Some(rest) => format!("{canonical}.{rest}"),
+        Some(match dotted.split_once('.') {
+            Some((_, rest)) => format!("{canonical}.{rest}"),
             None => canonical.clone(),
         })
     }
@@ -468,29 +510,29 @@ fn is_loader_body(body: &[Stmt]) -> bool {
 }
 
 /// Module-level names the file changes anywhere after binding them: method calls on them, item or
-/// attribute stores, augmented assignment, `del`, `global`. Maps name → first line (offset) seen.
-fn changed_names(body: &[Stmt]) -> HashMap<String, u32> {
+/// attribute stores, augmented assignment, `del`, `global`. Maps name → the first statement seen.
+fn changed_names(body: &[Stmt]) -> HashMap<String, TextRange> {
     #[derive(Default)]
-    struct Finder(HashMap<String, u32>);
+    struct Finder {
+        found: HashMap<String, TextRange>,
+        current: TextRange,
+    }
     impl Finder {
         fn mark(&mut self, expr: &Expr) {
             if let Some(root) = names::root_name(expr) {
-                self.0
-                    .entry(root.to_string())
-                    .or_insert(expr.range().start().to_u32());
+                self.found.entry(root.to_string()).or_insert(self.current);
             }
         }
     }
     impl<'a> Visitor<'a> for Finder {
         fn visit_stmt(&mut self, stmt: &'a Stmt) {
+            self.current = stmt.range();
             match stmt {
                 Stmt::AugAssign(a) => self.mark(&a.target),
                 Stmt::Delete(d) => d.targets.iter().for_each(|t| self.mark(t)),
                 Stmt::Global(g) => {
                     for n in &g.names {
-                        self.0
-                            .entry(n.to_string())
-                            .or_insert(g.range.start().to_u32());
+                        self.found.entry(n.to_string()).or_insert(g.range);
                     }
                 }
                 Stmt::Assign(a) => {
@@ -517,7 +559,81 @@ fn changed_names(body: &[Stmt]) -> HashMap<String, u32> {
     for stmt in body {
         finder.visit_stmt(stmt);
     }
-    finder.0
+    finder.found
+}
+
+/// Statements anywhere in the file that change a solution module shared by all tests (one bound at
+/// module level: `import solution`, `sol = _load_solution()`): attribute or item stores on it,
+/// `del`, `setattr`/`delattr` on it. A function's own local of the same name does not count.
+fn shared_solution_changes(body: &[Stmt], globals: &HashMap<String, Global>) -> Vec<TextRange> {
+    struct Finder<'g, 'a> {
+        globals: &'g HashMap<String, Global<'a>>,
+        locals: HashSet<String>,
+        current: TextRange,
+        found: Vec<TextRange>,
+    }
+    impl Finder<'_, '_> {
+        fn shared(&self, expr: &Expr) -> bool {
+            names::root_name(expr).is_some_and(|r| {
+                !self.locals.contains(r)
+                    && matches!(self.globals.get(r), Some(Global::SolutionModule))
+            })
+        }
+        fn record(&mut self) {
+            if self.found.last() != Some(&self.current) {
+                self.found.push(self.current);
+            }
+        }
+    }
+    impl<'a> Visitor<'a> for Finder<'_, '_> {
+        fn visit_stmt(&mut self, stmt: &'a Stmt) {
+            if let Stmt::FunctionDef(f) = stmt {
+                let mut bound = BoundNames::default();
+                for s in &f.body {
+                    bound.visit_stmt(s);
+                }
+                let saved = std::mem::replace(&mut self.locals, bound.names.into_iter().collect());
+                self.locals
+                    .extend(f.parameters.iter().map(|p| p.name().to_string()));
+                visitor::walk_body(self, &f.body);
+                self.locals = saved;
+                return;
+            }
+            self.current = stmt.range();
+            let targets: Vec<&Expr> = match stmt {
+                Stmt::Assign(a) => a.targets.iter().collect(),
+                Stmt::AugAssign(a) => vec![&a.target],
+                Stmt::AnnAssign(a) => vec![&a.target],
+                Stmt::Delete(d) => d.targets.iter().collect(),
+                _ => Vec::new(),
+            };
+            if targets
+                .iter()
+                .any(|t| matches!(t, Expr::Attribute(_) | Expr::Subscript(_)) && self.shared(t))
+            {
+                self.record();
+            }
+            visitor::walk_stmt(self, stmt);
+        }
+        fn visit_expr(&mut self, expr: &'a Expr) {
+            if let Expr::Call(call) = expr {
+                if matches!(call.func.as_ref(), Expr::Name(n) if matches!(n.id.as_str(), "setattr" | "delattr"))
+                    && call.arguments.args.first().is_some_and(|a| self.shared(a))
+                {
+                    self.record();
+                }
+            }
+            visitor::walk_expr(self, expr);
+        }
+    }
+    let mut finder = Finder {
+        globals,
+        locals: HashSet::default(),
+        current: TextRange::default(),
+        found: Vec::new(),
+    };
+    visitor::walk_body(&mut finder, body);
+    finder.found
 }
 
 /// Names bound anywhere in a statement (assignments, loop targets, imports, `as` targets, defs),

@@ -6,15 +6,15 @@
 //! the name refers to: a method call on it, passing it to a call, iterating it, or testing membership
 //! in it (both consume an iterator).
 
-use std::cell::RefCell;
-use std::collections::{HashMap, HashSet};
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
+use std::rc::Rc;
 
-use ruff_python_ast::visitor::transformer::{self, Transformer};
+use ruff_python_ast::token::TokenKind;
 use ruff_python_ast::visitor::{self, Visitor};
-use ruff_python_ast::{self as ast, AtomicNodeIndex, CmpOp, Expr, ExprContext};
-use ruff_python_codegen::{Generator, Indentation};
-use ruff_source_file::LineEnding;
-use ruff_text_size::TextRange;
+use ruff_python_ast::{self as ast, CmpOp, Expr, ExprContext, OperatorPrecedence as Prec};
+use ruff_text_size::{Ranged, TextRange};
+
+use crate::source::SourceMap;
 
 /// Builtins whose call neither changes nor consumes its arguments.
 const NON_MUTATING_BUILTINS: &[&str] = &[
@@ -51,15 +51,19 @@ pub struct Facts {
     /// Names a walrus inside the expression binds in the enclosing function.
     pub walrus: Vec<String>,
     pub has_call: bool,
+    /// The ranges of the calls the expression makes.
+    pub calls: Vec<TextRange>,
 }
 
 impl Facts {
     pub fn of(expr: &Expr) -> Facts {
         let mut walker = FactsWalker::default();
         walker.visit_expr(expr);
-        let walrus: HashSet<&String> = walker.facts.walrus.iter().collect();
-        let mut facts = walker.facts.clone();
-        facts.loads.retain(|l| !walrus.contains(&l.name));
+        let mut facts = std::mem::take(&mut walker.facts);
+        if !facts.walrus.is_empty() {
+            let walrus: HashSet<String> = facts.walrus.iter().cloned().collect();
+            facts.loads.retain(|l| !walrus.contains(&l.name));
+        }
         facts
     }
 
@@ -118,7 +122,7 @@ impl FactsWalker {
         }
         self.conditional += 1;
         self.repeated += 1;
-        let mut scope = HashSet::new();
+        let mut scope = HashSet::default();
         for generator in generators {
             collect_targets(&generator.target, &mut scope);
         }
@@ -172,6 +176,7 @@ impl<'a> Visitor<'a> for FactsWalker {
             Expr::Attribute(attribute) => self.attribute(attribute),
             Expr::Call(call) => {
                 self.facts.has_call = true;
+                self.facts.calls.push(call.range());
                 // A method call may change its receiver: touch the root of `x.a.m(...)`.
                 match call.func.as_ref() {
                     Expr::Attribute(attribute) => {
@@ -213,7 +218,7 @@ impl<'a> Visitor<'a> for FactsWalker {
                     let scope = parameters.iter().map(|p| p.name().id.to_string()).collect();
                     self.scopes.push(scope);
                 } else {
-                    self.scopes.push(HashSet::new());
+                    self.scopes.push(HashSet::default());
                 }
                 self.repeated += 1;
                 self.conditionally(&lambda.body);
@@ -291,193 +296,456 @@ pub fn root_name(expr: &Expr) -> Option<&str> {
     }
 }
 
-/// What to put in place of a free name when rewriting an expression.
+/// An expression written out as Python source: the text, whether it can stand anywhere without
+/// parentheses, and the free names it reads (for capture checks).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Rendered {
+    pub text: String,
+    pub atomic: bool,
+    /// How tightly the expression binds (a bare tuple or generator counts as the loosest).
+    pub prec: Prec,
+    pub free: Vec<String>,
+}
+
+impl Rendered {
+    /// A bare name (a solution name after rewriting).
+    pub fn name(id: &str) -> Rendered {
+        Rendered {
+            text: id.to_string(),
+            atomic: true,
+            prec: Prec::Atomic,
+            free: vec![id.to_string()],
+        }
+    }
+}
+
+/// What to put in place of a free name when rendering an expression.
 #[derive(Clone, Debug)]
 pub enum Replacement {
-    /// Substitute this expression (the printer adds parentheses where precedence needs them).
-    Value(Expr),
-    /// The name refers to the solution module: `name.attr` becomes `attr`.
+    /// Substitute this value (parenthesised unless atomic).
+    Value(Rc<Rendered>),
+    /// The name refers to the solution module: `name.attr` (and `name().attr` for a loader) becomes
+    /// `attr`.
     SolutionModule,
 }
 
-/// A rewrite that would change meaning: the replacement's free name is bound where it lands.
+/// A substitution that would change meaning: the replacement's free name is bound where it lands.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Capture {
     pub name: String,
     pub captured_by: String,
 }
 
-/// Rewrite `expr`, replacing free names as `map` says. Names bound inside the expression are left
-/// alone, and a replacement whose own free names would be captured by an enclosing comprehension or
-/// lambda is refused.
-pub fn rewrite(expr: &Expr, map: &HashMap<String, Replacement>) -> Result<Expr, Capture> {
-    let mut out = expr.clone();
-    if map.is_empty() {
-        return Ok(out);
+/// How tightly an expression binds; a tuple or generator without its own parentheses binds loosest.
+pub fn precedence(expr: &Expr) -> Prec {
+    match expr {
+        Expr::Tuple(t) if !t.parenthesized => Prec::None,
+        Expr::Generator(g) if !g.parenthesized => Prec::None,
+        other => Prec::from_expr(other),
     }
-    let free: HashMap<&str, Vec<String>> = map
-        .iter()
-        .map(|(k, v)| {
-            let names = match v {
-                Replacement::Value(e) => Facts::of(e).free_names().map(str::to_string).collect(),
-                Replacement::SolutionModule => Vec::new(),
-            };
-            (k.as_str(), names)
-        })
-        .collect();
-    let rewriter = Rewriter {
-        map,
-        free,
-        scopes: RefCell::new(Vec::new()),
-        error: RefCell::new(None),
+}
+
+/// Where a substituted value lands: it needs parentheses when it binds looser than `min` (or as
+/// loose, when `strict`).
+#[derive(Clone, Copy)]
+struct Pos {
+    min: Prec,
+    strict: bool,
+}
+
+impl Pos {
+    /// An element of a comma-separated list (call arguments, displays, subscripts), or a whole
+    /// expression: anything but a bare tuple, a starred value, a walrus or a yield.
+    const COMMA: Pos = Pos {
+        min: Prec::Lambda,
+        strict: false,
     };
-    rewriter.visit_expr(&mut out);
-    match rewriter.error.into_inner() {
-        Some(capture) => Err(capture),
-        None => Ok(out),
+    /// Where an atom is needed (the value of an attribute, a call or a subscript).
+    const PRIMARY: Pos = Pos {
+        min: Prec::CallAttribute,
+        strict: false,
+    };
+
+    fn needs_parens(self, prec: Prec) -> bool {
+        prec < self.min || (self.strict && prec == self.min)
     }
 }
 
-struct Rewriter<'m> {
-    map: &'m HashMap<String, Replacement>,
-    free: HashMap<&'m str, Vec<String>>,
-    scopes: RefCell<Vec<HashSet<String>>>,
-    error: RefCell<Option<Capture>>,
-}
-
-impl Rewriter<'_> {
-    fn bound(&self, name: &str) -> bool {
-        self.scopes.borrow().iter().any(|s| s.contains(name))
-    }
-
-    fn check_capture(&self, name: &str) {
-        if let Some(free) = self.free.get(name) {
-            for f in free {
-                if self.bound(f) && self.error.borrow().is_none() {
-                    *self.error.borrow_mut() = Some(Capture {
-                        name: name.to_string(),
-                        captured_by: f.clone(),
-                    });
-                }
-            }
-        }
-    }
-
-    fn comprehension(&self, generators: &mut [ast::Comprehension], elts: Vec<&mut Expr>) {
-        if let Some(first) = generators.first_mut() {
-            self.visit_expr(&mut first.iter);
-        }
-        let mut scope = HashSet::new();
-        for generator in generators.iter() {
-            collect_targets(&generator.target, &mut scope);
-        }
-        self.scopes.borrow_mut().push(scope);
-        for (i, generator) in generators.iter_mut().enumerate() {
-            if i > 0 {
-                self.visit_expr(&mut generator.iter);
-            }
-            for cond in generator.ifs.iter_mut() {
-                self.visit_expr(cond);
-            }
-        }
-        for elt in elts {
-            self.visit_expr(elt);
-        }
-        self.scopes.borrow_mut().pop();
+/// Whether an expression can be spliced anywhere without parentheses.
+pub fn is_atomic(expr: &Expr) -> bool {
+    match expr {
+        Expr::Name(_)
+        | Expr::Attribute(_)
+        | Expr::Subscript(_)
+        | Expr::Call(_)
+        | Expr::StringLiteral(_)
+        | Expr::BytesLiteral(_)
+        | Expr::FString(_)
+        | Expr::TString(_)
+        | Expr::NumberLiteral(_)
+        | Expr::BooleanLiteral(_)
+        | Expr::NoneLiteral(_)
+        | Expr::EllipsisLiteral(_)
+        | Expr::List(_)
+        | Expr::Dict(_)
+        | Expr::Set(_)
+        | Expr::ListComp(_)
+        | Expr::SetComp(_)
+        | Expr::DictComp(_) => true,
+        Expr::Tuple(t) => t.parenthesized,
+        Expr::Generator(g) => g.parenthesized,
+        _ => false,
     }
 }
 
-impl Transformer for Rewriter<'_> {
-    fn visit_expr(&self, expr: &mut Expr) {
-        match expr {
-            Expr::Name(name) if name.ctx == ExprContext::Load && !self.bound(name.id.as_str()) => {
-                if let Some(Replacement::Value(value)) = self.map.get(name.id.as_str()) {
-                    self.check_capture(name.id.as_str());
-                    *expr = value.clone();
-                }
-            }
-            Expr::Attribute(attribute) => {
-                let loader_call = match attribute.value.as_ref() {
-                    Expr::Call(call) if call.arguments.is_empty() => Some(call.func.as_ref()),
-                    Expr::Name(_) => Some(attribute.value.as_ref()),
-                    _ => None,
-                };
-                if let Some(Expr::Name(name)) = loader_call {
-                    if name.ctx == ExprContext::Load
-                        && !self.bound(name.id.as_str())
-                        && matches!(
-                            self.map.get(name.id.as_str()),
-                            Some(Replacement::SolutionModule)
-                        )
-                    {
-                        let attr = attribute.attr.id.to_string();
-                        if self.bound(&attr) && self.error.borrow().is_none() {
-                            *self.error.borrow_mut() = Some(Capture {
-                                name: name.id.to_string(),
-                                captured_by: attr.clone(),
-                            });
-                        }
-                        let range = attribute.range;
-                        *expr = name_expr(&attr, range);
-                        return;
-                    }
-                }
-                self.visit_expr(&mut attribute.value);
-            }
-            Expr::Named(named) => {
-                self.visit_expr(&mut named.value);
-            }
-            Expr::Lambda(lambda) => {
-                let mut scope = HashSet::new();
-                if let Some(parameters) = lambda.parameters.as_deref_mut() {
-                    for p in parameters.iter() {
-                        scope.insert(p.name().id.to_string());
-                    }
-                    for p in parameters
-                        .posonlyargs
-                        .iter_mut()
-                        .chain(parameters.args.iter_mut())
-                        .chain(parameters.kwonlyargs.iter_mut())
-                    {
-                        if let Some(default) = p.default.as_deref_mut() {
-                            self.visit_expr(default);
-                        }
-                    }
-                }
-                self.scopes.borrow_mut().push(scope);
-                self.visit_expr(&mut lambda.body);
-                self.scopes.borrow_mut().pop();
-            }
-            Expr::ListComp(c) => self.comprehension(&mut c.generators, vec![&mut c.elt]),
-            Expr::SetComp(c) => self.comprehension(&mut c.generators, vec![&mut c.elt]),
-            Expr::Generator(c) => self.comprehension(&mut c.generators, vec![&mut c.elt]),
-            Expr::DictComp(c) => {
-                let mut elts: Vec<&mut Expr> = Vec::new();
-                if let Some(key) = c.key.as_deref_mut() {
-                    elts.push(key);
-                }
-                elts.push(&mut c.value);
-                self.comprehension(&mut c.generators, elts)
-            }
-            _ => transformer::walk_expr(self, expr),
-        }
+/// Render `expr` as source text, substituting free names as `map` says, by splicing the original
+/// source between the substituted ranges. Precedence holds because every non-atomic substitution is
+/// parenthesised; an expression spanning several lines is rebuilt from its tokens on one line,
+/// without comments. Names bound inside the expression are left alone, and a substitution whose own
+/// free names would be captured by an enclosing comprehension or lambda is refused.
+pub fn render(
+    expr: &Expr,
+    map: &HashMap<String, Replacement>,
+    src: &SourceMap,
+) -> Result<Rendered, Capture> {
+    let mut walker = Splicer {
+        map,
+        pos: Pos::COMMA,
+        scopes: Vec::new(),
+        edits: Vec::new(),
+        free: Vec::new(),
+        error: None,
+    };
+    walker.visit_expr(expr);
+    if let Some(capture) = walker.error {
+        return Err(capture);
     }
-}
-
-/// A `Name` expression in load context.
-pub fn name_expr(id: &str, range: TextRange) -> Expr {
-    Expr::Name(ast::ExprName {
-        node_index: AtomicNodeIndex::default(),
-        range,
-        id: ast::name::Name::new(id),
-        ctx: ExprContext::Load,
+    // Comprehensions are visited out of source order; splicing needs it.
+    walker.edits.sort_by_key(|(r, _)| r.start());
+    let text = splice(src, expr.range(), &walker.edits);
+    let mut free = walker.free;
+    free.sort();
+    free.dedup();
+    Ok(Rendered {
+        text,
+        atomic: is_atomic(expr),
+        prec: precedence(expr),
+        free,
     })
 }
 
-/// Python source for an expression, on one line, with the string quotes it was written with.
-pub fn unparse(expr: &Expr) -> String {
-    let indentation = Indentation::default();
-    Generator::new(&indentation, LineEnding::Lf).expr(expr)
+fn splice(src: &SourceMap, range: TextRange, edits: &[(TextRange, String)]) -> String {
+    let source = src.source;
+    let raw = &source[range];
+    if !raw.contains(['\n', '\r']) {
+        let mut out = String::with_capacity(raw.len());
+        let mut at = range.start();
+        for (r, text) in edits {
+            out.push_str(&source[TextRange::new(at, r.start())]);
+            out.push_str(text);
+            at = r.end();
+        }
+        out.push_str(&source[TextRange::new(at, range.end())]);
+        return out;
+    }
+    // Several lines: rebuild from tokens, joining lines with one space and dropping comments.
+    let mut out = String::with_capacity(raw.len());
+    let mut edits = edits.iter().peekable();
+    let mut last_end = None;
+    for token in src.tokens.in_range(range) {
+        if matches!(
+            token.kind(),
+            TokenKind::Comment | TokenKind::NonLogicalNewline | TokenKind::Newline
+        ) {
+            continue;
+        }
+        let tr = token.range();
+        while edits.peek().is_some_and(|(er, _)| er.end() <= tr.start()) {
+            edits.next();
+        }
+        let gap = last_end.map(|end| &source[TextRange::new(end, tr.start())]);
+        match edits.peek() {
+            Some((er, text)) if er.contains_range(tr) => {
+                if tr.start() == er.start() {
+                    if let Some(gap) = gap {
+                        push_gap(&mut out, gap);
+                    }
+                    out.push_str(text);
+                }
+            }
+            _ => {
+                if let Some(gap) = gap {
+                    push_gap(&mut out, gap);
+                }
+                out.push_str(&source[tr]);
+            }
+        }
+        last_end = Some(tr.end());
+    }
+    out
+}
+
+/// The whitespace between two tokens: kept when on one line, one space when it crosses lines.
+fn push_gap(out: &mut String, gap: &str) {
+    if gap.contains(['\n', '\r', '\\']) {
+        out.push(' ');
+    } else {
+        out.push_str(gap);
+    }
+}
+
+struct Splicer<'m> {
+    map: &'m HashMap<String, Replacement>,
+    pos: Pos,
+    scopes: Vec<HashSet<String>>,
+    edits: Vec<(TextRange, String)>,
+    free: Vec<String>,
+    error: Option<Capture>,
+}
+
+impl Splicer<'_> {
+    fn child(&mut self, expr: &Expr, pos: Pos) {
+        let saved = std::mem::replace(&mut self.pos, pos);
+        self.visit_expr(expr);
+        self.pos = saved;
+    }
+
+    fn bound(&self, name: &str) -> bool {
+        self.scopes.iter().any(|s| s.contains(name))
+    }
+
+    fn capture_check(&mut self, name: &str, free: &[String]) {
+        if self.scopes.is_empty() || self.error.is_some() {
+            return;
+        }
+        if let Some(f) = free.iter().find(|f| self.bound(f)) {
+            self.error = Some(Capture {
+                name: name.to_string(),
+                captured_by: f.clone(),
+            });
+        }
+    }
+
+    fn solution_module(&self, name: &ast::ExprName) -> bool {
+        name.ctx == ExprContext::Load
+            && !self.bound(name.id.as_str())
+            && matches!(
+                self.map.get(name.id.as_str()),
+                Some(Replacement::SolutionModule)
+            )
+    }
+
+    fn comprehension(&mut self, generators: &[ast::Comprehension], elts: &[&Expr]) {
+        // Iterables and conditions of a comprehension are `or` tests.
+        let test = Pos {
+            min: Prec::Or,
+            strict: false,
+        };
+        if let Some(first) = generators.first() {
+            self.child(&first.iter, test);
+        }
+        let mut scope = HashSet::default();
+        for generator in generators {
+            collect_targets(&generator.target, &mut scope);
+        }
+        self.scopes.push(scope);
+        for (i, generator) in generators.iter().enumerate() {
+            if i > 0 {
+                self.child(&generator.iter, test);
+            }
+            for cond in &generator.ifs {
+                self.child(cond, test);
+            }
+        }
+        for elt in elts {
+            self.child(elt, Pos::COMMA);
+        }
+        self.scopes.pop();
+    }
+}
+
+impl<'a> Visitor<'a> for Splicer<'_> {
+    fn visit_expr(&mut self, expr: &'a Expr) {
+        match expr {
+            Expr::Name(name) if name.ctx == ExprContext::Load && !self.bound(name.id.as_str()) => {
+                match self.map.get(name.id.as_str()) {
+                    Some(Replacement::Value(value)) => {
+                        let value = Rc::clone(value);
+                        self.capture_check(name.id.as_str(), &value.free);
+                        self.free.extend(value.free.iter().cloned());
+                        let text = if self.pos.needs_parens(value.prec) {
+                            format!("({})", value.text)
+                        } else {
+                            value.text.clone()
+                        };
+                        self.edits.push((name.range, text));
+                    }
+                    _ => self.free.push(name.id.to_string()),
+                }
+            }
+            Expr::Attribute(attribute) => {
+                let module = match attribute.value.as_ref() {
+                    Expr::Name(n) => self.solution_module(n),
+                    Expr::Call(call) if call.arguments.is_empty() => {
+                        matches!(call.func.as_ref(), Expr::Name(n) if self.solution_module(n))
+                    }
+                    _ => false,
+                };
+                if module {
+                    let attr = attribute.attr.id.to_string();
+                    self.capture_check(&attr, std::slice::from_ref(&attr));
+                    self.edits.push((attribute.range, attr.clone()));
+                    self.free.push(attr);
+                    return;
+                }
+                // `x.attr` where `x` becomes a number literal needs parentheses: `(1).real`.
+                if let Expr::Name(n) = attribute.value.as_ref() {
+                    if let Some(Replacement::Value(v)) = self.map.get(n.id.as_str()) {
+                        if !self.bound(n.id.as_str())
+                            && v.text.starts_with(|c: char| c.is_ascii_digit())
+                        {
+                            let v = Rc::clone(v);
+                            self.free.extend(v.free.iter().cloned());
+                            self.edits.push((n.range, format!("({})", v.text)));
+                            return;
+                        }
+                    }
+                }
+                self.child(&attribute.value, Pos::PRIMARY);
+            }
+            Expr::Named(named) => self.child(&named.value, Pos::COMMA),
+            Expr::BinOp(b) => {
+                let op = Prec::from(b.op);
+                let right_assoc = op.is_right_associative();
+                self.child(
+                    &b.left,
+                    Pos {
+                        min: op,
+                        strict: right_assoc,
+                    },
+                );
+                self.child(
+                    &b.right,
+                    Pos {
+                        min: op,
+                        strict: !right_assoc,
+                    },
+                );
+            }
+            Expr::UnaryOp(u) => self.child(
+                &u.operand,
+                Pos {
+                    min: Prec::from(u.op),
+                    strict: false,
+                },
+            ),
+            Expr::BoolOp(b) => {
+                let pos = Pos {
+                    min: Prec::from(b.op),
+                    strict: false,
+                };
+                for value in &b.values {
+                    self.child(value, pos);
+                }
+            }
+            Expr::Compare(c) => {
+                let pos = Pos {
+                    min: Prec::ComparisonsMembershipIdentity,
+                    strict: true,
+                };
+                self.child(&c.left, pos);
+                for right in c.comparators.iter() {
+                    self.child(right, pos);
+                }
+            }
+            Expr::If(i) => {
+                let inner = Pos {
+                    min: Prec::IfElse,
+                    strict: true,
+                };
+                self.child(&i.body, inner);
+                self.child(&i.test, inner);
+                self.child(
+                    &i.orelse,
+                    Pos {
+                        min: Prec::IfElse,
+                        strict: false,
+                    },
+                );
+            }
+            Expr::Call(call) => {
+                self.child(&call.func, Pos::PRIMARY);
+                for arg in call.arguments.args.iter() {
+                    self.child(arg, Pos::COMMA);
+                }
+                for keyword in call.arguments.keywords.iter() {
+                    self.child(&keyword.value, Pos::COMMA);
+                }
+            }
+            Expr::Subscript(sub) => {
+                self.child(&sub.value, Pos::PRIMARY);
+                self.child(&sub.slice, Pos::COMMA);
+            }
+            Expr::List(l) => l.elts.iter().for_each(|e| self.child(e, Pos::COMMA)),
+            Expr::Tuple(t) => t.elts.iter().for_each(|e| self.child(e, Pos::COMMA)),
+            Expr::Set(t) => t.elts.iter().for_each(|e| self.child(e, Pos::COMMA)),
+            Expr::Dict(d) => {
+                for item in &d.items {
+                    if let Some(key) = &item.key {
+                        self.child(key, Pos::COMMA);
+                    }
+                    self.child(&item.value, Pos::COMMA);
+                }
+            }
+            Expr::Starred(st) => self.child(
+                &st.value,
+                Pos {
+                    min: Prec::BitOr,
+                    strict: false,
+                },
+            ),
+            Expr::Await(a) => self.child(
+                &a.value,
+                Pos {
+                    min: Prec::Await,
+                    strict: false,
+                },
+            ),
+            Expr::Lambda(lambda) => {
+                let mut scope = HashSet::default();
+                if let Some(parameters) = lambda.parameters.as_deref() {
+                    for p in parameters.iter() {
+                        scope.insert(p.name().id.to_string());
+                    }
+                    for default in parameters
+                        .iter_non_variadic_params()
+                        .filter_map(|p| p.default.as_deref())
+                    {
+                        self.visit_expr(default);
+                    }
+                }
+                self.scopes.push(scope);
+                self.child(&lambda.body, Pos::COMMA);
+                self.scopes.pop();
+            }
+            Expr::ListComp(c) => self.comprehension(&c.generators, &[&c.elt]),
+            Expr::SetComp(c) => self.comprehension(&c.generators, &[&c.elt]),
+            Expr::Generator(c) => self.comprehension(&c.generators, &[&c.elt]),
+            Expr::DictComp(c) => {
+                let mut elts: Vec<&Expr> = vec![&c.value];
+                if let Some(key) = &c.key {
+                    elts.insert(0, key);
+                }
+                self.comprehension(&c.generators, &elts)
+            }
+            // Anything else (slices, f-string parts, …): keep to atoms.
+            _ => {
+                let saved = std::mem::replace(&mut self.pos, Pos::PRIMARY);
+                visitor::walk_expr(self, expr);
+                self.pos = saved;
+            }
+        }
+    }
 }
 
 /// Whether a value can be written twice without changing meaning: numbers, strings, bytes, `None`,

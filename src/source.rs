@@ -1,5 +1,6 @@
 //! Offsets to editor positions: 1-based lines and character columns, as an editor shows them.
 
+use ruff_python_ast::token::Tokens;
 use ruff_source_file::LineIndex;
 use ruff_text_size::{TextRange, TextSize};
 
@@ -7,13 +8,15 @@ use crate::model::Span;
 
 pub struct SourceMap<'a> {
     pub source: &'a str,
+    pub tokens: &'a Tokens,
     index: LineIndex,
 }
 
 impl<'a> SourceMap<'a> {
-    pub fn new(source: &'a str) -> Self {
+    pub fn new(source: &'a str, tokens: &'a Tokens) -> Self {
         SourceMap {
             source,
+            tokens,
             index: LineIndex::from_source_text(source),
         }
     }
