@@ -1,0 +1,506 @@
+"""Python side of bench-explorer's execution layer.
+
+Two views of one solution against one test file:
+
+* ``eval_assertions`` evaluates the extractor's kept assertions the way the bench
+  loop does (see shared/extraction-contract.md): each ``expr`` is evaluated in a
+  fresh namespace that holds only what executing the solution leaves behind.
+* ``run_pytest`` runs the real test file under pytest, next to the solution, and
+  reports one outcome per test node id.
+
+Plain functions, no Pyodide imports: the module runs under CPython 3.11+ (for
+quick local tests) and under Pyodide (in the page's Web Worker). The worker calls
+``run_request_json``, which takes and returns JSON text so that no JS/Python
+proxies have to be managed across the boundary.
+
+Every captured stream is capped (``OUTPUT_CAP`` characters, then a note), so a
+solution that prints in a loop costs time, not unbounded memory.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import io
+import json
+import os
+import reprlib
+import shutil
+import sys
+import tempfile
+import time
+import traceback
+import types
+
+# Characters kept from one captured stream (stdout+stderr of one assertion, or the
+# pytest terminal output) before the rest is dropped and counted.
+OUTPUT_CAP = 64 * 1024
+# Characters kept from the captured output of all assertions of one call together.
+EVAL_TOTAL_OUTPUT_CAP = 512 * 1024
+# Characters kept from one pytest failure report (longrepr) or one traceback.
+MESSAGE_CAP = 4 * 1024
+
+SOLUTION_MODULE = "solution"
+SOLUTION_FILENAME = "solution.py"
+
+__all__ = [
+    "OUTPUT_CAP",
+    "eval_assertions",
+    "run_pytest",
+    "run_request",
+    "run_request_json",
+    "nodeid_name",
+]
+
+
+# --------------------------------------------------------------------------- capture
+
+
+class CappedText(io.TextIOBase):
+    """A text stream that keeps at most ``cap`` characters and counts the rest."""
+
+    def __init__(self, cap: int = OUTPUT_CAP):
+        super().__init__()
+        self._cap = max(0, cap)
+        self._parts: list[str] = []
+        self._size = 0
+        self.dropped = 0
+
+    # pytest's terminal writer and some user code look at these.
+    encoding = "utf-8"
+    errors = "strict"
+
+    def writable(self) -> bool:
+        return True
+
+    def isatty(self) -> bool:
+        return False
+
+    def write(self, s) -> int:
+        if not isinstance(s, str):
+            raise TypeError(f"write() argument must be str, not {type(s).__name__}")
+        n = len(s)
+        room = self._cap - self._size
+        if room >= n:
+            self._parts.append(s)
+            self._size += n
+        else:
+            # Past the cap only a counter moves: a flood costs time, not memory.
+            if room > 0:
+                self._parts.append(s[:room])
+                self._size += room
+            self.dropped += n - max(room, 0)
+        return n
+
+    @property
+    def size(self) -> int:
+        return self._size
+
+    def getvalue(self) -> str:
+        text = "".join(self._parts)
+        if self.dropped:
+            if text and not text.endswith("\n"):
+                text += "\n"
+            text += f"[output truncated: {self.dropped} more characters not shown]\n"
+        return text
+
+
+class _Redirect:
+    """Send sys.stdout and sys.stderr to ``sink`` and make stdin empty, then restore."""
+
+    def __init__(self, sink: io.TextIOBase):
+        self._sink = sink
+
+    def __enter__(self):
+        self._saved = (sys.stdout, sys.stderr, sys.stdin)
+        sys.stdout = sys.stderr = self._sink
+        sys.stdin = io.StringIO("")  # input() raises EOFError instead of blocking
+        return self._sink
+
+    def __exit__(self, *exc):
+        sys.stdout, sys.stderr, sys.stdin = self._saved
+        return False
+
+
+def _cap(text: str, limit: int = MESSAGE_CAP) -> str:
+    if len(text) <= limit:
+        return text
+    return text[:limit] + f"\n[truncated: {len(text) - limit} more characters]"
+
+
+def _error_line(exc: BaseException) -> str:
+    """``Type: message``, as the last line of a traceback prints it."""
+    lines = traceback.format_exception_only(type(exc), exc)
+    return _cap(lines[-1].strip() if lines else type(exc).__name__, 1000)
+
+
+def _traceback_text(exc: BaseException) -> str:
+    """The traceback without this module's own frames."""
+    tb = exc.__traceback__
+    while tb is not None and tb.tb_frame.f_globals.get("__name__") == __name__:
+        tb = tb.tb_next
+    return _cap("".join(traceback.format_exception(type(exc), exc, tb)))
+
+
+_repr = reprlib.Repr()
+_repr.maxstring = 200
+_repr.maxother = 200
+_repr.maxlist = _repr.maxtuple = _repr.maxset = _repr.maxdict = 20
+
+
+def _safe_repr(value) -> str:
+    try:
+        return _repr.repr(value)
+    except Exception as exc:  # a user __repr__ may raise
+        return f"<unrepresentable {type(value).__name__}: {_error_line(exc)}>"
+
+
+# --------------------------------------------------------------------------- assertions
+
+
+def _fresh_solution_namespace(code) -> tuple[dict, types.ModuleType]:
+    """Execute the compiled solution in a new module object and return its namespace.
+
+    The namespace is the module's ``__dict__`` (``__name__ == "solution"``), and the
+    module is registered as ``sys.modules["solution"]`` while it runs, so code that
+    looks itself up there (dataclasses, typing.get_type_hints, pickle) behaves as it
+    would in the bench loop's ``import solution``.
+    """
+    module = types.ModuleType(SOLUTION_MODULE)
+    sys.modules[SOLUTION_MODULE] = module
+    exec(code, module.__dict__)
+    return module.__dict__, module
+
+
+def eval_assertions(
+    solution_source: str,
+    assertions: list[dict],
+    *,
+    output_cap: int = OUTPUT_CAP,
+    total_output_cap: int = EVAL_TOTAL_OUTPUT_CAP,
+) -> list[dict]:
+    """Evaluate each kept assertion against a fresh solution namespace.
+
+    ``assertions`` is a list of ``{"id": ..., "expr": str}``. Returns, in the same
+    order, ``{"id", "outcome", "error", "phase", "value", "output", "duration_ms"}``:
+
+    * ``outcome`` is ``"pass"`` (truthy), ``"fail"`` (falsy) or ``"error"`` (raised);
+    * ``error`` is ``"Type: message"`` for an error, else None, and ``traceback``
+      the (capped) traceback;
+    * ``phase`` says where an error came from: ``"solution"`` (executing the
+      solution source) or ``"assertion"`` (compiling or evaluating the expression,
+      or taking its truth value);
+    * ``value`` is a short repr of what the expression returned (None on error);
+    * ``output`` is what the solution and the expression printed (capped).
+
+    The solution is executed anew for every assertion, so no assertion depends on
+    another having run first. KeyboardInterrupt (Pyodide's interrupt buffer) is not
+    caught: it ends the whole call.
+    """
+    if not isinstance(solution_source, str):
+        raise TypeError("solution_source must be a str")
+    if not isinstance(assertions, list):
+        raise TypeError("assertions must be a list of {'id', 'expr'} objects")
+
+    # A solution that does not even compile fails every assertion the same way,
+    # without running anything.
+    solution_code = None
+    solution_error: BaseException | None = None
+    try:
+        solution_code = compile(solution_source, SOLUTION_FILENAME, "exec")
+    except (SyntaxError, ValueError) as exc:  # ValueError: source with NUL bytes
+        solution_error = exc
+
+    saved_module = sys.modules.get(SOLUTION_MODULE)
+    results = []
+    output_used = 0
+    try:
+        for item in assertions:
+            if not isinstance(item, dict) or not isinstance(item.get("expr"), str):
+                raise TypeError(f"each assertion must be {{'id', 'expr': str}}, got {item!r:.200}")
+            result = {
+                "id": item.get("id"),
+                "outcome": "error",
+                "error": None,
+                "traceback": None,
+                "phase": None,
+                "value": None,
+                "output": "",
+                "duration_ms": 0.0,
+            }
+            sink = CappedText(min(output_cap, max(0, total_output_cap - output_used)))
+            started = time.perf_counter()
+            with _Redirect(sink):
+                if solution_error is not None:
+                    result.update(
+                        phase="solution",
+                        error=_error_line(solution_error),
+                        traceback=_traceback_text(solution_error),
+                    )
+                else:
+                    _evaluate_one(solution_code, item["expr"], result)
+            result["duration_ms"] = round((time.perf_counter() - started) * 1000, 3)
+            output_used += sink.size
+            result["output"] = sink.getvalue()
+            results.append(result)
+    finally:
+        if saved_module is None:
+            sys.modules.pop(SOLUTION_MODULE, None)
+        else:
+            sys.modules[SOLUTION_MODULE] = saved_module
+    return results
+
+
+def _evaluate_one(solution_code, expr: str, result: dict) -> None:
+    phase = "solution"
+    try:
+        ns, _module = _fresh_solution_namespace(solution_code)
+        phase = "assertion"
+        value = eval(compile(expr, "<assertion>", "eval"), ns)
+        truthy = bool(value)  # may raise (e.g. an object whose __bool__ raises)
+    except KeyboardInterrupt:
+        raise
+    except BaseException as exc:  # SystemExit from the solution is an error too
+        result.update(phase=phase, error=_error_line(exc), traceback=_traceback_text(exc))
+        return
+    result["outcome"] = "pass" if truthy else "fail"
+    result["value"] = _safe_repr(value)
+
+
+# --------------------------------------------------------------------------- pytest
+
+# Every temporary directory a run was made in, so that later runs can drop the
+# modules imported from it.
+_run_dirs: list[str] = []
+
+
+def nodeid_name(nodeid: str) -> str:
+    """The node id without its file part: ``test_x``, ``TestA::test_b``, ``test_x[1-2]``."""
+    return nodeid.split("::", 1)[1] if "::" in nodeid else nodeid
+
+
+def _is_under(path, dirs) -> bool:
+    if not isinstance(path, str):
+        return False
+    path = os.path.abspath(path)
+    return any(path == d or path.startswith(d + os.sep) for d in dirs)
+
+
+def _forget_run_modules(extra_names=()) -> None:
+    """Drop from sys.modules/sys.path everything an earlier run brought in."""
+    for name in (SOLUTION_MODULE, *extra_names):
+        sys.modules.pop(name, None)
+    for name, module in list(sys.modules.items()):
+        if _is_under(getattr(module, "__file__", None), _run_dirs):
+            sys.modules.pop(name, None)
+    sys.path[:] = [p for p in sys.path if not _is_under(p, _run_dirs)]
+    for key in list(sys.path_importer_cache):
+        if _is_under(key, _run_dirs):
+            del sys.path_importer_cache[key]
+    importlib.invalidate_caches()
+
+
+class _Collector:
+    """pytest plugin that records one outcome per test node id."""
+
+    def __init__(self):
+        self.tests: dict[str, dict] = {}
+        self.collection_errors: list[dict] = []
+
+    def _entry(self, report) -> dict:
+        entry = self.tests.get(report.nodeid)
+        if entry is None:
+            lineno = report.location[1] if report.location else None
+            entry = self.tests[report.nodeid] = {
+                "nodeid": report.nodeid,
+                "name": nodeid_name(report.nodeid),
+                "outcome": None,
+                "message": "",
+                "crash": "",
+                "line": lineno + 1 if isinstance(lineno, int) else None,
+                "duration": 0.0,
+            }
+        return entry
+
+    @staticmethod
+    def _describe(report) -> tuple[str, str]:
+        """(full but capped longrepr text, one-line reason)."""
+        longrepr = report.longrepr
+        if longrepr is None:
+            return "", ""
+        if isinstance(longrepr, tuple) and len(longrepr) == 3:  # a skip: (path, line, reason)
+            reason = str(longrepr[2])
+            return _cap(reason), reason
+        crash = getattr(getattr(longrepr, "reprcrash", None), "message", "") or ""
+        try:
+            text = report.longreprtext
+        except Exception:  # noqa: BLE001 - never let reporting break the run
+            text = str(longrepr)
+        return _cap(text), _cap(crash.strip(), 1000)
+
+    # Hook implementations (pytest finds them by name).
+
+    def pytest_runtest_logreport(self, report):
+        entry = self._entry(report)
+        entry["duration"] += getattr(report, "duration", 0.0) or 0.0
+        wasxfail = hasattr(report, "wasxfail")
+        message, crash = self._describe(report)
+        if report.when == "call":
+            if report.passed:
+                outcome = "xpassed" if wasxfail else "passed"
+            elif report.failed:
+                outcome = "failed"
+            else:
+                outcome = "xfailed" if wasxfail else "skipped"
+            if wasxfail and not message:
+                message = crash = str(report.wasxfail)
+        elif report.failed:  # setup or teardown failed: pytest calls that an error
+            if entry["outcome"] == "failed":
+                return  # keep the test's own failure; pytest also reports it as failed
+            outcome = "error"
+        elif report.skipped and report.when == "setup":
+            outcome = "xfailed" if wasxfail else "skipped"
+            if wasxfail and not message:
+                message = crash = str(report.wasxfail)
+        else:
+            if entry["outcome"] is None:
+                entry["outcome"] = "passed"  # placeholder until the call phase reports
+            return
+        entry["outcome"] = outcome
+        entry["message"] = message
+        entry["crash"] = crash
+
+    def pytest_collectreport(self, report):
+        if report.failed:
+            message, crash = self._describe(report)
+            self.collection_errors.append(
+                {"nodeid": report.nodeid, "message": message, "crash": crash}
+            )
+
+
+def _pytest_args(test_filename: str, run_dir: str) -> list[str]:
+    args = [
+        test_filename,
+        "-q",
+        "--rootdir", run_dir,
+        "-c", os.path.join(run_dir, "pytest.ini"),  # ignore any config outside run_dir
+        "--capture=sys",  # pure-Python capture: no fd juggling in Pyodide
+        "--color=no",
+        "-p", "no:cacheprovider",
+        "-p", "no:faulthandler",
+    ]
+    if importlib.util.find_spec("pytest_randomly") is not None:
+        args += ["-p", "no:randomly"]
+    return args
+
+
+def _safe_test_filename(test_filename: str) -> str:
+    name = os.path.basename((test_filename or "").replace("\\", "/")) or "test_solution.py"
+    if not name.endswith(".py") or name in (SOLUTION_FILENAME, "conftest.py"):
+        raise ValueError(
+            f"test_filename must name a .py file other than {SOLUTION_FILENAME} "
+            f"and conftest.py, got {test_filename!r}"
+        )
+    return name
+
+
+def run_pytest(
+    test_source: str,
+    test_filename: str,
+    solution_source: str,
+    *,
+    output_cap: int = OUTPUT_CAP,
+) -> dict:
+    """Run the test file under pytest next to ``solution.py`` in a fresh directory.
+
+    Returns ``{"tests": [...], "collection_errors": [...], "exit_code": int,
+    "output": str}``; each test is ``{"nodeid", "name", "outcome", "message",
+    "crash", "line", "duration"}`` with ``outcome`` one of passed, failed, skipped,
+    xfailed, xpassed, error. ``name`` is the node id without the file part, as the
+    extractor's ``test`` field spells it.
+    """
+    import pytest  # imported on first use; the worker imports it once at start-up
+
+    if not isinstance(test_source, str) or not isinstance(solution_source, str):
+        raise TypeError("test_source and solution_source must be str")
+    test_filename = _safe_test_filename(test_filename)
+    module_name = test_filename[: -len(".py")]
+
+    _forget_run_modules((module_name,))
+    # Earlier run directories are no longer needed: remove them (their modules are
+    # forgotten above, so nothing refers to them any more).
+    for old in _run_dirs:
+        shutil.rmtree(old, ignore_errors=True)
+
+    run_dir = os.path.realpath(tempfile.mkdtemp(prefix="bench-explorer-run-"))
+    _run_dirs.append(run_dir)
+    with open(os.path.join(run_dir, SOLUTION_FILENAME), "w", encoding="utf-8") as f:
+        f.write(solution_source)
+    with open(os.path.join(run_dir, test_filename), "w", encoding="utf-8") as f:
+        f.write(test_source)
+    with open(os.path.join(run_dir, "pytest.ini"), "w", encoding="utf-8") as f:
+        f.write("[pytest]\n")
+
+    collector = _Collector()
+    sink = CappedText(output_cap)
+    try:
+        saved_cwd = os.getcwd()
+    except OSError:  # an interrupted earlier run left us in a directory since removed
+        saved_cwd = tempfile.gettempdir()
+    saved_dont_write = sys.dont_write_bytecode
+    try:
+        os.chdir(run_dir)
+        sys.dont_write_bytecode = True
+        with _Redirect(sink):
+            exit_code = pytest.main(_pytest_args(test_filename, run_dir), plugins=[collector])
+    finally:
+        sys.dont_write_bytecode = saved_dont_write
+        os.chdir(saved_cwd)
+        _forget_run_modules((module_name,))
+
+    tests = []
+    for entry in collector.tests.values():
+        entry["outcome"] = entry["outcome"] or "error"
+        entry["duration"] = round(entry["duration"], 6)
+        tests.append(entry)
+    return {
+        "tests": tests,
+        "collection_errors": collector.collection_errors,
+        "exit_code": int(exit_code),
+        "output": sink.getvalue(),
+    }
+
+
+# --------------------------------------------------------------------------- requests
+
+
+def run_request(request: dict) -> dict:
+    """Both views for one ``run`` request (see www/py/engine.mjs for the protocol).
+
+    An empty or missing ``test_source`` skips pytest (``"pytest": None``).
+    """
+    solution = request.get("solution")
+    if not isinstance(solution, str):
+        raise TypeError("request.solution must be a str")
+    assertions = request.get("assertions") or []
+
+    started = time.perf_counter()
+    evals = eval_assertions(solution, assertions)
+    eval_ms = (time.perf_counter() - started) * 1000
+
+    pytest_result = None
+    started = time.perf_counter()
+    test_source = request.get("test_source")
+    if test_source:
+        pytest_result = run_pytest(test_source, request.get("test_filename") or "", solution)
+    pytest_ms = (time.perf_counter() - started) * 1000
+
+    return {
+        "evals": evals,
+        "pytest": pytest_result,
+        "timings": {"eval_ms": round(eval_ms, 3), "pytest_ms": round(pytest_ms, 3)},
+    }
+
+
+def run_request_json(request_json: str) -> str:
+    return json.dumps(run_request(json.loads(request_json)))
