@@ -15,6 +15,7 @@ mod names;
 mod source;
 
 pub mod bench;
+pub mod verdict;
 
 pub mod model;
 pub mod shape;

@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# Run every test of bench-explorer, installing what is missing first (scripts/setup.sh is idempotent).
+#
+#   bash scripts/test.sh          everything: Rust, wasm build, Python, Node, the page in Chromium
+#   bash scripts/test.sh quick    Rust and Python only (no browser, no release wasm build)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+mode=${1:-all}
+
+bash scripts/setup.sh
+export PATH="$HOME/.cargo/bin:$PWD/node_modules/.bin:$PATH"
+step() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
+
+step "format and lints"
+cargo fmt --check
+cargo clippy --quiet --all-targets -- -D warnings
+
+step "Rust: unit tests, behaviour fixtures (insta), property and fuzz tests"
+INSTA_UPDATE=no cargo test --quiet
+
+step "the extractor library builds for wasm32"
+cargo build --quiet --lib --target wasm32-unknown-unknown
+
+step "Python: the bench (solutions, stubs, conventions) and the differential checks against pytest"
+cargo build --quiet --bin bench-explorer
+python3 -m pytest tests/bench tests/python -q -p no:cacheprovider
+
+step "Node: the Pyodide worker's engine and client"
+node --test tests/node/
+
+if [ "$mode" = quick ]; then
+  exit 0
+fi
+
+step "the page: release build, then end-to-end tests in Chromium"
+bash scripts/serve.sh --build
+if [ -d tests/e2e ]; then
+  node --test --test-concurrency=1 tests/e2e/
+fi
