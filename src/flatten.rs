@@ -25,7 +25,7 @@ use ruff_text_size::{Ranged, TextRange};
 use crate::collect::Case;
 use crate::model::{Assertion, Origin, OriginRole, Status};
 use crate::module::{BoundNames, Fixture, Global, ModuleScope};
-use crate::names::{self, Facts, Replacement};
+use crate::names::{self, Facts, Ident, Replacement};
 use crate::shape::Shape;
 use crate::source::SourceMap;
 
@@ -88,10 +88,10 @@ struct Item<'a> {
     range: TextRange,
     kind: Kind,
     role: OriginRole,
-    defs: Vec<String>,
-    kills: Vec<String>,
-    reads: Vec<String>,
-    touches: Vec<String>,
+    defs: Vec<Ident>,
+    kills: Vec<Ident>,
+    reads: Vec<Ident>,
+    touches: Vec<Ident>,
     has_call: bool,
     barrier: bool,
     /// The value a plain binding gives its name (for inlining).
@@ -395,7 +395,7 @@ fn add_fixture<'a>(
             items.push(binding_item(
                 name,
                 expr,
-                params.clone(),
+                params.iter().map(|p| Ident::from(p.as_str())).collect(),
                 *range,
                 Kind::Fixture,
                 OriginRole::Fixture,
@@ -423,7 +423,7 @@ fn add_fixture<'a>(
 fn binding_item<'a>(
     name: &str,
     value: &'a Expr,
-    reads: Vec<String>,
+    reads: Vec<Ident>,
     range: TextRange,
     kind: Kind,
     role: OriginRole,
@@ -433,8 +433,8 @@ fn binding_item<'a>(
         range,
         kind,
         role,
-        defs: vec![name.to_string()],
-        kills: vec![name.to_string()],
+        defs: vec![Ident::from(name)],
+        kills: vec![Ident::from(name)],
         reads,
         touches: Vec::new(),
         has_call: facts.has_call,
@@ -452,8 +452,8 @@ fn unfoldable_binding<'a>(name: &str, range: TextRange, why: String) -> Item<'a>
         range,
         kind: Kind::Other,
         role: OriginRole::Blocker,
-        defs: vec![name.to_string()],
-        kills: vec![name.to_string()],
+        defs: vec![Ident::from(name)],
+        kills: vec![Ident::from(name)],
         reads: Vec::new(),
         touches: Vec::new(),
         has_call: false,
@@ -610,8 +610,8 @@ fn statement_item<'a>(
                 [Expr::Name(t)] => {
                     item.kind = Kind::Assign;
                     item.role = OriginRole::Inlined;
-                    item.defs.push(t.id.to_string());
-                    item.kills.push(t.id.to_string());
+                    item.defs.push(t.id.clone());
+                    item.kills.push(t.id.clone());
                     item.value = Some(&a.value);
                     item.fold = Ok(Piece::Bind(vec![t.id.to_string()], &a.value));
                 }
@@ -620,13 +620,15 @@ fn statement_item<'a>(
                         .iter()
                         .filter_map(|t| names::root_name(t).map(str::to_string))
                         .collect();
-                    item.defs.extend(names.iter().cloned());
-                    item.kills.extend(names.iter().cloned());
+                    item.defs
+                        .extend(names.iter().map(|n| Ident::from(n.as_str())));
+                    item.kills
+                        .extend(names.iter().map(|n| Ident::from(n.as_str())));
                     item.fold = Ok(Piece::Bind(names, &a.value));
                 }
                 [target @ (Expr::Tuple(_) | Expr::List(_))] if is_plain_unpack(target) => {
                     let mut names = Vec::new();
-                    names::collect_targets_vec(target, &mut names);
+                    names::collect_target_idents(target, &mut names);
                     item.defs.extend(names.iter().cloned());
                     item.kills.extend(names);
                     item.fold = Ok(Piece::Unpack(target, &a.value));
@@ -665,11 +667,11 @@ fn statement_item<'a>(
                 targets => {
                     for t in targets {
                         let mut names = Vec::new();
-                        names::collect_targets_vec(t, &mut names);
+                        names::collect_target_idents(t, &mut names);
                         item.defs.extend(names);
                         if let Some(root) = names::root_name(t) {
                             if is_local(root) {
-                                item.touches.push(root.to_string());
+                                item.touches.push(Ident::from(root));
                             } else {
                                 item.barrier = true;
                             }
@@ -687,8 +689,8 @@ fn statement_item<'a>(
                 absorb(&mut item, value);
                 item.kind = Kind::Assign;
                 item.role = OriginRole::Inlined;
-                item.defs.push(t.id.to_string());
-                item.kills.push(t.id.to_string());
+                item.defs.push(t.id.clone());
+                item.kills.push(t.id.clone());
                 item.value = Some(value);
                 item.fold = Ok(Piece::Bind(vec![t.id.to_string()], value));
             } else {
@@ -700,10 +702,10 @@ fn statement_item<'a>(
             absorb(&mut item, &a.value);
             if let Some(root) = names::root_name(&a.target) {
                 if is_local(root) {
-                    item.reads.push(root.to_string());
-                    item.touches.push(root.to_string());
+                    item.reads.push(Ident::from(root));
+                    item.touches.push(Ident::from(root));
                     if matches!(a.target.as_ref(), Expr::Name(_)) {
-                        item.defs.push(root.to_string());
+                        item.defs.push(Ident::from(root));
                     }
                 } else {
                     item.barrier = true;
@@ -731,11 +733,11 @@ fn statement_item<'a>(
             for t in &d.targets {
                 if let Some(root) = names::root_name(t) {
                     if is_local(root) {
-                        item.touches.push(root.to_string());
-                        item.reads.push(root.to_string());
+                        item.touches.push(Ident::from(root));
+                        item.reads.push(Ident::from(root));
                         if matches!(t, Expr::Name(_)) {
-                            item.kills.push(root.to_string());
-                            item.defs.push(root.to_string());
+                            item.kills.push(Ident::from(root));
+                            item.defs.push(Ident::from(root));
                         }
                     } else {
                         item.barrier = true;
@@ -752,7 +754,8 @@ fn statement_item<'a>(
             // every local they mention, and cannot be replayed.
             let mut bound = BoundNames::default();
             bound.visit_stmt(stmt);
-            item.defs.extend(bound.names.iter().cloned());
+            item.defs
+                .extend(bound.names.iter().map(|n| Ident::from(n.as_str())));
             let mut reads = LocalReads {
                 locals,
                 aliases,
@@ -817,8 +820,8 @@ fn store_target(
         Some(root)
             if locals.contains(root) && !aliases.contains_key(root) && !foreign.contains(root) =>
         {
-            item.touches.push(root.to_string());
-            item.reads.push(root.to_string());
+            item.touches.push(Ident::from(root));
+            item.reads.push(Ident::from(root));
             item.fold = Err(String::new());
         }
         Some(root) if matches!(aliases.get(root), Some(Replacement::SolutionModule)) => {
@@ -841,7 +844,7 @@ struct LocalReads<'l> {
     locals: &'l HashSet<String>,
     aliases: &'l HashMap<String, Replacement>,
     foreign: &'l HashSet<String>,
-    names: Vec<String>,
+    names: Vec<Ident>,
     effect: bool,
 }
 
@@ -862,7 +865,7 @@ impl<'a> Visitor<'a> for LocalReads<'_> {
     fn visit_expr(&mut self, expr: &'a Expr) {
         if let Expr::Name(n) = expr {
             if self.locals.contains(n.id.as_str()) && !self.aliases.contains_key(n.id.as_str()) {
-                self.names.push(n.id.to_string());
+                self.names.push(n.id.clone());
             }
         }
         ruff_python_ast::visitor::walk_expr(self, expr);
@@ -873,7 +876,7 @@ impl<'a> Visitor<'a> for LocalReads<'_> {
 /// it mentions; it is kept up to date as items are appended.
 #[derive(Default)]
 struct Groups {
-    parent: HashMap<String, String>,
+    parent: HashMap<Ident, Ident>,
     seen: usize,
 }
 
@@ -894,18 +897,18 @@ impl Groups {
         self.seen = items.len();
     }
 
-    fn find(&mut self, n: &str) -> String {
+    fn find(&mut self, n: &Ident) -> Ident {
         let Some(parent) = self.parent.get(n).cloned() else {
-            return n.to_string();
+            return n.clone();
         };
-        if parent == n {
+        if &parent == n {
             return parent;
         }
         let root = self.find(&parent);
-        self.parent.insert(n.to_string(), root.clone());
+        self.parent.insert(n.clone(), root.clone());
         root
     }
-    fn union(&mut self, a: &str, b: &str) {
+    fn union(&mut self, a: &Ident, b: &Ident) {
         let (ra, rb) = (self.find(a), self.find(b));
         if ra != rb {
             self.parent.insert(ra, rb);
@@ -913,6 +916,7 @@ impl Groups {
     }
 }
 
+#[allow(clippy::too_many_arguments)]
 fn assertion(
     ctx: &Ctx,
     case: &Case,
@@ -929,24 +933,25 @@ fn assertion(
 
     // The backward slice.
     groups.catch_up(items);
-    let mut needed: HashSet<String> = facts
-        .free_names()
-        .filter(|n| is_local(n))
-        .map(str::to_string)
+    let mut needed: HashSet<Ident> = facts
+        .loads
+        .iter()
+        .filter(|l| is_local(l.name.as_str()))
+        .map(|l| l.name.clone())
         .collect();
-    let mut ever_needed: HashSet<String> = needed.clone();
+    let mut ever_needed: HashSet<Ident> = needed.clone();
     let mut calls_after = facts.has_call;
     let mut relevant: Vec<usize> = Vec::new();
     // For each relevant item, the needed names that made it relevant (for reasons).
-    let mut hits: HashMap<usize, Vec<String>> = HashMap::default();
+    let mut hits: HashMap<usize, Vec<Ident>> = HashMap::default();
     // Items that are in the slice because they may change a needed object (not because they bind
     // a needed name): the stateful case, which must be folded.
     let mut stateful = false;
     for (i, item) in items.iter().enumerate().rev() {
         // Objects the names still needed here may share (a rebound name is a different object).
-        let needed_groups: HashSet<String> = needed.iter().map(|n| groups.find(n)).collect();
-        let bound: Vec<&String> = item.defs.iter().filter(|d| needed.contains(*d)).collect();
-        let touched: Vec<&String> = item
+        let needed_groups: HashSet<Ident> = needed.iter().map(|n| groups.find(n)).collect();
+        let bound: Vec<&Ident> = item.defs.iter().filter(|d| needed.contains(*d)).collect();
+        let touched: Vec<&Ident> = item
             .touches
             .iter()
             .filter(|t| needed_groups.contains(&groups.find(t)))
@@ -955,7 +960,7 @@ fn assertion(
         let barrier = item.barrier && calls_after;
         if binds || touches || barrier {
             relevant.push(i);
-            let mut names: Vec<String> = bound.into_iter().chain(touched).cloned().collect();
+            let mut names: Vec<Ident> = bound.into_iter().chain(touched).cloned().collect();
             names.sort();
             names.dedup();
             hits.insert(i, names);
@@ -1019,14 +1024,14 @@ fn assertion(
     for (loads, item) in &sources {
         for load in loads.iter() {
             if is_local(&load.name)
-                || map.contains_key(&load.name) && !aliases.contains_key(&load.name)
+                || map.contains_key(load.name.as_str()) && !aliases.contains_key(load.name.as_str())
             {
                 continue;
             }
-            if let Some(r) = aliases.get(&load.name) {
+            if let Some(r) = aliases.get(load.name.as_str()) {
                 match r {
                     Replacement::SolutionModule => match &load.attr {
-                        Some(attr) => solution_names.push(attr.clone()),
+                        Some(attr) => solution_names.push(attr.to_string()),
                         None => {
                             push_unresolved(ctx, &mut unresolved, &mut why, &load.name, format!("`{}` is the solution module itself, which has no name in its own namespace", load.name), *item, items);
                         }
@@ -1062,8 +1067,11 @@ fn assertion(
     // Locals still needed with nothing binding them before the assert.
     for n in &needed {
         if !relevant.iter().any(|&i| items[i].defs.contains(n)) {
-            unresolved.push(n.clone());
-            why.push(format!("`{n}` is not assigned before line {line}"));
+            unresolved.push(n.to_string());
+            why.push(format!(
+                "`{}` is not assigned before line {line}",
+                n.as_str()
+            ));
         }
     }
     if stdlib {
@@ -1150,6 +1158,7 @@ fn assertion(
                     );
                 }
             }
+            let names = names.iter().map(|n| n.to_string()).collect();
             return dropped(ctx, case, stmt, reason, names, shapes, origins);
         }
     }
@@ -1283,12 +1292,10 @@ fn try_inline(
         return None;
     }
     // How many times each binding's value would be evaluated once inlined.
-    let mut pending: HashMap<String, usize> = HashMap::default();
-    let mut order_loads: Vec<(String, u32)> = Vec::new();
+    let mut pending: HashMap<Ident, usize> = HashMap::default();
     for load in &facts.loads {
         let weight = if load.repeated { 2 } else { 1 };
         *pending.entry(load.name.clone()).or_default() += weight;
-        order_loads.push((load.name.clone(), load.range.start().to_u32()));
     }
     let mut effectful: Vec<usize> = Vec::new();
     for &i in relevant.iter().rev() {
@@ -1306,7 +1313,8 @@ fn try_inline(
         if count > 0 && it.has_call {
             effectful.push(i);
         }
-        for load in &Facts::of(value).loads {
+        // The item's loads are its value's (a plain binding evaluates nothing else).
+        for load in &it.loads {
             let weight = if load.repeated { 2 } else { 1 };
             *pending.entry(load.name.clone()).or_default() += count * weight;
         }
@@ -1342,7 +1350,7 @@ fn try_inline(
     for &i in relevant {
         let it = &items[i];
         let value = names::render(it.value?, &combined, ctx.map).ok()?;
-        combined.insert(it.defs[0].clone(), Replacement::Value(Rc::new(value)));
+        combined.insert(it.defs[0].to_string(), Replacement::Value(Rc::new(value)));
     }
     let expr = names::render(test, &combined, ctx.map).ok()?;
     for &i in relevant {
@@ -1363,11 +1371,11 @@ fn fold(
     map: &HashMap<String, Replacement>,
     solution_names: &[String],
 ) -> Result<String, String> {
-    let bound: HashSet<&String> = relevant
+    let bound: HashSet<&str> = relevant
         .iter()
-        .flat_map(|&i| items[i].defs.iter())
+        .flat_map(|&i| items[i].defs.iter().map(|d| d.as_str()))
         .collect();
-    if let Some(clash) = solution_names.iter().find(|n| bound.contains(n)) {
+    if let Some(clash) = solution_names.iter().find(|n| bound.contains(n.as_str())) {
         return Err(format!("the test binds a local `{clash}`, which would hide the solution's `{clash}` once the assertion is folded"));
     }
     let render = |e: &Expr| -> Result<String, String> {

@@ -28,10 +28,13 @@ const NON_MUTATING_BUILTINS: &[&str] = &[
     "hash",
 ];
 
+/// A name as the AST holds it: short names are stored inline, so copying one does not allocate.
+pub type Ident = ast::name::Name;
+
 /// One read of a free name.
 #[derive(Clone, Debug)]
 pub struct Load {
-    pub name: String,
+    pub name: Ident,
     pub range: TextRange,
     /// Evaluating the expression may change the object behind the name.
     pub touched: bool,
@@ -41,7 +44,7 @@ pub struct Load {
     /// The read sits where it may be evaluated many times (a lambda body, a comprehension).
     pub repeated: bool,
     /// `name.attr`: the attribute read on the name, when the name is the value of an attribute.
-    pub attr: Option<String>,
+    pub attr: Option<Ident>,
 }
 
 /// What an expression reads, binds and calls.
@@ -49,7 +52,7 @@ pub struct Load {
 pub struct Facts {
     pub loads: Vec<Load>,
     /// Names a walrus inside the expression binds in the enclosing function.
-    pub walrus: Vec<String>,
+    pub walrus: Vec<Ident>,
     pub has_call: bool,
     /// The ranges of the calls the expression makes.
     pub calls: Vec<TextRange>,
@@ -61,7 +64,7 @@ impl Facts {
         walker.visit_expr(expr);
         let mut facts = std::mem::take(&mut walker.facts);
         if !facts.walrus.is_empty() {
-            let walrus: HashSet<String> = facts.walrus.iter().cloned().collect();
+            let walrus: HashSet<Ident> = facts.walrus.iter().cloned().collect();
             facts.loads.retain(|l| !walrus.contains(&l.name));
         }
         facts
@@ -80,7 +83,7 @@ struct FactsWalker {
     conditional: usize,
     repeated: usize,
     /// Pending attribute name for a `Name` about to be visited as an attribute's value.
-    attr: Option<String>,
+    attr: Option<Ident>,
 }
 
 impl FactsWalker {
@@ -94,7 +97,7 @@ impl FactsWalker {
             return;
         }
         self.facts.loads.push(Load {
-            name: name.id.to_string(),
+            name: name.id.clone(),
             range: name.range,
             touched: self.touch > 0,
             conditional: self.conditional > 0,
@@ -150,7 +153,7 @@ impl FactsWalker {
     fn attribute(&mut self, attribute: &ast::ExprAttribute) {
         match attribute.value.as_ref() {
             Expr::Name(_) => {
-                self.attr = Some(attribute.attr.id.to_string());
+                self.attr = Some(attribute.attr.id.clone());
                 self.visit_expr(&attribute.value);
                 self.attr = None;
             }
@@ -158,7 +161,7 @@ impl FactsWalker {
                 if call.arguments.is_empty() && matches!(call.func.as_ref(), Expr::Name(_)) =>
             {
                 self.facts.has_call = true;
-                self.attr = Some(attribute.attr.id.to_string());
+                self.attr = Some(attribute.attr.id.clone());
                 let touch = std::mem::take(&mut self.touch);
                 self.visit_expr(&call.func);
                 self.touch = touch;
@@ -205,7 +208,7 @@ impl<'a> Visitor<'a> for FactsWalker {
             }
             Expr::Named(named) => {
                 self.visit_expr(&named.value);
-                collect_targets_vec(&named.target, &mut self.facts.walrus);
+                collect_target_idents(&named.target, &mut self.facts.walrus);
             }
             Expr::Lambda(lambda) => {
                 if let Some(parameters) = &lambda.parameters {
@@ -282,6 +285,17 @@ pub fn collect_targets_vec(target: &Expr, out: &mut Vec<String>) {
         Expr::Tuple(t) => t.elts.iter().for_each(|e| collect_targets_vec(e, out)),
         Expr::List(l) => l.elts.iter().for_each(|e| collect_targets_vec(e, out)),
         Expr::Starred(s) => collect_targets_vec(&s.value, out),
+        _ => {}
+    }
+}
+
+/// As [`collect_targets_vec`], without copying the names' text.
+pub fn collect_target_idents(target: &Expr, out: &mut Vec<Ident>) {
+    match target {
+        Expr::Name(name) => out.push(name.id.clone()),
+        Expr::Tuple(t) => t.elts.iter().for_each(|e| collect_target_idents(e, out)),
+        Expr::List(l) => l.elts.iter().for_each(|e| collect_target_idents(e, out)),
+        Expr::Starred(s) => collect_target_idents(&s.value, out),
         _ => {}
     }
 }
