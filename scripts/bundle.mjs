@@ -1,0 +1,28 @@
+// Bundles the page's JavaScript (www/editor/editor.js: CodeMirror 6 + lz-string) into one minified
+// ES module. Run by Trunk's pre_build hook, which writes it into the build's staging folder; or by
+// hand: `node scripts/bundle.mjs OUT_FILE`.
+import { build } from "esbuild";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const out = process.argv[2] ?? (process.env.TRUNK_STAGING_DIR ? path.join(process.env.TRUNK_STAGING_DIR, "editor.js") : null);
+if (!out) {
+  console.error("usage: node scripts/bundle.mjs OUT_FILE (or run from Trunk, which sets TRUNK_STAGING_DIR)");
+  process.exit(2);
+}
+
+const result = await build({
+  absWorkingDir: root,
+  entryPoints: ["www/editor/editor.js"],
+  outfile: out,
+  bundle: true,
+  format: "esm",
+  minify: true,
+  target: "es2020",
+  legalComments: "eof",
+  logLevel: "warning",
+  metafile: true,
+});
+const bytes = Object.values(result.metafile.outputs).reduce((n, o) => n + o.bytes, 0);
+console.log(`bundled www/editor/editor.js -> ${path.relative(root, out)} (${(bytes / 1024).toFixed(0)} KiB)`);

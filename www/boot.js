@@ -1,0 +1,102 @@
+// Starts the page: loads the editor bundle, then the wasm (its module and file names come from the
+// <script> tag Trunk writes, see Trunk.toml), and draws the error banner if anything dies. The banner
+// lives here, outside the wasm, so it still works after the wasm has trapped.
+
+const RESCUE_KEY = "bench-explorer:rescue";
+
+// Metrics and test hooks; the wasm fills in the rest (see src/web/engine.rs).
+const hook = (window.__benchExplorer = window.__benchExplorer || {});
+hook.ready = false;
+hook.bootStartedMs = performance.now();
+
+// The remembered theme, before anything is drawn (the wasm keeps it up to date afterwards).
+try {
+  const theme = localStorage.getItem("bench-explorer:theme");
+  if (theme === "dark" || theme === "light") document.documentElement.dataset.theme = theme;
+} catch {
+  // Storage can be unavailable (privacy settings): the system theme applies.
+}
+
+function saveRescue() {
+  try {
+    const editor = hook.editor;
+    if (!editor) return false;
+    sessionStorage.setItem(
+      RESCUE_KEY,
+      JSON.stringify({ source: editor.getDoc(), file: hook.currentFile || "", stage: hook.currentStage || "" }),
+    );
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function showFatal(message) {
+  hook.errors = (hook.errors || 0) + 1;
+  hook.lastError = String(message);
+  const box = document.getElementById("fatal");
+  if (!box) return;
+  const kept = saveRescue();
+  box.replaceChildren();
+  const text = document.createElement("div");
+  text.className = "fatal-text";
+  const title = document.createElement("strong");
+  title.textContent = "Something went wrong. ";
+  const body = document.createElement("span");
+  body.textContent = kept
+    ? "The results on screen are from the last extraction that worked. You can keep editing, or reload: your file comes back, with live extraction paused."
+    : "The page could not finish starting.";
+  const detail = document.createElement("code");
+  detail.className = "fatal-detail";
+  detail.textContent = String(message).slice(0, 600);
+  text.append(title, body, document.createElement("br"), detail);
+  const actions = document.createElement("div");
+  actions.className = "fatal-actions";
+  const reload = document.createElement("button");
+  reload.className = "btn";
+  reload.textContent = kept ? "Reload, keeping my file" : "Reload";
+  reload.addEventListener("click", () => {
+    saveRescue();
+    location.reload();
+  });
+  const close = document.createElement("button");
+  close.className = "btn";
+  close.textContent = "Dismiss";
+  close.addEventListener("click", () => {
+    box.hidden = true;
+    // Dismissed: a later manual reload should not pause extraction.
+    try {
+      sessionStorage.removeItem(RESCUE_KEY);
+    } catch {}
+  });
+  actions.append(reload, close);
+  box.append(text, actions);
+  box.dataset.testid = "fatal-banner";
+  box.hidden = false;
+}
+
+window.__benchExplorerFatal = showFatal;
+window.addEventListener("error", (e) => {
+  const msg = e.error ? `${e.error.name || "Error"}: ${e.error.message}` : e.message || "";
+  if (/ResizeObserver loop/.test(msg)) return;
+  showFatal(msg);
+});
+window.addEventListener("unhandledrejection", (e) => {
+  const r = e.reason;
+  showFatal(r && r.message ? `${r.name || "Error"}: ${r.message}` : String(r));
+});
+
+async function start() {
+  const me = document.querySelector("script[data-bench-js]");
+  if (!me) throw new Error("boot.js: the page has no wasm module to start");
+  const editor = await import("./editor.js");
+  window.benchEditor = editor;
+  const bindings = await import(me.dataset.benchJs);
+  await bindings.default({ module_or_path: me.dataset.benchWasm });
+}
+
+start().catch((e) => {
+  const status = document.querySelector("#boot-status .boot-text");
+  if (status) status.textContent = "The page could not start. It needs a browser with WebAssembly, served over http(s).";
+  showFatal(`${(e && e.name) || "Error"}: ${(e && e.message) || e}`);
+});

@@ -1,0 +1,302 @@
+// The page's JavaScript side: CodeMirror 6 editors, lz-string for permalinks, the clipboard.
+// Bundled by esbuild (scripts/bundle.mjs) into one ES module; boot.js imports it and hands it to the
+// wasm as `window.benchEditor`. Rust owns the state; this file only draws the editor and reports
+// edits and cursor moves back through the callbacks it is given.
+//
+// Positions crossing this boundary are UTF-16 offsets (JavaScript's), converted from the extractor's
+// UTF-8 byte offsets on the Rust side (src/web/logic/offsets.rs).
+
+import { EditorState, StateEffect, StateField, RangeSet, RangeSetBuilder } from "@codemirror/state";
+import {
+  EditorView,
+  Decoration,
+  keymap,
+  lineNumbers,
+  highlightActiveLine,
+  highlightActiveLineGutter,
+  highlightSpecialChars,
+  drawSelection,
+  dropCursor,
+  rectangularSelection,
+  crosshairCursor,
+  gutter,
+  GutterMarker,
+} from "@codemirror/view";
+import { history, defaultKeymap, historyKeymap } from "@codemirror/commands";
+import {
+  syntaxHighlighting,
+  HighlightStyle,
+  bracketMatching,
+  indentOnInput,
+  foldGutter,
+  foldKeymap,
+  indentUnit,
+} from "@codemirror/language";
+import { search, searchKeymap, highlightSelectionMatches } from "@codemirror/search";
+import { lintGutter, lintKeymap, setDiagnostics } from "@codemirror/lint";
+import { python } from "@codemirror/lang-python";
+// A dependency of @codemirror/language (always installed with it): the highlight tags.
+import { tags as t } from "@lezer/highlight";
+import { compressToEncodedURIComponent, decompressFromEncodedURIComponent } from "lz-string";
+
+// Colours come from CSS variables (www/style.css), so one theme serves light and dark mode.
+const highlight = HighlightStyle.define([
+  { tag: [t.keyword, t.controlKeyword, t.operatorKeyword, t.definitionKeyword, t.moduleKeyword], color: "var(--syn-keyword)" },
+  { tag: [t.string, t.special(t.string)], color: "var(--syn-string)" },
+  { tag: [t.number, t.bool, t.null], color: "var(--syn-number)" },
+  { tag: [t.comment, t.lineComment, t.blockComment], color: "var(--syn-comment)", fontStyle: "italic" },
+  { tag: [t.function(t.variableName), t.function(t.definition(t.variableName))], color: "var(--syn-function)" },
+  { tag: [t.definition(t.variableName), t.definition(t.propertyName)], color: "var(--syn-definition)" },
+  { tag: [t.className, t.definition(t.className)], color: "var(--syn-class)" },
+  { tag: [t.propertyName], color: "var(--syn-property)" },
+  { tag: [t.meta, t.annotation], color: "var(--syn-meta)" },
+  { tag: [t.self, t.standard(t.variableName)], color: "var(--syn-builtin)" },
+  { tag: [t.invalid], color: "var(--syn-invalid)" },
+]);
+
+const theme = EditorView.theme({
+  "&": { height: "100%", backgroundColor: "var(--editor-bg)", color: "var(--fg)", fontFamily: "var(--sans)" },
+  "&.cm-focused": { outline: "none" },
+  ".cm-scroller": { fontFamily: "var(--mono)", fontSize: "13px", lineHeight: "1.55" },
+  ".cm-content": { caretColor: "var(--accent)" },
+  ".cm-cursor, .cm-dropCursor": { borderLeftColor: "var(--accent)" },
+  ".cm-gutters": { backgroundColor: "var(--editor-gutter)", color: "var(--fg-muted)", borderRight: "1px solid var(--border)" },
+  ".cm-activeLine": { backgroundColor: "var(--editor-active-line)" },
+  ".cm-activeLineGutter": { backgroundColor: "var(--editor-active-line)", color: "var(--fg)" },
+  "&.cm-focused > .cm-scroller > .cm-selectionLayer .cm-selectionBackground, .cm-selectionBackground, ::selection":
+    { backgroundColor: "var(--editor-selection) !important" },
+  ".cm-selectionMatch": { backgroundColor: "var(--editor-match)" },
+  "&.cm-focused .cm-matchingBracket": { backgroundColor: "var(--editor-match)", outline: "1px solid var(--border-strong)" },
+  ".cm-panels": { backgroundColor: "var(--panel)", color: "var(--fg)" },
+  ".cm-panels.cm-panels-bottom": { borderTop: "1px solid var(--border)" },
+  ".cm-panels.cm-panels-top": { borderBottom: "1px solid var(--border)" },
+  ".cm-textfield": { backgroundColor: "var(--bg)", color: "var(--fg)", border: "1px solid var(--border-strong)", borderRadius: "4px" },
+  ".cm-button": { backgroundImage: "none", backgroundColor: "var(--button-bg)", color: "var(--fg)", border: "1px solid var(--border-strong)", borderRadius: "4px" },
+  ".cm-tooltip": { backgroundColor: "var(--panel)", color: "var(--fg)", border: "1px solid var(--border-strong)" },
+  ".cm-tooltip-lint": { maxWidth: "44em" },
+  ".cm-searchMatch": { backgroundColor: "var(--editor-search)", outline: "1px solid var(--border-strong)" },
+  ".cm-searchMatch.cm-searchMatch-selected": { backgroundColor: "var(--editor-search-selected)" },
+  ".cm-foldPlaceholder": { backgroundColor: "var(--button-bg)", border: "1px solid var(--border)", color: "var(--fg-muted)" },
+  // Two-way linking: the assertion under the pointer (or picked) and the lines it was built from.
+  ".cm-link-assert": { backgroundColor: "var(--hl-assert)" },
+  ".cm-link-origin": { backgroundColor: "var(--hl-origin)" },
+  ".cm-link-blocker": { backgroundColor: "var(--hl-blocker)" },
+  ".cm-link-gutter": { width: "4px", padding: "0" },
+  ".cm-link-gutter .cm-gutterElement": { padding: "0" },
+  ".cm-link-mark": { display: "block", width: "4px", height: "100%" },
+  ".cm-link-mark-assert": { backgroundColor: "var(--accent)" },
+  ".cm-link-mark-origin": { backgroundColor: "var(--origin)" },
+  ".cm-link-mark-blocker": { backgroundColor: "var(--danger)" },
+});
+
+// ---- line highlights driven from Rust ---------------------------------------------------------
+
+const setLinks = StateEffect.define();
+
+class LinkMarker extends GutterMarker {
+  constructor(kind) {
+    super();
+    this.kind = kind;
+  }
+  eq(other) {
+    return other.kind === this.kind;
+  }
+  toDOM() {
+    const span = document.createElement("span");
+    span.className = `cm-link-mark cm-link-mark-${this.kind}`;
+    return span;
+  }
+}
+const markers = { assert: new LinkMarker("assert"), origin: new LinkMarker("origin"), blocker: new LinkMarker("blocker") };
+
+// [{from, to, kind}] (kind: "assert" | "origin" | "blocker") → one decoration per covered line; when
+// two ranges cover a line the first one given wins, so Rust lists the assertion itself first.
+function buildLinks(doc, ranges) {
+  const byLine = new Map();
+  for (const r of ranges) {
+    const from = Math.max(0, Math.min(r.from, doc.length));
+    const to = Math.max(from, Math.min(r.to, doc.length));
+    const first = doc.lineAt(from).number;
+    const last = doc.lineAt(to).number;
+    for (let n = first; n <= last; n++) if (!byLine.has(n)) byLine.set(n, r.kind);
+  }
+  const lines = [...byLine.keys()].sort((a, b) => a - b);
+  const deco = new RangeSetBuilder();
+  const gut = new RangeSetBuilder();
+  for (const n of lines) {
+    const line = doc.line(n);
+    const kind = byLine.get(n);
+    deco.add(line.from, line.from, Decoration.line({ class: `cm-link-${kind}` }));
+    gut.add(line.from, line.from, markers[kind] ?? markers.origin);
+  }
+  return { deco: deco.finish(), gutter: gut.finish() };
+}
+
+const linkField = StateField.define({
+  create: () => ({ deco: Decoration.none, gutter: RangeSet.empty }),
+  update(value, tr) {
+    for (const e of tr.effects) if (e.is(setLinks)) return buildLinks(tr.state.doc, e.value);
+    if (tr.docChanged) return { deco: value.deco.map(tr.changes), gutter: value.gutter.map(tr.changes) };
+    return value;
+  },
+  provide: (f) => EditorView.decorations.from(f, (v) => v.deco),
+});
+
+const linkGutter = gutter({
+  class: "cm-link-gutter",
+  markers: (view) => view.state.field(linkField).gutter,
+});
+
+// ---- editors --------------------------------------------------------------------------------
+
+function extensions(opts) {
+  const exts = [
+    lineNumbers(),
+    foldGutter(),
+    highlightSpecialChars(),
+    drawSelection(),
+    dropCursor(),
+    EditorState.allowMultipleSelections.of(true),
+    indentOnInput(),
+    indentUnit.of("    "),
+    syntaxHighlighting(highlight),
+    bracketMatching(),
+    rectangularSelection(),
+    crosshairCursor(),
+    highlightActiveLine(),
+    highlightActiveLineGutter(),
+    highlightSelectionMatches(),
+    search({ top: true }),
+    python(),
+    theme,
+    linkField,
+    linkGutter,
+    keymap.of([...defaultKeymap, ...searchKeymap, ...historyKeymap, ...foldKeymap, ...lintKeymap]),
+    EditorView.contentAttributes.of({
+      "aria-label": opts.label ?? "Python source",
+      ...(opts.testid ? { "data-testid": opts.testid } : {}),
+    }),
+  ];
+  if (opts.readOnly) {
+    exts.push(EditorState.readOnly.of(true));
+  } else {
+    exts.push(history(), lintGutter());
+  }
+  if (opts.onChange || opts.onCursor) {
+    let lastLine = 0;
+    exts.push(
+      EditorView.updateListener.of((u) => {
+        if (u.docChanged && opts.onChange) opts.onChange();
+        if ((u.selectionSet || u.docChanged || u.focusChanged) && opts.onCursor) {
+          const line = u.state.doc.lineAt(u.state.selection.main.head).number;
+          if (line !== lastLine || u.focusChanged) {
+            lastLine = line;
+            opts.onCursor(line);
+          }
+        }
+      }),
+    );
+  }
+  // A dropped file replaces the document (the page handles it); CodeMirror would insert its text.
+  exts.push(
+    EditorView.domEventHandlers({
+      drop: (event) => (event.dataTransfer && event.dataTransfer.files && event.dataTransfer.files.length > 0 ? true : false),
+    }),
+  );
+  return exts;
+}
+
+// The editor lives in a shadow root: there CodeMirror's style-mod uses a constructed stylesheet
+// (adoptedStyleSheets) instead of an inline <style> element, which the page's Content-Security-Policy
+// (style-src 'self', no 'unsafe-inline') would block. CSS variables still inherit from the page.
+function shadowMount(host) {
+  const root = host.shadowRoot ?? host.attachShadow({ mode: "open" });
+  const mount = document.createElement("div");
+  // CSSOM, not a style attribute: allowed under style-src 'self'. The host is position: relative.
+  Object.assign(mount.style, { position: "absolute", top: "0", left: "0", right: "0", bottom: "0" });
+  root.replaceChildren(mount);
+  return mount;
+}
+
+class Editor {
+  constructor(parent, opts) {
+    this.opts = opts;
+    this.view = new EditorView({
+      parent: shadowMount(parent),
+      state: EditorState.create({ doc: opts.doc ?? "", extensions: extensions(opts) }),
+    });
+  }
+  getDoc() {
+    return this.view.state.doc.toString();
+  }
+  docLength() {
+    return this.view.state.doc.length;
+  }
+  // Replace the document. `fresh`: start a new undo history (another file); otherwise one undoable edit.
+  setDoc(text, fresh) {
+    if (fresh) {
+      this.view.setState(EditorState.create({ doc: text, extensions: extensions(this.opts) }));
+      if (this.opts.onChange) this.opts.onChange();
+    } else {
+      this.view.dispatch({ changes: { from: 0, to: this.view.state.doc.length, insert: text } });
+    }
+  }
+  // [{from, to, severity: "error"|"warning"|"info", message, source}] in UTF-16 offsets.
+  setDiagnostics(list) {
+    const len = this.view.state.doc.length;
+    const diags = list.map((d) => {
+      let from = Math.max(0, Math.min(d.from, len));
+      let to = Math.max(from, Math.min(d.to, len));
+      return { from, to, severity: d.severity, message: d.message, source: d.source };
+    });
+    this.view.dispatch(setDiagnostics(this.view.state, diags));
+  }
+  setLinks(ranges) {
+    this.view.dispatch({ effects: setLinks.of(ranges) });
+  }
+  // Scroll so that the UTF-16 position is visible (centred), without moving focus.
+  reveal(pos) {
+    const p = Math.max(0, Math.min(pos, this.view.state.doc.length));
+    this.view.dispatch({ effects: EditorView.scrollIntoView(p, { y: "center" }) });
+  }
+  // Put the cursor at a position and focus the editor.
+  jump(pos) {
+    const p = Math.max(0, Math.min(pos, this.view.state.doc.length));
+    this.view.dispatch({ selection: { anchor: p }, effects: EditorView.scrollIntoView(p, { y: "center" }) });
+    this.view.focus();
+  }
+  focus() {
+    this.view.focus();
+  }
+  destroy() {
+    this.view.destroy();
+  }
+}
+
+export function createEditor(parent, opts) {
+  return new Editor(parent, opts || {});
+}
+
+export function compress(text) {
+  return compressToEncodedURIComponent(text);
+}
+
+// Returns null (not "") when the input is not valid lz-string data.
+export function decompress(text) {
+  try {
+    const out = decompressFromEncodedURIComponent(text);
+    return typeof out === "string" && out.length > 0 ? out : null;
+  } catch {
+    return null;
+  }
+}
+
+export function copyText(text) {
+  if (navigator.clipboard && navigator.clipboard.writeText) {
+    return navigator.clipboard.writeText(text).then(
+      () => true,
+      () => false,
+    );
+  }
+  return Promise.resolve(false);
+}
