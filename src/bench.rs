@@ -59,6 +59,9 @@ pub struct ProblemAudit {
     pub syntax_errors: usize,
     /// Conventions the statement leaves unstated (hidden-spec-rule).
     pub hidden_conventions: Vec<String>,
+    /// Conventions the problem's original statement (`problem.original.md`) left unstated: the
+    /// shape as the bench first had it, kept for teaching.
+    pub original_hidden_conventions: Vec<String>,
     /// Shapes the metadata lists that the extractor does not see, and the reverse.
     pub shapes_not_seen: Vec<String>,
     pub shapes_not_listed: Vec<Shape>,
@@ -93,6 +96,8 @@ pub struct ProblemInput<'a> {
     pub extraction: &'a Extraction,
     pub meta: Option<&'a Meta>,
     pub statement: Option<&'a str>,
+    /// The statement as first written, when the bench keeps it (`problem.original.md`).
+    pub original_statement: Option<&'a str>,
 }
 
 impl Audit {
@@ -117,18 +122,18 @@ impl Audit {
                 (Some(meta), Some(statement)) => missing_conventions(meta, statement),
                 _ => Vec::new(),
             };
+            let original_hidden = match (p.meta, p.original_statement) {
+                (Some(meta), Some(statement)) => missing_conventions(meta, statement),
+                _ => Vec::new(),
+            };
             let mut shapes = e.shapes();
-            if !hidden.is_empty() {
+            if !hidden.is_empty() || !original_hidden.is_empty() {
                 shapes.push(Shape::HiddenSpecRule);
                 shapes.sort();
             }
             let (not_seen, not_listed) = match p.meta {
                 Some(meta) => {
-                    let mut seen = shapes.clone();
-                    // The statement-level shape is judged against the original statement, not the test.
-                    if meta.shapes.iter().any(|s| s == Shape::HiddenSpecRule.id()) {
-                        seen.push(Shape::HiddenSpecRule);
-                    }
+                    let seen = &shapes;
                     let not_seen = meta
                         .shapes
                         .iter()
@@ -184,6 +189,7 @@ impl Audit {
                 findings: e.findings.len(),
                 syntax_errors: e.syntax_errors.len(),
                 hidden_conventions: hidden,
+                original_hidden_conventions: original_hidden,
                 shapes_not_seen: not_seen,
                 shapes_not_listed: not_listed,
             });
@@ -208,10 +214,7 @@ pub fn reason_kind(reason: &str) -> String {
         ("inside the `if`", "inside a branch"),
         ("inside the `try`", "inside try"),
         ("inside the `with`", "inside with"),
-        (
-            "the solution's namespace does not have it",
-            "imported module",
-        ),
+        ("need not have it", "imported module"),
         ("a fixture pytest provides", "pytest fixture"),
         ("fixture not defined in this file", "fixture from elsewhere"),
         ("cannot be folded", "unfoldable setup"),

@@ -5,7 +5,7 @@
 
 mod report;
 
-use std::io::Read;
+use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 
 use bench_explorer::bench::{Audit, Meta, ProblemInput};
@@ -105,6 +105,16 @@ pub fn run() -> i32 {
     }
 }
 
+/// Writing the report: a reader that stops early (`| head`) is not an error.
+fn output(result: std::io::Result<()>) -> Result<(), Fatal> {
+    match result {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
+            Err(Fatal(format!("cannot write the report: {e}")))
+        }
+        _ => Ok(()),
+    }
+}
+
 fn read_source(path: &str) -> Result<String, Fatal> {
     let bytes = if path == "-" {
         let mut buf = Vec::new();
@@ -162,11 +172,12 @@ fn run_extract(
         } else {
             serde_json::to_string_pretty(&extractions)
         };
-        println!("{}", text.map_err(|e| Fatal(e.to_string()))?);
+        let text = text.map_err(|e| Fatal(e.to_string()))?;
+        output(writeln!(std::io::stdout(), "{text}"))?;
     } else {
         let mut out = anstream::stdout();
         for e in &extractions {
-            report::extraction(&mut out, e).map_err(|e| Fatal(e.to_string()))?;
+            output(report::extraction(&mut out, e))?;
         }
     }
     Ok(if extractions.iter().all(Extraction::is_clean) {
@@ -181,6 +192,7 @@ pub struct Problem {
     pub extraction: Extraction,
     pub meta: Option<Meta>,
     pub statement: Option<String>,
+    pub original_statement: Option<String>,
 }
 
 pub fn read_bench(dir: &Path, stage: Stage) -> Result<Vec<Problem>, Fatal> {
@@ -229,10 +241,12 @@ pub fn read_bench(dir: &Path, stage: Stage) -> Result<Vec<Problem>, Fatal> {
             Err(_) => None,
         };
         let statement = std::fs::read_to_string(folder.join("problem.md")).ok();
+        let original_statement = std::fs::read_to_string(folder.join("problem.original.md")).ok();
         problems.push(Problem {
             extraction: extract(&source, &options),
             meta,
             statement,
+            original_statement,
         });
     }
     if problems.is_empty() {
@@ -252,16 +266,15 @@ fn run_audit(dir: &Path, json: bool, stage: Stage) -> Result<i32, Fatal> {
             extraction: &p.extraction,
             meta: p.meta.as_ref(),
             statement: p.statement.as_deref(),
+            original_statement: p.original_statement.as_deref(),
         })
         .collect();
     let audit = Audit::new(stage, &inputs);
     if json {
-        println!(
-            "{}",
-            serde_json::to_string_pretty(&audit).map_err(|e| Fatal(e.to_string()))?
-        );
+        let text = serde_json::to_string_pretty(&audit).map_err(|e| Fatal(e.to_string()))?;
+        output(writeln!(std::io::stdout(), "{text}"))?;
     } else {
-        report::audit(&mut anstream::stdout(), &audit).map_err(|e| Fatal(e.to_string()))?;
+        output(report::audit(&mut anstream::stdout(), &audit))?;
     }
     Ok(if audit.is_clean() { 0 } else { 1 })
 }

@@ -122,6 +122,13 @@ pub fn audit(out: &mut impl Write, a: &Audit) -> io::Result<()> {
                 .collect::<Vec<_>>()
                 .join(", ")
         )?;
+        for c in &p.original_hidden_conventions {
+            writeln!(
+                out,
+                "{:<28} {DIM}the original statement did not state: {c}{DIM:#}",
+                ""
+            )?;
+        }
         for c in &p.hidden_conventions {
             writeln!(
                 out,

@@ -111,6 +111,7 @@ pub fn audit(stage: Stage) -> Arc<Audit> {
             extraction: e,
             meta: m.as_ref(),
             statement: p.statement,
+            original_statement: p.original_statement,
         })
         .collect();
     let a = Arc::new(Audit::new(stage, &inputs));

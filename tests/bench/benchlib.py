@@ -408,27 +408,6 @@ def _local_assignments(fn: ast.FunctionDef) -> dict[str, set[str]]:
     return assigned
 
 
-def _mutated_names(fn: ast.FunctionDef) -> set[str]:
-    """Names changed in place by a statement: `x.put(...)` as a statement, `x.a = ...`, `x[k] = ...`."""
-    mutated = set()
-    for node in ast.walk(fn):
-        if (
-            isinstance(node, ast.Expr)
-            and isinstance(node.value, ast.Call)
-            and isinstance(node.value.func, ast.Attribute)
-            and isinstance(node.value.func.value, ast.Name)
-        ):
-            mutated.add(node.value.func.value.id)
-        elif isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign)):
-            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
-            for target in targets:
-                if isinstance(target, (ast.Attribute, ast.Subscript)) and isinstance(
-                    target.value, ast.Name
-                ):
-                    mutated.add(target.value.id)
-    return mutated
-
-
 def _expand(names: set[str], assigned: dict[str, set[str]]) -> set[str]:
     """names plus every name reachable through local assignments (inlining, roughly)."""
     seen = set(names)
@@ -445,78 +424,6 @@ def _expand(names: set[str], assigned: dict[str, set[str]]) -> set[str]:
 def is_parametrize(decorator: ast.expr) -> bool:
     target = decorator.func if isinstance(decorator, ast.Call) else decorator
     return isinstance(target, ast.Attribute) and target.attr == "parametrize"
-
-
-def _parametrize_argnames(decorator: ast.expr) -> set[str]:
-    if not isinstance(decorator, ast.Call) or not decorator.args:
-        return set()
-    first = decorator.args[0]
-    if isinstance(first, ast.Constant) and isinstance(first.value, str):
-        return {part.strip() for part in first.value.split(",") if part.strip()}
-    if isinstance(first, (ast.Tuple, ast.List)):
-        return {e.value for e in first.elts if isinstance(e, ast.Constant)}
-    return set()
-
-
-def _module_imports(tree: ast.Module) -> set[str]:
-    """Names that module-level imports bind in the test file."""
-    names = set()
-    for node in tree.body:
-        if isinstance(node, ast.Import):
-            for alias in node.names:
-                names.add(alias.asname or alias.name.split(".")[0])
-        elif isinstance(node, ast.ImportFrom):
-            for alias in node.names:
-                names.add(alias.asname or alias.name)
-    return names
-
-
-def detect_shapes(
-    test_source: str, slug: str, hidden_rule: bool = False
-) -> set[str]:
-    """The shape ids (see SHAPE_IDS) that a bench test file shows.
-
-    hidden_rule says whether the problem's first statement left out a
-    convention the tests rely on; that shape lives in the statement, not in
-    the test file, so it cannot be read from the source.
-    """
-    tree = ast.parse(test_source)
-    shapes = set()
-    if helper_assert_lines(test_source):
-        shapes.add("helper-assertion")
-    if slug not in solution_names_called(test_source):
-        shapes.add("slug-name-mismatch")
-    if hidden_rule:
-        shapes.add("hidden-spec-rule")
-
-    aliases = _module_aliases(tree)
-    imported = _module_imports(tree)
-    for test in pytest_functions(tree):
-        assigned = {
-            name: used
-            for name, used in _local_assignments(test.node).items()
-            if name not in aliases
-        }
-        mutated = _mutated_names(test.node)
-        params = set()
-        for decorator in test.decorators:
-            if is_parametrize(decorator):
-                params |= _parametrize_argnames(decorator)
-        body_names = set().union(*(_names_in(stmt) for stmt in test.node.body))
-        if params & body_names:
-            shapes.add("parametrized-inputs")
-        for node in ast.walk(test.node):
-            if not isinstance(node, ast.Assert):
-                continue
-            used = _names_in(node.test)
-            locals_used = used & set(assigned)
-            if locals_used - mutated:
-                shapes.add("variable-then-assert")
-            if locals_used & mutated:
-                shapes.add("instance-with-side-effects")
-            if _expand(used, assigned) & imported:
-                shapes.add("stdlib-reference")
-    return shapes
 
 
 def asserts_not_touching_solution(test_source: str) -> list[int]:

@@ -165,58 +165,6 @@ def test_helper_assertion_is_found_only_outside_tests():
     assert bl.helper_assert_lines("def test_a():\n    assert 1\n") == []
 
 
-def test_detect_shapes_on_each_pattern():
-    variable = toy_tests(
-        '''
-        f = _load_solution().f
-
-
-        def test_a():
-            result = f(1)
-            assert result == 5
-        '''
-    )
-    assert bl.detect_shapes(variable, "f") == {"variable-then-assert", "helper-assertion"}
-
-    stateful = toy_tests(
-        '''
-        def test_a():
-            c = _load_solution().Cache(2)
-            c.put(1, "a")
-            assert c.get(1) == "a"
-        '''
-    )
-    assert bl.detect_shapes(stateful, "cache") == {
-        "instance-with-side-effects", "slug-name-mismatch", "helper-assertion",
-    }
-
-    parametrized = toy_tests(
-        '''
-        @pytest.mark.parametrize("x, expected", [(1, 2)])
-        def test_a(x, expected):
-            assert _load_solution().f(x) == expected
-        '''
-    )
-    assert bl.detect_shapes(parametrized, "f") == {"parametrized-inputs", "helper-assertion"}
-
-    stdlib = toy_tests(
-        '''
-        import random
-
-
-        def test_a():
-            random.seed(1)
-            data = random.sample(range(10), 5)
-            assert _load_solution().f(data) == 0
-        '''
-    )
-    assert "stdlib-reference" in bl.detect_shapes(stdlib, "f")
-
-    flat = toy_tests("def test_a():\n    assert _load_solution().f(1) == 2\n")
-    assert bl.detect_shapes(flat, "f") == {"helper-assertion"}
-    assert bl.detect_shapes(flat, "f", hidden_rule=True) == {"helper-assertion", "hidden-spec-rule"}
-
-
 def test_asserts_by_test_names_class_methods_like_pytest():
     source = toy_tests(
         '''

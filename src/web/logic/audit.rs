@@ -158,6 +158,7 @@ def test_a():\n    r = g(1)\n    assert r == 1\n    assert g(2) == 2\n";
                 extraction: &e,
                 meta: None,
                 statement: None,
+                original_statement: None,
             }],
         )
     }
