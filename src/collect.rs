@@ -10,6 +10,9 @@ use ruff_text_size::{Ranged, TextRange};
 use crate::module::{Global, ModuleScope};
 use crate::source::SourceMap;
 
+/// Parametrize combinations expanded per test at most.
+const MAX_CASES: usize = 10_000;
+
 /// One test case: one function (one parametrize combination of it).
 pub struct Case<'a> {
     /// The pytest node id without the file part.
@@ -249,6 +252,18 @@ fn expand<'a>(
             for case in &mut cases {
                 case.not_run.get_or_insert(problem.clone());
             }
+            return cases;
+        }
+        if cases.len().saturating_mul(p.cases.len()) > MAX_CASES {
+            // Reported once, under the function's own id, like any parametrize it cannot expand.
+            cases.truncate(1);
+            cases[0].id = base.clone();
+            cases[0].params.clear();
+            cases[0].param_ranges.clear();
+            cases[0].not_run = Some(format!(
+                "parametrize on line {}: its stacked decorators make more than {MAX_CASES} cases, which the extractor does not expand",
+                map.line(f.range.start())
+            ));
             return cases;
         }
         let mut next_cases = Vec::new();

@@ -108,9 +108,9 @@ pub fn extract(source: &str, options: &Options) -> Extraction {
         return extraction;
     };
     let body = &module.body;
-    let scope = ModuleScope::analyse(body, &map, &options.solution_modules);
-    let cases = collect::collect(body, &scope, &map);
     let error_ranges: Vec<TextRange> = parsed.errors().iter().map(|e| e.location).collect();
+    let scope = ModuleScope::analyse(body, &map, &options.solution_modules, &error_ranges);
+    let cases = collect::collect(body, &scope, &map);
     let ctx = Ctx {
         errors: &error_ranges,
         scope: &scope,
@@ -119,7 +119,7 @@ pub fn extract(source: &str, options: &Options) -> Extraction {
     };
 
     let mut solution_names = Vec::new();
-    let mut full = Vec::new();
+    let mut full: Vec<crate::model::Assertion> = Vec::new();
     for case in &cases {
         full.extend(flatten::flatten_case(&ctx, case, &mut solution_names));
     }
@@ -127,22 +127,28 @@ pub fn extract(source: &str, options: &Options) -> Extraction {
     solution_names.dedup();
     extraction.solution_names = solution_names;
 
+    full.sort_by_key(|a| a.span.start);
+    let helpers = helper_asserts(body, &cases);
+    extraction.assertions = match options.stage {
+        Stage::Full => full,
+        stage => legacy::extract(stage, body, &scope, &map, &full, &helpers),
+    };
     // Asserts the depth guard removed are still asserts of their tests: report them as dropped.
-    for deep in too_deep
-        .iter()
-        .filter(|d| text_starts_with_assert(source, d.start))
-    {
-        for case in cases
-            .iter()
-            .filter(|c| c.func.range.contains(TextSize::new(deep.start as u32)))
-        {
-            let range = TextRange::new(
-                TextSize::new(deep.start as u32),
-                TextSize::new(deep.end as u32),
-            );
-            let (line, column) = map.line_column(range.start());
-            full.push(crate::model::Assertion {
-                test: case.id.clone(),
+    for deep in too_deep.iter().filter(|d| d.is_assert) {
+        let at = TextSize::new(deep.start as u32);
+        let owners: Vec<String> = match options.stage {
+            Stage::Full => cases
+                .iter()
+                .filter(|c| c.func.range.contains(at))
+                .map(|c| c.id.clone())
+                .collect(),
+            _ => enclosing_function(body, at, "").into_iter().collect(),
+        };
+        for test in owners {
+            let range = TextRange::new(at, TextSize::new(deep.end as u32));
+            let (line, column) = map.line_column(at);
+            extraction.assertions.push(crate::model::Assertion {
+                test,
                 line,
                 column,
                 source: source[deep.start..deep.end].lines().next().unwrap_or("").chars().take(80).collect(),
@@ -159,21 +165,26 @@ pub fn extract(source: &str, options: &Options) -> Extraction {
             });
         }
     }
-    full.sort_by_key(|a| a.span.start);
-    let helpers = helper_asserts(body, &cases);
-    extraction.assertions = match options.stage {
-        Stage::Full => full,
-        stage => legacy::extract(stage, body, &scope, &map, &full, &helpers),
-    };
+    extraction.assertions.sort_by_key(|a| a.span.start);
     extraction.findings = findings(&extraction, &scope, &map, &helpers);
     extraction
 }
 
-fn text_starts_with_assert(source: &str, at: usize) -> bool {
-    source.get(at..).is_some_and(|rest| {
-        rest.strip_prefix("assert")
-            .is_some_and(|r| r.starts_with(|c: char| c.is_whitespace() || c == '('))
-    })
+/// The qualified name (`Class::method`) of the function whose body holds `at`.
+fn enclosing_function(body: &[Stmt], at: TextSize, prefix: &str) -> Option<String> {
+    for stmt in body {
+        match stmt {
+            Stmt::FunctionDef(f) if f.range.contains(at) => {
+                let name = format!("{prefix}{}", f.name);
+                return enclosing_function(&f.body, at, &format!("{name}::")).or(Some(name));
+            }
+            Stmt::ClassDef(c) if c.range.contains(at) => {
+                return enclosing_function(&c.body, at, &format!("{prefix}{}::", c.name));
+            }
+            _ => {}
+        }
+    }
+    None
 }
 
 /// Asserts outside any collected test: in helpers, fixtures, the loader, module level.

@@ -249,11 +249,13 @@ pub fn flatten_case(ctx: &Ctx, case: &Case, solution_names: &mut Vec<String>) ->
 
     let mut groups = Groups::default();
     let mut unreachable: Option<String> = None;
-    if let Some(error) = ctx
-        .errors
-        .iter()
-        .find(|e| f.range.contains_range(**e) || f.range.contains(e.start()))
-    {
+    if let Some(error) = ctx.errors.iter().find(|e| {
+        through_line_end(ctx, f.range).contains_inclusive(e.start())
+            || case
+                .param_ranges
+                .iter()
+                .any(|r| r.contains_inclusive(e.start()))
+    }) {
         unreachable = Some(format!(
             "the test has a syntax error on line {}: what the parser recovered is not what was written",
             ctx.map.line(error.start())
@@ -313,6 +315,17 @@ pub fn flatten_case(ctx: &Ctx, case: &Case, solution_names: &mut Vec<String>) ->
 fn param_range(case: &Case, _pos: usize) -> Option<TextRange> {
     // Cases from stacked decorators carry one range per decorator; the first covers the values.
     case.param_ranges.first().copied()
+}
+
+/// A range extended to the end of its last line: an error the parser reports on the newline
+/// after a statement (`assert f(1) ==`) belongs to that statement.
+fn through_line_end(ctx: &Ctx, range: TextRange) -> TextRange {
+    let rest = &ctx.map.source[range.end().to_usize()..];
+    let len = rest.find(['\n', '\r']).map_or(rest.len(), |i| i + 1);
+    TextRange::new(
+        range.start(),
+        range.end() + ruff_text_size::TextSize::new(len as u32),
+    )
 }
 
 fn is_alias_stmt(stmt: &Stmt, aliases: &HashMap<String, Replacement>) -> bool {
@@ -1480,6 +1493,10 @@ fn base(ctx: &Ctx, case: &Case, stmt: &ast::StmtAssert) -> Assertion {
     }
 }
 
+/// CPython refuses an expression with more than 200 nested brackets ("too many nested
+/// parentheses"); inlining can add levels to what the test file had.
+const CPYTHON_MAX_NESTING: usize = 200;
+
 fn kept_inlined(
     ctx: &Ctx,
     case: &Case,
@@ -1488,6 +1505,9 @@ fn kept_inlined(
     shapes: Vec<Shape>,
     origins: Vec<Origin>,
 ) -> Assertion {
+    if names::bracket_depth(&expr) > CPYTHON_MAX_NESTING {
+        return too_nested(ctx, case, stmt, shapes, origins);
+    }
     // Printed by ruff's generator from a valid tree: no need to parse it again.
     let mut a = base(ctx, case, stmt);
     a.expr = Some(expr);
@@ -1506,6 +1526,9 @@ fn kept(
 ) -> Assertion {
     // A fold is assembled from rendered pieces: in debug builds (every test run) check that it
     // parses, so a construction bug fails the fixtures, the bench checks and the fuzz test loudly.
+    if names::bracket_depth(&expr) > CPYTHON_MAX_NESTING {
+        return too_nested(ctx, case, stmt, shapes, origins);
+    }
     debug_assert!(
         ruff_python_parser::parse_expression(&expr).is_ok(),
         "a folded expression does not parse: {expr}"
@@ -1515,6 +1538,24 @@ fn kept(
     a.shapes = shapes;
     a.origins = dedup_origins(origins);
     a
+}
+
+fn too_nested(
+    ctx: &Ctx,
+    case: &Case,
+    stmt: &ast::StmtAssert,
+    shapes: Vec<Shape>,
+    origins: Vec<Origin>,
+) -> Assertion {
+    dropped(
+        ctx,
+        case,
+        stmt,
+        format!("once flattened it nests more than {CPYTHON_MAX_NESTING} brackets, which CPython refuses to compile"),
+        vec![],
+        shapes,
+        origins,
+    )
 }
 
 fn dropped(

@@ -12,6 +12,12 @@ use ruff_text_size::{Ranged, TextRange};
 use crate::names::{self, Replacement};
 use crate::source::SourceMap;
 
+/// A literal constant longer than this (after substituting other constants) is not inlined: chains
+/// of constants would grow without bound.
+const MAX_CONSTANT_TEXT: usize = 16 * 1024;
+/// Nor one nesting deeper than this: inlined into an assert it must stay within CPython's limit.
+const MAX_CONSTANT_NESTING: usize = 50;
+
 /// What a module-level name means.
 #[derive(Clone, Debug)]
 pub enum Global<'a> {
@@ -61,10 +67,20 @@ pub struct ModuleScope<'a> {
     pub pytest_aliases: HashMap<String, String>,
     /// Statements that change a solution module all tests share (see `shared_solution_changes`).
     pub shared_changes: Vec<TextRange>,
+    /// The constants so far, as replacements (kept as they are found, so each constant is
+    /// rendered once against the ones before it).
+    constants: HashMap<String, Replacement>,
 }
 
 impl<'a> ModuleScope<'a> {
-    pub fn analyse(body: &'a [Stmt], map: &SourceMap, solution_modules: &[String]) -> Self {
+    /// `errors`: the file's syntax-error ranges; a statement containing one binds only `Computed`
+    /// names (what the parser recovered is not what was written).
+    pub fn analyse(
+        body: &'a [Stmt],
+        map: &SourceMap,
+        solution_modules: &[String],
+        errors: &[TextRange],
+    ) -> Self {
         let mut scope = ModuleScope {
             loaders: HashSet::default(),
             solution_modules: std::iter::once("solution".to_string())
@@ -76,6 +92,7 @@ impl<'a> ModuleScope<'a> {
             star_import: false,
             pytest_aliases: HashMap::default(),
             shared_changes: Vec::new(),
+            constants: HashMap::default(),
         };
         for stmt in body {
             if let Stmt::FunctionDef(f) = stmt {
@@ -108,7 +125,17 @@ impl<'a> ModuleScope<'a> {
             }
         }
         for stmt in body {
-            scope.bind(stmt, map, &changed, &assigned_count);
+            let rest = &map.source[stmt.range().end().to_usize()..];
+            let tail = rest.find(['\n', '\r']).map_or(rest.len(), |i| i + 1);
+            let reach = TextRange::new(
+                stmt.range().start(),
+                stmt.range().end() + ruff_text_size::TextSize::new(tail as u32),
+            );
+            let broken = errors.iter().find(|e| reach.contains_inclusive(e.start()));
+            match broken {
+                Some(error) => scope.bind_broken(stmt, map, map.line(error.start())),
+                None => scope.bind(stmt, map, &changed, &assigned_count),
+            }
         }
         scope.shared_changes = shared_solution_changes(body, &scope.globals);
         scope
@@ -118,6 +145,46 @@ impl<'a> ModuleScope<'a> {
         self.solution_modules
             .iter()
             .any(|m| module == m || module.starts_with(&format!("{m}.")))
+    }
+
+    /// Bind a module-level name; a constant also joins the replacements later constants see.
+    fn insert_global(&mut self, name: String, global: Global<'a>) {
+        match &global {
+            Global::Constant { value, .. } => {
+                self.constants
+                    .insert(name.clone(), Replacement::Value(Rc::clone(value)));
+            }
+            _ => {
+                self.constants.remove(&name);
+            }
+        }
+        self.globals.insert(name, global);
+    }
+
+    /// A statement with a syntax error: every name it binds is untrusted.
+    fn bind_broken(&mut self, stmt: &'a Stmt, map: &SourceMap, error_line: u32) {
+        let line = map.line(stmt.range().start());
+        let mut bound = BoundNames::default();
+        bound.visit_stmt(stmt);
+        for name in bound.names {
+            if let Stmt::FunctionDef(_) = stmt {
+                self.fixtures.insert(
+                    name.clone(),
+                    Fixture::Unsupported {
+                        why: format!(
+                            "`{name}` (line {line}) has a syntax error on line {error_line}"
+                        ),
+                    },
+                );
+            }
+            self.globals.insert(
+                name,
+                Global::Computed {
+                    line,
+                    why: format!("has a syntax error on line {error_line}"),
+                },
+            );
+        }
     }
 
     fn bind(
@@ -236,7 +303,7 @@ impl<'a> ModuleScope<'a> {
                         changed,
                         assigned,
                     );
-                    self.globals.insert(name, global);
+                    self.insert_global(name, global);
                 } else {
                     for t in &a.targets {
                         let mut names = Vec::new();
@@ -265,7 +332,7 @@ impl<'a> ModuleScope<'a> {
                         changed,
                         assigned,
                     );
-                    self.globals.insert(name, global);
+                    self.insert_global(name, global);
                 }
             }
             Stmt::Expr(e)
@@ -330,17 +397,14 @@ impl<'a> ModuleScope<'a> {
         }
         let is_const = |n: &str| matches!(self.globals.get(n), Some(Global::Constant { .. }));
         if names::is_literal_value(value, &is_const) {
-            let map: HashMap<String, Replacement> = self
-                .globals
-                .iter()
-                .filter_map(|(k, g)| match g {
-                    Global::Constant { value, .. } => {
-                        Some((k.clone(), Replacement::Value(Rc::clone(value))))
-                    }
-                    _ => None,
+            if let Ok(rewritten) = names::render(value, &self.constants, src)
+                .ok()
+                .filter(|r| {
+                    r.text.len() <= MAX_CONSTANT_TEXT
+                        && names::bracket_depth(&r.text) <= MAX_CONSTANT_NESTING
                 })
-                .collect();
-            if let Ok(rewritten) = names::render(value, &map, src) {
+                .ok_or(())
+            {
                 return Global::Constant {
                     value: Rc::new(rewritten),
                     source: value,

@@ -762,6 +762,34 @@ impl<'a> Visitor<'a> for Splicer<'_> {
     }
 }
 
+/// The deepest bracket nesting of an expression's text, outside string literals.
+pub fn bracket_depth(text: &str) -> usize {
+    let (mut depth, mut max, mut quote, mut escaped) = (0usize, 0usize, None::<char>, false);
+    for c in text.chars() {
+        match quote {
+            Some(q) => {
+                if escaped {
+                    escaped = false;
+                } else if c == '\\' {
+                    escaped = true;
+                } else if c == q {
+                    quote = None;
+                }
+            }
+            None => match c {
+                '\'' | '"' => quote = Some(c),
+                '(' | '[' | '{' => {
+                    depth += 1;
+                    max = max.max(depth);
+                }
+                ')' | ']' | '}' => depth = depth.saturating_sub(1),
+                _ => {}
+            },
+        }
+    }
+    max
+}
+
 /// Whether a value can be written twice without changing meaning: numbers, strings, bytes, `None`,
 /// booleans, `...`, and tuples, negations and arithmetic of those.
 pub fn is_immutable_literal(expr: &Expr) -> bool {
