@@ -1,0 +1,439 @@
+// The explorer page's benchmark, in Debian's Chromium (headless, npm playwright-core): prints figures,
+// asserts nothing.
+//
+//   node benches/web.mjs [dist]        dist folder to serve (default: env E2E_DIST, else dist/)
+//   LOADS=9 node benches/web.mjs       fresh page loads for the start-up figures (default 7)
+//
+// 1. Build sizes: the wasm, the JS and the CSS of the dist folder, raw and gzipped.
+// 2. Start-up: from navigation start to the first extraction on screen
+//    (window.__benchExplorer.firstExtractionShownMs), median of fresh page loads (a new browser
+//    context each time: empty cache), and of reloads (warm HTTP cache).
+// 3. Extraction time per file size: `window.__benchExplorer.measure(text, stage)` (one extraction in
+//    the wasm, nothing shown) on generated files (the JS twin of bench_explorer::synth::test_file)
+//    of 100 to 20,000 lines, and the page's whole update (edit -> views updated, next frame) for the
+//    same files put in the editor.
+// 4. Keystroke to result: real key presses (CDP input events) in the bench's largest test file; from
+//    the keydown event's timestamp to (a) the results pane's DOM changing and (b) the frame after the
+//    views were updated (when the page publishes its metrics).
+// 5. Optional, once the Run tab exists (issue 5): Pyodide cold start and warm run, from the hook's
+//    pyReadyMs / lastRunMs / lastBenchRunMs; "n/a" when the build has no such hooks.
+
+import { readFileSync, readdirSync, statSync } from "node:fs";
+import { gzipSync, constants as zc } from "node:zlib";
+import path from "node:path";
+import os from "node:os";
+import { execFileSync } from "node:child_process";
+import { startSession, synthTestFile, ROOT } from "../tests/e2e/harness.mjs";
+
+const dist = path.resolve(ROOT, process.argv[2] || process.env.E2E_DIST || "dist");
+const LOADS = Number(process.env.LOADS || 7);
+const SIZES = [100, 1_000, 5_000, 20_000];
+const KEYSTROKES = Number(process.env.KEYSTROKES || 40);
+const PYODIDE = hasPyodide(dist);
+
+// ---- helpers ------------------------------------------------------------------------------------
+
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const n = s.length;
+  return n === 0 ? NaN : n % 2 ? s[(n - 1) / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
+};
+const pct = (xs, p) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length ? s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)] : NaN;
+};
+const ms = (x, d = 1) => (Number.isFinite(x) ? `${x.toFixed(d)} ms` : "n/a");
+const kb = (b) => (b >= 1e6 ? `${(b / 1e6).toFixed(2)} MB` : `${(b / 1e3).toFixed(1)} KB`);
+
+/** Print a table: rows of cells, the first row a header; numbers-looking cells right-aligned. */
+function table(rows) {
+  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => String(r[i] ?? "").length)));
+  const right = (c) => /^[\d.,\-~<>]+( ?(ms|KB|MB|B|MB\/s|×|%|lines))?$/.test(String(c)) || c === "n/a";
+  rows.forEach((r, ri) => {
+    console.log(
+      "  " +
+        r
+          .map((c, i) => {
+            const s = String(c ?? "");
+            return ri > 0 && right(s) ? s.padStart(widths[i]) : s.padEnd(widths[i]);
+          })
+          .join("  ")
+          .trimEnd(),
+    );
+    if (ri === 0) console.log("  " + widths.map((w) => "-".repeat(w)).join("  "));
+  });
+}
+const heading = (t) => console.log(`\n## ${t}\n`);
+
+function chromiumVersion() {
+  try {
+    return execFileSync(process.env.CHROMIUM || "/usr/bin/chromium", ["--version"], {
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "ignore"],
+    }).trim();
+  } catch {
+    return "chromium (version unknown)";
+  }
+}
+
+// ---- 1. sizes -----------------------------------------------------------------------------------
+
+function sizes() {
+  heading(`Build sizes (${path.relative(ROOT, dist) || "."})`);
+  const rows = [["file", "raw", "gzip -9"]];
+  let raw = 0;
+  let gz = 0;
+  const files = readdirSync(dist)
+    .filter((f) => statSync(path.join(dist, f)).isFile())
+    .filter((f) => /\.(wasm|js|mjs|css|html|svg)$/.test(f))
+    .sort((a, b) => statSync(path.join(dist, b)).size - statSync(path.join(dist, a)).size);
+  for (const f of files) {
+    const buf = readFileSync(path.join(dist, f));
+    const z = gzipSync(buf, { level: zc.Z_BEST_COMPRESSION }).length;
+    raw += buf.length;
+    gz += z;
+    rows.push([f.replace(/-[0-9a-f]{16}(?=[._])/, "-<hash>"), kb(buf.length), kb(z)]);
+  }
+  rows.push(["total: the page (what the first extraction needs)", kb(raw), kb(gz)]);
+  // Folders (the Run tab's Python: py/, vendor/) load after the page is up: listed apart.
+  const folders = readdirSync(dist).filter((f) => !f.startsWith(".") && statSync(path.join(dist, f)).isDirectory());
+  for (const d of folders.sort()) {
+    let r = 0;
+    let z = 0;
+    const walk = (dir) => {
+      for (const f of readdirSync(dir)) {
+        const full = path.join(dir, f);
+        if (statSync(full).isDirectory()) walk(full);
+        else {
+          const buf = readFileSync(full);
+          r += buf.length;
+          z += gzipSync(buf, { level: 6 }).length;
+        }
+      }
+    };
+    walk(path.join(dist, d));
+    rows.push([`${d}/ (loaded later; gzip -6)`, kb(r), kb(z)]);
+  }
+  table(rows);
+}
+
+// ---- 2. start-up --------------------------------------------------------------------------------
+
+async function startup(session) {
+  heading(`Start-up: navigation to the first extraction shown (${LOADS} loads each)`);
+  const cold = { first: [], boot: [], wall: [] };
+  for (let i = 0; i < LOADS; i++) {
+    const t0 = performance.now();
+    const p = await session.open();
+    const wall = performance.now() - t0;
+    const h = await p.hook();
+    cold.first.push(h.firstExtractionShownMs);
+    cold.boot.push(h.bootStartedMs);
+    cold.wall.push(wall);
+    await p.close();
+  }
+  const warm = { first: [], boot: [] };
+  const p = await session.open();
+  for (let i = 0; i < LOADS; i++) {
+    await p.page.reload();
+    await p.waitReady();
+    const h = await p.hook();
+    warm.first.push(h.firstExtractionShownMs);
+    warm.boot.push(h.bootStartedMs);
+  }
+  await p.close();
+  table([
+    ["", "median", "min", "max"],
+    ["fresh context: first extraction shown", ms(median(cold.first)), ms(Math.min(...cold.first)), ms(Math.max(...cold.first))],
+    ["  of which: until boot.js runs", ms(median(cold.boot)), ms(Math.min(...cold.boot)), ms(Math.max(...cold.boot))],
+    ["  driver's view: goto() to ready seen", ms(median(cold.wall)), ms(Math.min(...cold.wall)), ms(Math.max(...cold.wall))],
+    ["reload (warm cache): first extraction shown", ms(median(warm.first)), ms(Math.min(...warm.first)), ms(Math.max(...warm.first))],
+  ]);
+  return { coldFirst: median(cold.first), warmFirst: median(warm.first) };
+}
+
+// ---- 3. extraction per size ---------------------------------------------------------------------
+
+/** With Pyodide in the build, Python starts loading in a worker after the first extraction: let it
+ *  finish first, so that it does not compete for the CPU with what is measured. */
+async function settle(p) {
+  if (!PYODIDE) return;
+  await p.page
+    .waitForFunction(() => typeof window.__benchExplorer.pyReadyMs === "number" || window.__benchExplorer.pyState === "failed", null, {
+      timeout: 180000,
+    })
+    .catch(() => {});
+}
+
+async function perSize(session) {
+  heading("Extraction time per file size (Chromium, release wasm)");
+  const p = await session.open();
+  await settle(p);
+  const { page } = p;
+  const rows = [["file", "lines", "bytes", "extract: full", "MB/s", "as-written", "page update (full)", "page update (as-written)"]];
+  const wl = readFileSync(path.join(ROOT, "problems/word_ladder/test_word_ladder.py"), "utf8");
+  const inputs = [["bench: word_ladder", wl], ...SIZES.map((n) => [`synthetic ${n.toLocaleString("en")}`, synthTestFile(n)])];
+  const out = [];
+  for (const [label, text] of inputs) {
+    await page.evaluate((t) => (window.__benchText = t), text);
+    // measure(): batches of calls lasting >= 5 ms each (the page's clock is coarse: 0.1 ms), for
+    // about 1 s (at least 5 batches); the median over batches of the mean time inside the wasm.
+    const timed = async (stage) =>
+      page.evaluate(async (stage) => {
+        const h = window.__benchExplorer;
+        const t = window.__benchText;
+        const once = Math.max(0.05, h.measure(t, stage).ms);
+        const k = Math.max(1, Math.ceil(5 / once));
+        const xs = [];
+        const start = performance.now();
+        while (xs.length < 5 || (xs.length < 200 && performance.now() - start < 1000)) {
+          let sum = 0;
+          for (let i = 0; i < k; i++) sum += h.measure(t, stage).ms;
+          xs.push(sum / k);
+          await new Promise((r) => setTimeout(r, 0));
+        }
+        xs.sort((a, b) => a - b);
+        return xs[Math.floor(xs.length / 2)];
+      }, stage);
+    const full = await timed("full");
+    const written = await timed("as-written");
+    // The page's own update: put the text in the editor (one transaction) and read lastUpdateMs.
+    const update = async (stage) => {
+      await p.tid(`stage-${stage}`).check();
+      await page.waitForFunction((s) => window.__benchExplorer.stage === s, stage);
+      const xs = [];
+      for (let i = 0; i < 3; i++) {
+        // Alternate a trailing comment so that each set is a real change.
+        await p.setText(text + `\n# run ${stage} ${i}\n`, { timeout: 120000 });
+        xs.push(await p.hook("lastUpdateMs"));
+      }
+      return median(xs);
+    };
+    const upFull = await update("full");
+    const upWritten = await update("as-written");
+    await p.tid("stage-full").check();
+    const lines = text.split("\n").length - 1;
+    const bytes = Buffer.byteLength(text);
+    out.push({ label, lines, bytes, full, written, upFull, upWritten });
+    rows.push([
+      label,
+      lines.toLocaleString("en"),
+      bytes.toLocaleString("en"),
+      ms(full, 2),
+      (bytes / 1e6 / (full / 1e3)).toFixed(1),
+      ms(written, 2),
+      ms(upFull),
+      ms(upWritten),
+    ]);
+  }
+  table(rows);
+  console.log(
+    "\n  extract: window.__benchExplorer.measure(), time inside the wasm (median). page update: from the edit to the frame\n" +
+      "  after the views were updated (lastUpdateMs, median of 3); under an earlier stage the page also runs the faithful\n" +
+      "  extractor to mark wrong checks, and it renders the first 400 rows.",
+  );
+  p.assertClean();
+  await p.close();
+  return out;
+}
+
+// ---- 4. keystroke to result ---------------------------------------------------------------------
+
+async function keystrokes(session) {
+  // The bench's largest test file.
+  const dir = path.join(ROOT, "problems");
+  let best = null;
+  for (const slug of readdirSync(dir)) {
+    for (const f of readdirSync(path.join(dir, slug))) {
+      if (/^test_.*\.py$/.test(f)) {
+        const text = readFileSync(path.join(dir, slug, f), "utf8");
+        if (!best || text.length > best.text.length) best = { slug, file: f, text };
+      }
+    }
+  }
+  heading(`Keystroke to result: ${best.file} (${best.text.split("\n").length - 1} lines, ${best.text.length} bytes), ${KEYSTROKES} key presses`);
+  const rows = [
+    ["stage", "keydown -> results DOM updated", "p95", "keydown -> next frame", "p95", "work in the frame", "p95", "lastUpdateMs", "over 2 frames"],
+  ];
+  const results = {};
+  for (const stage of ["full", "as-written"]) {
+    const p = await session.open();
+    const { page } = p;
+    await settle(p);
+    await p.tid("problem-picker").selectOption(best.slug);
+    await page.waitForFunction((f) => window.__benchExplorer.currentFile === f, best.file);
+    await p.tid(`stage-${stage}`).check();
+    await page.waitForFunction((s) => window.__benchExplorer.stage === s, stage);
+    // Instrument: keydown timestamps, the first results-pane mutation after each, and the moment the
+    // page publishes `extractions` (the frame after the views were updated).
+    await page.evaluate(() => {
+      const h = window.__benchExplorer;
+      const log = (window.__keyLog = { down: [], dom: [], shown: [], work: [] });
+      // The start of every animation-frame callback: the page extracts in one (keystrokes coalesce).
+      let frameStart = 0;
+      const raf = window.requestAnimationFrame.bind(window);
+      window.requestAnimationFrame = (cb) =>
+        raf((ts) => {
+          frameStart = performance.now();
+          return cb(ts);
+        });
+      window.addEventListener("keydown", (e) => log.down.push(e.timeStamp), true);
+      let armed = false;
+      let lastMutation = 0;
+      let workStart = 0;
+      window.addEventListener("keydown", () => (armed = true), true);
+      new MutationObserver(() => {
+        const now = performance.now();
+        lastMutation = now;
+        if (armed) {
+          armed = false;
+          log.dom.push(now);
+          workStart = frameStart;
+        }
+      }).observe(document.getElementById("results"), { subtree: true, childList: true, characterData: true, attributes: true });
+      let value = h.extractions;
+      Object.defineProperty(h, "extractions", {
+        configurable: true,
+        get: () => value,
+        set: (v) => {
+          value = v;
+          log.shown.push(performance.now());
+          // From the start of the frame that extracted to the last DOM change it caused.
+          log.work.push(lastMutation - workStart);
+        },
+      });
+    });
+    // The cursor at the end of the first `assert ... == <number>` line; type digits, then delete them.
+    const line = best.text.split("\n").find((l) => /^\s+assert .*\d\s*$/.test(l));
+    await page.locator('[data-testid="editor-content"] .cm-line', { hasText: line.trim() }).first().click();
+    await page.keyboard.press("End");
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+    await page.evaluate(() => {
+      const l = window.__keyLog;
+      l.down.length = l.dom.length = l.shown.length = l.work.length = 0;
+    });
+    for (let i = 0; i < KEYSTROKES; i++) {
+      const n = await p.extractions();
+      await page.keyboard.press(i % 4 < 2 ? String(i % 10) : "Backspace");
+      await p.waitForExtraction(n);
+      // Let the page settle for two frames before the next key (no fixed sleep).
+      await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+      const last = await p.hook("lastUpdateMs");
+      (results[stage] ??= { update: [] }).update.push(last);
+    }
+    const log = await page.evaluate(() => window.__keyLog);
+    const dom = log.down.map((d, i) => log.dom[i] - d).filter(Number.isFinite);
+    const shown = log.down.map((d, i) => log.shown[i] - d).filter(Number.isFinite);
+    const update = results[stage].update;
+    const work = log.work;
+    const dropped = shown.filter((x) => x > 2 * 16.7).length;
+    Object.assign(results[stage], { dom, shown, work });
+    rows.push([
+      stage,
+      ms(median(dom)),
+      ms(pct(dom, 95)),
+      ms(median(shown)),
+      ms(pct(shown, 95)),
+      ms(median(work)),
+      ms(pct(work, 95)),
+      ms(median(update)),
+      `${dropped}/${shown.length}`,
+    ]);
+    p.assertClean();
+    await p.close();
+  }
+  table(rows);
+  console.log(
+    "\n  One frame at 60 Hz is 16.7 ms. The page extracts in the animation frame after an edit (keystrokes within a frame\n" +
+      "  coalesce), so the wait for that frame is part of the latency. 'results DOM updated': the first mutation in the\n" +
+      "  results pane after the keydown (the extraction is done and the views are being patched). 'next frame': when the\n" +
+      "  page publishes its metrics, one animation frame later. 'work in the frame': from the start of the animation frame\n" +
+      "  that extracted to the last DOM change in the results pane (extraction + diagnostics + view patching), the part\n" +
+      "  that must fit in a frame's budget.\n" +
+      "  lastUpdateMs: the page's own figure (edit seen by the page -> frame after the views updated). 'over 2 frames':\n" +
+      "  key presses whose 'next frame' figure exceeded 33.3 ms.",
+  );
+  return results;
+}
+
+// ---- 5. optional: Pyodide (issue 5) -------------------------------------------------------------
+
+/** Does the dist folder ship Pyodide? (Looked for anywhere under it.) */
+function hasPyodide(dir, depth = 0) {
+  if (depth > 4) return false;
+  for (const f of readdirSync(dir)) {
+    const full = path.join(dir, f);
+    if (statSync(full).isDirectory()) {
+      if (hasPyodide(full, depth + 1)) return true;
+    } else if (/^pyodide.*\.(wasm|mjs)$/.test(f)) return true;
+  }
+  return false;
+}
+
+async function pyodide(session) {
+  heading("Optional: Pyodide (the Run tab, issue 5)");
+  const figures = [
+    ["Python ready, from navigation start (pyReadyMs, cold)", "n/a"],
+    ["  of which: from the page asking for it (pyLoadMs)", "n/a"],
+    ["first run of the file (lastRunMs)", "n/a"],
+    ["warm run of the file (lastRunMs, median of 5)", "n/a"],
+    ["whole bench, all stages (lastBenchRunMs)", "n/a"],
+  ];
+  const print = (why) => {
+    table([["figure", "value"], ...figures]);
+    if (why) console.log(`\n  n/a: ${why}`);
+  };
+  if (!PYODIDE) return print("this build ships no Pyodide (the Run tab of issue 5 is not in it yet)");
+  // Python's own console output (warnings while loading) is not this benchmark's business.
+  const p = await session.open({ allow: [/./] });
+  const { page } = p;
+  const notes = [];
+  try {
+    // Python starts by itself once the page is idle after the first extraction.
+    await page.waitForFunction(() => typeof window.__benchExplorer.pyReadyMs === "number", null, { timeout: 180000 });
+    const h = await p.hook();
+    figures[0][1] = ms(h.pyReadyMs);
+    figures[1][1] = ms(h.pyLoadMs);
+    await p.tid("tab-run").click();
+    if ((await p.tid("run-mode-file").count()) > 0) await p.tid("run-mode-file").check();
+    const runOnce = async () => {
+      const n = (await p.hook("runs")) || 0;
+      await p.tid("run-button").click();
+      await page.waitForFunction((n) => (window.__benchExplorer.runs || 0) > n, n, { timeout: 120000 });
+      return p.hook("lastRunMs");
+    };
+    figures[2][1] = ms(await runOnce());
+    const warm = [];
+    for (let i = 0; i < 5; i++) warm.push(await runOnce());
+    figures[3][1] = ms(median(warm));
+    if ((await p.tid("run-mode-bench").count()) > 0) {
+      await p.tid("run-mode-bench").check();
+      const n = (await p.hook("benchRuns")) || 0;
+      await p.tid("bench-run-button").click();
+      await page.waitForFunction((n) => (window.__benchExplorer.benchRuns || 0) > n, n, { timeout: 600000 });
+      figures[4][1] = ms(await p.hook("lastBenchRunMs"), 0);
+    } else notes.push("no whole-bench run in this build");
+    print(notes.join("; "));
+  } catch (e) {
+    print(`the run did not report (${String(e.message || e).split("\n")[0]})`);
+  } finally {
+    await p.close();
+  }
+}
+
+// ---- main ---------------------------------------------------------------------------------------
+
+console.log("# bench-explorer: the page in Chromium");
+console.log(`\n  ${chromiumVersion()}, headless; ${os.cpus().length} × ${os.cpus()[0]?.model ?? "cpu"}; node ${process.version}`);
+console.log(`  load average before the run: ${os.loadavg().map((x) => x.toFixed(2)).join(" ")} (the latency figures are sensitive to other work)`);
+console.log(`  dist: ${dist}`);
+sizes();
+const session = await startSession({ dist });
+try {
+  await startup(session);
+  await perSize(session);
+  await keystrokes(session);
+  await pyodide(session);
+} finally {
+  await session.close();
+}
