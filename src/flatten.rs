@@ -961,14 +961,18 @@ fn assertion(
     // a needed name): the stateful case, which must be folded.
     let mut stateful = false;
     for (i, item) in items.iter().enumerate().rev() {
-        // Objects the names still needed here may share (a rebound name is a different object).
-        let needed_groups: HashSet<Ident> = needed.iter().map(|n| groups.find(n)).collect();
         let bound: Vec<&Ident> = item.defs.iter().filter(|d| needed.contains(*d)).collect();
-        let touched: Vec<&Ident> = item
-            .touches
-            .iter()
-            .filter(|t| needed_groups.contains(&groups.find(t)))
-            .collect();
+        // Objects the names still needed here may share (a rebound name is a different object);
+        // only an item that touches something needs them.
+        let touched: Vec<&Ident> = if item.touches.is_empty() {
+            Vec::new()
+        } else {
+            let needed_groups: HashSet<Ident> = needed.iter().map(|n| groups.find(n)).collect();
+            item.touches
+                .iter()
+                .filter(|t| needed_groups.contains(&groups.find(t)))
+                .collect()
+        };
         let (binds, touches) = (!bound.is_empty(), !touched.is_empty());
         let barrier = item.barrier && calls_after;
         if binds || touches || barrier {
