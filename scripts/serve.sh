@@ -10,9 +10,10 @@ cd "$(dirname "$0")/.."
 PORT=${PORT:-8080}
 log() { printf '\033[1m[serve]\033[0m %s\n' "$*" >&2; }
 
-# The wasm target, trunk, wasm-bindgen-cli (at Cargo.lock's version) and the npm packages
-# (CodeMirror, esbuild, wasm-opt).
-bash scripts/setup.sh rust node
+# The wasm target, trunk, wasm-bindgen-cli (at Cargo.lock's version), the npm packages
+# (CodeMirror, esbuild, wasm-opt, Pyodide), and the Run tab's assets in www/vendor/ (Pyodide's
+# core files and pytest's wheels, which the build copies).
+bash scripts/setup.sh rust node wheels pyodide
 export PATH="$PWD/node_modules/.bin:$HOME/.cargo/bin:$PATH"
 
 # Trunk.toml builds offline: fetch the crates first (a no-op when they are there).

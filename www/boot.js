@@ -76,6 +76,39 @@ function showFatal(message) {
 }
 
 window.__benchExplorerFatal = showFatal;
+
+// The Python worker (www/py/, see its README), for the Run tab: the page (src/web/python.rs) asks
+// for it once it is interactive. Loaded on demand, so nothing of Pyodide delays the page. Every
+// promise ends in exactly one callback (never an unhandled rejection, which would show the banner).
+const errorText = (e) => String((e && e.message) || e);
+window.benchPython = {
+  // onProgress(stage, detail) for each start-up step; done(runner, null) or done(null, message).
+  create(onProgress, done) {
+    import("./py/client.mjs").then(
+      ({ PyRunner }) => {
+        let runner;
+        try {
+          runner = new PyRunner({
+            onProgress: (m) =>
+              onProgress(String(m.stage), typeof m.detail === "string" ? m.detail : JSON.stringify(m.detail ?? null)),
+          });
+        } catch (e) {
+          done(null, errorText(e));
+          return;
+        }
+        done(runner, null);
+      },
+      (e) => done(null, `the Python worker could not be loaded: ${errorText(e)}`),
+    );
+  },
+  // done(replyJson, null) with PyRunner's reply, or done(null, message) when the run was rejected.
+  run(runner, request, timeoutMs, done) {
+    runner.run(request, { timeoutMs }).then(
+      (reply) => done(JSON.stringify(reply), null),
+      (e) => done(null, errorText(e)),
+    );
+  },
+};
 window.addEventListener("error", (e) => {
   const msg = e.error ? `${e.error.name || "Error"}: ${e.error.message}` : e.message || "";
   if (/ResizeObserver loop/.test(msg)) return;

@@ -5,6 +5,8 @@
 //! - `bench`: the bench embedded at build time (`build.rs`) and its audits.
 //! - `js`: the JavaScript side (the bundled CodeMirror module, the `window.__benchExplorer` hook).
 //! - `engine`: live extraction and the actions that load files.
+//! - `run`, `python`: the Run tab's state and actions, and the handle on the Python worker
+//!   (`www/py/`): the bench loop's view and pytest's, side by side, for a file or the whole bench.
 //! - `state`: shared signals, provided as context.
 //! - `ui/`: the components.
 //!
@@ -15,6 +17,8 @@ mod bench;
 mod engine;
 mod js;
 pub mod logic;
+mod python;
+mod run;
 mod state;
 mod ui;
 
@@ -53,6 +57,7 @@ pub fn start() {
     let handle = leptos::mount::mount_to(root, move || {
         let app = AppState::new(theme, intro_open);
         provide_context(app);
+        provide_context(run::RunState::new());
         view! { <ui::App/> }
     });
     std::mem::forget(handle);

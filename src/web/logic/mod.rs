@@ -13,4 +13,5 @@ pub mod links;
 pub mod markdown;
 pub mod offsets;
 pub mod permalink;
+pub mod run;
 pub mod teach;

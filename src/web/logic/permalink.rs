@@ -40,6 +40,13 @@ pub struct PermalinkState {
     /// The assertion picked in the results (index into the extraction's assertions).
     #[serde(rename = "a", skip_serializing_if = "Option::is_none")]
     pub selected: Option<usize>,
+    /// The Run tab's solution: `reference` (the default, left out), `stub` or `custom`.
+    #[serde(rename = "r", skip_serializing_if = "String::is_empty")]
+    pub run_solution: String,
+    /// The Run tab's own code (with `"r": "custom"`). Like `c`, only ever put in an editor: it
+    /// runs when the user presses Run, never by itself.
+    #[serde(rename = "u", skip_serializing_if = "Option::is_none")]
+    pub solution_code: Option<String>,
 }
 
 impl PermalinkState {
@@ -66,6 +73,18 @@ impl PermalinkState {
             .is_some_and(|c| c.len() > MAX_SOURCE_BYTES)
         {
             return Err("the permalink's file is too large".into());
+        }
+        if s.solution_code
+            .as_ref()
+            .is_some_and(|c| c.len() > MAX_SOURCE_BYTES)
+        {
+            return Err("the permalink's solution is too large".into());
+        }
+        if !matches!(
+            s.run_solution.as_str(),
+            "" | "reference" | "stub" | "custom"
+        ) {
+            s.run_solution.clear();
         }
         // Names are shown and used as file names: keep them short and on one line.
         s.file = s
@@ -132,6 +151,8 @@ mod tests {
             tab: "audit".into(),
             shape: Some("variable-then-assert".into()),
             selected: Some(3),
+            run_solution: "custom".into(),
+            solution_code: Some("def word_ladder(a, b, w):\n    return 0\n".into()),
         }
     }
 
@@ -159,6 +180,13 @@ mod tests {
         assert!(PermalinkState::from_json("not json").is_err());
         assert!(PermalinkState::from_json(r#"{"v":99}"#).is_err());
         assert!(PermalinkState::from_json(r#"{"a":-1}"#).is_err());
+    }
+
+    #[test]
+    fn unknown_run_solutions_fall_back_to_the_default() {
+        let s = PermalinkState::from_json(r#"{"r":"rm -rf","u":"x = 1"}"#).unwrap();
+        assert_eq!(s.run_solution, "");
+        assert_eq!(s.solution_code.as_deref(), Some("x = 1"));
     }
 
     #[test]

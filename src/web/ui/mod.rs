@@ -16,6 +16,7 @@ use leptos::prelude::*;
 
 use super::engine;
 use super::state::{use_app, Tab};
+use crate::web::run as running;
 
 #[component]
 pub fn App() -> impl IntoView {
@@ -36,6 +37,22 @@ pub fn App() -> impl IntoView {
     permalink::listen_for_hash_changes(app);
 
     crate::web::follow_system_theme(app);
+
+    // Python loads in the background once the first extraction is on screen; extraction never
+    // waits for it. Ctrl+Enter runs the current file.
+    let rs = running::use_run();
+    Effect::new(move |started: Option<bool>| {
+        if started == Some(true) {
+            return true;
+        }
+        if app.analysis.with(|a| a.is_some()) {
+            running::start_in_background(rs);
+            return true;
+        }
+        false
+    });
+    running::install_shortcut(app, rs);
+    running::follow_problem(app, rs);
 
     // Each tab starts at its top.
     Effect::new(move |_| {
@@ -122,6 +139,7 @@ fn TabBar() -> impl IntoView {
                                         </span>
                                     }
                                 })}
+                            {(t == Tab::Run).then(|| view! { <run::PyDot/> })}
                         </button>
                     }
                 })

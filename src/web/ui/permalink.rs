@@ -8,6 +8,8 @@ use leptos::prelude::*;
 use wasm_bindgen::prelude::*;
 
 use crate::web::logic::permalink::{fragment, parse_fragment, PermalinkState, Route};
+use crate::web::logic::run::SolutionChoice;
+use crate::web::run::{effective_choice_untracked, run_state};
 use crate::web::state::{AppState, SourceOrigin, Tab};
 use crate::web::{bench, engine, js};
 
@@ -52,6 +54,14 @@ pub fn current_state(app: AppState) -> PermalinkState {
         shape: (app.tab.get_untracked() == Tab::Shapes)
             .then(|| app.shape_page.get_untracked().id().to_string()),
         selected: app.selected.get_untracked(),
+        run_solution: run_state()
+            .map(|rs| effective_choice_untracked(app, rs))
+            .filter(|c| *c != SolutionChoice::Reference)
+            .map(|c| c.id().to_string())
+            .unwrap_or_default(),
+        solution_code: run_state()
+            .filter(|rs| effective_choice_untracked(app, *rs) == SolutionChoice::Custom)
+            .and_then(|rs| rs.custom_code.get_untracked()),
     }
 }
 
@@ -155,6 +165,18 @@ fn apply_permalink(app: AppState, data: &str) -> Result<(), String> {
     app.set_selected.set(s.selected);
     if s.selected.is_some() {
         engine::reveal_selected_after_next_extraction();
+    }
+    // The Run tab's solution. Code is only put in the editor: it waits for the Run button.
+    if let Some(rs) = run_state() {
+        let carries_code = s.source.is_some() || s.solution_code.is_some();
+        if let Some(code) = s.solution_code {
+            rs.custom_code.set(Some(code));
+        }
+        rs.choice
+            .set(SolutionChoice::from_id(&s.run_solution).unwrap_or(SolutionChoice::Reference));
+        if carries_code {
+            rs.permalink_pending.set(true);
+        }
     }
     Ok(())
 }
