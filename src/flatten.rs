@@ -1122,7 +1122,7 @@ fn assertion(
         } else {
             format!("(lambda: {expr})()")
         };
-        return kept_inlined(ctx, case, stmt, expr, shapes, origins);
+        return kept(ctx, case, stmt, expr, false, shapes, origins);
     }
 
     // Otherwise fold; every relevant item must be replayable.
@@ -1191,7 +1191,7 @@ fn assertion(
                     span: ctx.map.span(items[i].range),
                 });
             }
-            kept(ctx, case, stmt, expr, shapes, origins)
+            kept(ctx, case, stmt, expr, true, shapes, origins)
         }
         Err(reason) => dropped(ctx, case, stmt, reason, vec![], shapes, origins),
     }
@@ -1501,40 +1501,23 @@ fn base(ctx: &Ctx, case: &Case, stmt: &ast::StmtAssert) -> Assertion {
 /// parentheses"); inlining can add levels to what the test file had.
 const CPYTHON_MAX_NESTING: usize = 200;
 
-fn kept_inlined(
-    ctx: &Ctx,
-    case: &Case,
-    stmt: &ast::StmtAssert,
-    expr: String,
-    shapes: Vec<Shape>,
-    origins: Vec<Origin>,
-) -> Assertion {
-    if names::bracket_depth(&expr) > CPYTHON_MAX_NESTING {
-        return too_nested(ctx, case, stmt, shapes, origins);
-    }
-    // Printed by ruff's generator from a valid tree: no need to parse it again.
-    let mut a = base(ctx, case, stmt);
-    a.expr = Some(expr);
-    a.shapes = shapes;
-    a.origins = dedup_origins(origins);
-    a
-}
-
+/// A kept assertion. A `folded` expression was assembled from rendered pieces: in debug builds
+/// (every test run) it is parsed again, so a construction bug fails the fixtures, the bench checks
+/// and the fuzz tests loudly. Either way, an expression deeper than CPython accepts is dropped.
 fn kept(
     ctx: &Ctx,
     case: &Case,
     stmt: &ast::StmtAssert,
     expr: String,
+    folded: bool,
     shapes: Vec<Shape>,
     origins: Vec<Origin>,
 ) -> Assertion {
-    // A fold is assembled from rendered pieces: in debug builds (every test run) check that it
-    // parses, so a construction bug fails the fixtures, the bench checks and the fuzz test loudly.
     if names::bracket_depth(&expr) > CPYTHON_MAX_NESTING {
         return too_nested(ctx, case, stmt, shapes, origins);
     }
     debug_assert!(
-        ruff_python_parser::parse_expression(&expr).is_ok(),
+        !folded || ruff_python_parser::parse_expression(&expr).is_ok(),
         "a folded expression does not parse: {expr}"
     );
     let mut a = base(ctx, case, stmt);
