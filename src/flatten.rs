@@ -952,7 +952,6 @@ fn assertion(
         .filter(|l| is_local(l.name.as_str()))
         .map(|l| l.name.clone())
         .collect();
-    let mut ever_needed: HashSet<Ident> = needed.clone();
     let mut calls_after = facts.has_call;
     let mut relevant: Vec<usize> = Vec::new();
     // For each relevant item, the needed names that made it relevant (for reasons).
@@ -987,7 +986,6 @@ fn assertion(
             }
             for r in item.reads.iter().chain(item.touches.iter()) {
                 needed.insert(r.clone());
-                ever_needed.insert(r.clone());
             }
             calls_after |= item.has_call;
         }
