@@ -1374,7 +1374,13 @@ fn try_inline(
             span: ctx.map.span(items[i].range),
         });
     }
-    Some(expr.text)
+    // A walrus, yield, starred value or bare tuple cannot stand alone as an expression: the source's
+    // parentheses are outside the node's range, so put them back.
+    Some(if expr.prec < ruff_python_ast::OperatorPrecedence::Lambda {
+        format!("({})", expr.text)
+    } else {
+        expr.text
+    })
 }
 
 /// Replay the slice in order inside a lambda: `(lambda: (x := …, …, <test>)[-1])()`.
