@@ -384,6 +384,19 @@ fn parse_parametrize<'a>(
         },
         _ => return fail("the cases are not a literal list"),
     };
+    // `*rest` among the cases or inside one: the values are only known at collection time.
+    let starred = |e: &Expr| matches!(e, Expr::Starred(_));
+    let inner_starred = |e: &Expr| match e {
+        Expr::Tuple(t) => t.elts.iter().any(starred),
+        Expr::List(l) => l.elts.iter().any(starred),
+        Expr::Call(c) => c.arguments.args.iter().any(starred),
+        _ => false,
+    };
+    if values.iter().any(|v| starred(v) || inner_starred(v)) {
+        return fail(
+            "the cases unpack values with `*`, so they are only known when pytest collects them",
+        );
+    }
     if values.is_empty() {
         return fail("there are no cases (pytest skips the test)");
     }

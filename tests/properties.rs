@@ -527,6 +527,11 @@ fn syntax_errors_never_leak_into_kept_exprs() {
         "from solution import add\n\ndef test_a():\n    assert add(add(2, 2),( -4) == 0\n\n\ndef ch",
         // A loader attribute that is a keyword (recovered as a name by the parser).
         "import importlib.util\n\ndef _load_solution():\n    spec = importlib.util.spec_from_file_location(\"solution\", \"x\")\n    m = importlib.util.module_from_spec(spec)\n    spec.loader.exec_module(m)\n    return m\n\ng = _load_solution().def\n\ndef test_a():\n    assert g(1) == 0\n",
+        // Found by the explorer: a bare walrus assert (its parentheses lie outside the node).
+        "from solution import squares\n\ndef test_a():\n    assert (s := squares(3))\n",
+        // Found by the explorer: starred values among parametrize cases, inlined and folded.
+        "import pytest\nfrom solution import f\n\n@pytest.mark.parametrize(\"a, b\", [(\"\", *0), (1, 2)])\ndef test_a(a, b):\n    assert f(a) == b\n",
+        "import pytest\nfrom solution import f\n\n@pytest.mark.parametrize(\"value\", [*True, 0.5])\ndef test_a(value):\n    assert f(value) == repr(value)\n",
     ];
     let mut failures = Vec::new();
     for src in inputs {
