@@ -108,7 +108,25 @@ pub fn extract(source: &str, options: &Options) -> Extraction {
         return extraction;
     };
     let body = &module.body;
-    let error_ranges: Vec<TextRange> = parsed.errors().iter().map(|e| e.location).collect();
+    // CPython also refuses what ruff's parser accepts: a starred value standing alone.
+    let starred = misplaced_starred(body);
+    for range in &starred {
+        let (line, column) = map.line_column(range.start());
+        extraction.syntax_errors.push(SyntaxError {
+            line,
+            column,
+            message: "a starred expression cannot be used here (CPython refuses to compile it)"
+                .into(),
+            start: range.start().to_u32(),
+            end: range.end().to_u32(),
+        });
+    }
+    let error_ranges: Vec<TextRange> = parsed
+        .errors()
+        .iter()
+        .map(|e| e.location)
+        .chain(starred.iter().copied())
+        .collect();
     let scope = ModuleScope::analyse(body, &map, &options.solution_modules, &error_ranges);
     let cases = collect::collect(body, &scope, &map);
     let ctx = Ctx {
@@ -168,6 +186,34 @@ pub fn extract(source: &str, options: &Options) -> Extraction {
     extraction.assertions.sort_by_key(|a| a.span.start);
     extraction.findings = findings(&extraction, &scope, &map, &helpers);
     extraction
+}
+
+/// `x = *a`, `*a` as a statement, `assert *a`, `return *a`: a starred expression that is not an
+/// element of a tuple, list or call, which CPython rejects at compile time.
+fn misplaced_starred(body: &[Stmt]) -> Vec<TextRange> {
+    #[derive(Default)]
+    struct Finder(Vec<TextRange>);
+    impl<'a> Visitor<'a> for Finder {
+        fn visit_stmt(&mut self, stmt: &'a Stmt) {
+            let value = match stmt {
+                Stmt::Assign(a) => Some(a.value.as_ref()),
+                Stmt::AnnAssign(a) => a.value.as_deref(),
+                Stmt::AugAssign(a) => Some(a.value.as_ref()),
+                Stmt::Expr(e) => Some(e.value.as_ref()),
+                Stmt::Assert(a) => Some(a.test.as_ref()),
+                Stmt::Return(r) => r.value.as_deref(),
+                _ => None,
+            };
+            if let Some(ast::Expr::Starred(s)) = value {
+                self.0.push(s.range);
+            }
+            visitor::walk_stmt(self, stmt);
+        }
+        fn visit_expr(&mut self, _: &'a ast::Expr) {}
+    }
+    let mut finder = Finder::default();
+    visitor::walk_body(&mut finder, body);
+    finder.0
 }
 
 /// The qualified name (`Class::method`) of the function whose body holds `at`.

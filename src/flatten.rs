@@ -1426,8 +1426,8 @@ fn fold(
         match piece {
             Piece::Bind(names, value) => {
                 let mut s = wrap(value, render(value)?);
-                for n in names.iter().rev() {
-                    s = if n == &names[0] {
+                for (k, n) in names.iter().enumerate().rev() {
+                    s = if k == 0 {
                         format!("{n} := {s}")
                     } else {
                         format!("({n} := {s})")

@@ -532,6 +532,10 @@ fn syntax_errors_never_leak_into_kept_exprs() {
         // Found by the explorer: starred values among parametrize cases, inlined and folded.
         "import pytest\nfrom solution import f\n\n@pytest.mark.parametrize(\"a, b\", [(\"\", *0), (1, 2)])\ndef test_a(a, b):\n    assert f(a) == b\n",
         "import pytest\nfrom solution import f\n\n@pytest.mark.parametrize(\"value\", [*True, 0.5])\ndef test_a(value):\n    assert f(value) == repr(value)\n",
+        // Found by the explorer: a starred value assigned (CPython refuses it; ruff parses it).
+        "from solution import LRUCache\n\ndef test_a():\n    cache = *LRUCache(2)\n    cache.put(1, 2)\n    assert cache.get(1) == 2\n",
+        // Found by the explorer: a chained assignment whose targets share a name, folded.
+        "from solution import LRUCache\n\ndef test_a():\n    cache = LRUCache(2)\n    n = n = n = cache.put(1, 2)\n    assert cache.get(1) == 2\n",
     ];
     let mut failures = Vec::new();
     for src in inputs {
