@@ -20,8 +20,9 @@ pub struct Case<'a> {
     pub func: &'a ast::StmtFunctionDef,
     /// Whether the function is a method of a test class (its first parameter is the instance).
     pub is_method: bool,
-    /// Parameter values from parametrize, by argument name, with the case's source range.
+    /// Parameter values from parametrize, by argument name.
     pub params: Vec<(String, &'a Expr)>,
+    /// For each of `params`, the source range of the case it came from.
     pub param_ranges: Vec<TextRange>,
     /// Why pytest will not run this case as a passing check (skip, xfail, not collected…).
     pub not_run: Option<String>,
@@ -273,7 +274,8 @@ fn expand<'a>(
                 let mut params = case.params.clone();
                 params.extend(p.names.iter().cloned().zip(pc.values.iter().copied()));
                 let mut ranges = case.param_ranges.clone();
-                ranges.push(pc.range);
+                // One range per parameter: the case (of its own decorator) it came from.
+                ranges.extend(p.names.iter().map(|_| pc.range));
                 let mut new_id = id.clone();
                 new_id.push(pc.id.clone());
                 next_cases.push(Case {

@@ -204,24 +204,18 @@ pub fn flatten_case(ctx: &Ctx, case: &Case, solution_names: &mut Vec<String>) ->
     let param_values: HashMap<&str, (&Expr, TextRange)> = case
         .params
         .iter()
-        .zip(case.param_ranges.iter().cycle())
+        .zip(case.param_ranges.iter())
         .map(|((n, e), r)| (n.as_str(), (*e, *r)))
         .collect();
     let mut seen_fixtures = HashSet::default();
     for (i, p) in params.iter().enumerate() {
-        if let Some((value, _)) = param_values.get(p.as_str()) {
-            let range = case
-                .params
-                .iter()
-                .position(|(n, _)| n == p)
-                .and_then(|pos| param_range(case, pos))
-                .unwrap_or(f.range);
+        if let Some((value, range)) = param_values.get(p.as_str()) {
             // Parametrize values are evaluated at module scope: they read no test locals.
             items.push(binding_item(
                 p,
                 value,
                 Vec::new(),
-                range,
+                *range,
                 Kind::Param,
                 OriginRole::Parameter,
             ));
@@ -310,11 +304,6 @@ pub fn flatten_case(ctx: &Ctx, case: &Case, solution_names: &mut Vec<String>) ->
     }
     out.sort_by_key(|a| a.span.start);
     out
-}
-
-fn param_range(case: &Case, _pos: usize) -> Option<TextRange> {
-    // Cases from stacked decorators carry one range per decorator; the first covers the values.
-    case.param_ranges.first().copied()
 }
 
 /// A range extended to the end of its last line: an error the parser reports on the newline
