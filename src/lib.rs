@@ -12,6 +12,7 @@ mod guard;
 mod legacy;
 mod module;
 mod names;
+mod portable;
 mod source;
 
 pub mod bench;

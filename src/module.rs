@@ -67,6 +67,8 @@ pub struct ModuleScope<'a> {
     pub pytest_aliases: HashMap<String, String>,
     /// Statements that change a solution module all tests share (see `shared_solution_changes`).
     pub shared_changes: Vec<TextRange>,
+    /// A module-level `pytest.skip(...)`/`pytest.importorskip(...)`: the line and what it is.
+    pub module_skip: Option<(u32, String)>,
     /// The constants so far, as replacements (kept as they are found, so each constant is
     /// rendered once against the ones before it).
     constants: HashMap<String, Replacement>,
@@ -92,11 +94,15 @@ impl<'a> ModuleScope<'a> {
             star_import: false,
             pytest_aliases: HashMap::default(),
             shared_changes: Vec::new(),
+            module_skip: None,
             constants: HashMap::default(),
         };
         for stmt in body {
             if let Stmt::FunctionDef(f) = stmt {
-                if f.name.as_str() == "_load_solution" || is_loader_body(&f.body) {
+                let named = f.name.as_str() == "_load_solution";
+                if (named || is_loader_body(&f.body))
+                    && loads_solution_file(&f.body, &scope.solution_modules, named)
+                {
                     scope.loaders.insert(f.name.to_string());
                 }
             }
@@ -195,6 +201,25 @@ impl<'a> ModuleScope<'a> {
         assigned: &HashMap<String, usize>,
     ) {
         let line = map.line(stmt.range().start());
+        if self.module_skip.is_none() {
+            if let Some(call) = self.module_level_call(stmt, |p| {
+                matches!(p, "pytest.skip" | "pytest.importorskip" | "pytest.xfail")
+            }) {
+                self.module_skip = Some((
+                    line,
+                    format!("`{}` runs at module level", map.snippet(call)),
+                ));
+            }
+        }
+        if let Some(why) = self.import_effect(stmt) {
+            self.global_barriers.push((
+                line,
+                format!(
+                    "`{}` on line {line} {why} when the test file is imported, and may change state",
+                    map.snippet(stmt.range())
+                ),
+            ));
+        }
         match stmt {
             Stmt::Import(import) => {
                 for alias in &import.names {
@@ -335,18 +360,7 @@ impl<'a> ModuleScope<'a> {
                     self.insert_global(name, global);
                 }
             }
-            Stmt::Expr(e)
-                if !matches!(e.value.as_ref(), Expr::StringLiteral(_))
-                    && names::Facts::of(&e.value).has_call =>
-            {
-                self.global_barriers.push((
-                    line,
-                    format!(
-                        "`{}` runs when the test file is imported and may change state",
-                        map.snippet(stmt.range())
-                    ),
-                ));
-            }
+            Stmt::Expr(e) if matches!(e.value.as_ref(), Expr::StringLiteral(_)) => {}
             Stmt::If(_) | Stmt::Try(_) | Stmt::For(_) | Stmt::While(_) | Stmt::With(_) => {
                 let mut bound = BoundNames::default();
                 bound.visit_stmt(stmt);
@@ -441,6 +455,132 @@ impl<'a> ModuleScope<'a> {
             }
             _ => None,
         }
+    }
+
+    /// The first call in a module-level statement (outside function bodies) whose pytest path
+    /// satisfies `pred`.
+    fn module_level_call(&self, stmt: &Stmt, pred: impl Fn(&str) -> bool) -> Option<TextRange> {
+        let mut found = None;
+        for_import_time_exprs(stmt, &mut |e| {
+            if found.is_none() {
+                if let Expr::Call(c) = e {
+                    if self.pytest_path(e).is_some_and(|p| pred(&p)) {
+                        found = Some(c.range());
+                    }
+                }
+            }
+        });
+        found
+    }
+
+    /// What a module-level statement does at import that may change state the tests read: a call
+    /// that is not pytest's or known harmless, a store through an attribute or item, an augmented
+    /// assignment or `del`, and xunit setup functions, which pytest runs before each test.
+    fn import_effect(&self, stmt: &Stmt) -> Option<&'static str> {
+        match stmt {
+            Stmt::Import(_) | Stmt::ImportFrom(_) | Stmt::Pass(_) => return None,
+            Stmt::FunctionDef(f)
+                if matches!(
+                    f.name.as_str(),
+                    "setup_module" | "setUpModule" | "setup_function"
+                ) =>
+            {
+                return Some("is xunit setup that pytest runs before the tests");
+            }
+            Stmt::Assign(a)
+                if a.targets
+                    .iter()
+                    .any(|t| !matches!(t, Expr::Name(_) | Expr::Tuple(_) | Expr::List(_))) =>
+            {
+                return Some("stores into an object");
+            }
+            Stmt::AugAssign(_) | Stmt::Delete(_) | Stmt::Global(_) => {
+                return Some("rebinds or changes a value")
+            }
+            _ => {}
+        }
+        if let Stmt::Assign(a) = stmt {
+            if self.is_solution_module_expr(&a.value) || self.solution_attr(&a.value).is_some() {
+                return None;
+            }
+        }
+        let mut effect = None;
+        for_import_time_exprs(stmt, &mut |e| {
+            if effect.is_none() {
+                if let Expr::Call(_) = e {
+                    if !self.harmless_call(e) {
+                        effect = Some("calls code");
+                    }
+                }
+            }
+        });
+        effect
+    }
+
+    /// A call that cannot change what a test reads: pytest's own (`pytest.param`, marks), the
+    /// loader, builtins that build values, and path arithmetic.
+    fn harmless_call(&self, call: &Expr) -> bool {
+        let Expr::Call(c) = call else { return false };
+        if self.pytest_path(call).is_some() {
+            return true;
+        }
+        if let Expr::Name(n) = c.func.as_ref() {
+            if self.loaders.contains(n.id.as_str()) {
+                return true;
+            }
+        }
+        let Some(dotted) = dotted_name(&c.func).or_else(|| {
+            // `Path(__file__).parent.joinpath(...)`: a method of a path built from a path.
+            let mut root = c.func.as_ref();
+            loop {
+                match root {
+                    Expr::Attribute(a) => root = &a.value,
+                    Expr::Call(inner) => root = &inner.func,
+                    _ => break,
+                }
+            }
+            dotted_name(root).filter(|d| self.is_path_constructor(d))
+        }) else {
+            return false;
+        };
+        const BUILDERS: &[&str] = &[
+            "range",
+            "list",
+            "tuple",
+            "dict",
+            "set",
+            "frozenset",
+            "str",
+            "int",
+            "float",
+            "bool",
+            "bytes",
+            "len",
+            "zip",
+            "enumerate",
+            "object",
+        ];
+        if BUILDERS.contains(&dotted.as_str()) && !self.globals.contains_key(&dotted) {
+            return true;
+        }
+        let first = dotted.split('.').next().unwrap_or("");
+        match self.globals.get(first) {
+            Some(Global::Import { module, .. }) => {
+                let full = format!("{module}{}", &dotted[first.len()..]);
+                full.starts_with("os.path.")
+                    || full.starts_with("pathlib.")
+                    || full == "collections.namedtuple"
+                    || full.starts_with("typing.")
+                    || full == "re.compile"
+            }
+            _ => false,
+        }
+    }
+
+    fn is_path_constructor(&self, dotted: &str) -> bool {
+        let first = dotted.split('.').next().unwrap_or("");
+        matches!(self.globals.get(first), Some(Global::Import { module, .. })
+            if format!("{module}{}", &dotted[first.len()..]).starts_with("pathlib."))
     }
 
     /// The canonical dotted name of a decorator or mark expression, `pytest.mark.skip` for
@@ -551,6 +691,67 @@ pub fn dotted_name(expr: &Expr) -> Option<String> {
 }
 
 /// Whether a function body loads a module from a file (a solution loader).
+/// Every expression a module-level statement evaluates when the file is imported: all of it for a
+/// simple statement; decorators, defaults and annotations of a `def` (not its body); the body of a
+/// class; the tests and bodies of module-level blocks.
+fn for_import_time_exprs(stmt: &Stmt, f: &mut dyn FnMut(&Expr)) {
+    struct Walk<'f>(&'f mut dyn FnMut(&Expr));
+    impl<'a> Visitor<'a> for Walk<'_> {
+        fn visit_stmt(&mut self, stmt: &'a Stmt) {
+            match stmt {
+                Stmt::FunctionDef(d) => {
+                    for dec in &d.decorator_list {
+                        self.visit_expr(&dec.expression);
+                    }
+                    for p in d.parameters.iter() {
+                        if let Some(default) = p.default() {
+                            self.visit_expr(default);
+                        }
+                    }
+                }
+                other => visitor::walk_stmt(self, other),
+            }
+        }
+        fn visit_expr(&mut self, expr: &'a Expr) {
+            (self.0)(expr);
+            if let Expr::Lambda(_) = expr {
+                return;
+            }
+            visitor::walk_expr(self, expr);
+        }
+    }
+    Walk(f).visit_stmt(stmt);
+}
+
+/// Whether a loader loads the solution and not another file (an oracle, a reference): every
+/// `.py` file name it mentions is the solution's, and, unless it is named `_load_solution`, it
+/// mentions the solution by name.
+fn loads_solution_file(body: &[Stmt], solution_modules: &[String], named: bool) -> bool {
+    struct Strings(Vec<String>);
+    impl<'a> Visitor<'a> for Strings {
+        fn visit_expr(&mut self, expr: &'a Expr) {
+            if let Expr::StringLiteral(s) = expr {
+                self.0.push(s.value.to_str().to_string());
+            }
+            visitor::walk_expr(self, expr);
+        }
+    }
+    let mut strings = Strings(Vec::new());
+    for stmt in body {
+        strings.visit_stmt(stmt);
+    }
+    let is_solution = |s: &str| {
+        let stem = s.rsplit(['/', '\\']).next().unwrap_or(s);
+        let stem = stem.strip_suffix(".py").unwrap_or(stem);
+        solution_modules.iter().any(|m| m == stem)
+    };
+    let other_file = strings
+        .0
+        .iter()
+        .any(|s| s.ends_with(".py") && !is_solution(s));
+    !other_file && (named || strings.0.iter().any(|s| is_solution(s)))
+}
+
 fn is_loader_body(body: &[Stmt]) -> bool {
     struct Finder(bool);
     impl<'a> Visitor<'a> for Finder {

@@ -36,8 +36,6 @@ pub type Ident = ast::name::Name;
 pub struct Load {
     pub name: Ident,
     pub range: TextRange,
-    /// Evaluating the expression may change the object behind the name.
-    pub touched: bool,
     /// The read sits where it may not be evaluated at all (a conditional branch, a short-circuited
     /// operand, a lambda body, a comprehension).
     pub conditional: bool,
@@ -45,6 +43,21 @@ pub struct Load {
     pub repeated: bool,
     /// `name.attr`: the attribute read on the name, when the name is the value of an attribute.
     pub attr: Option<Ident>,
+    /// The read sits inside an f-string's replacement field (its text is part of the output when
+    /// the field has `=`; a substituted value would need quotes that only Python 3.12 nests).
+    pub in_fstring: bool,
+    /// The read is an operand of `is` / `is not`: object identity, which a substituted literal
+    /// does not preserve.
+    pub in_identity: bool,
+}
+
+/// An operation that may run code outside the builtins (a call, an attribute read, a subscript, an
+/// operator, a truth test, iteration, formatting): evaluating it may observe or change state.
+#[derive(Clone, Debug)]
+pub struct Op {
+    pub range: TextRange,
+    /// For `name.attr`, the name (an attribute of the solution module is a plain global read).
+    pub base: Option<Ident>,
 }
 
 /// What an expression reads, binds and calls.
@@ -56,6 +69,8 @@ pub struct Facts {
     pub has_call: bool,
     /// The ranges of the calls the expression makes.
     pub calls: Vec<TextRange>,
+    /// Every operation that may run user code, in evaluation order of their start.
+    pub ops: Vec<Op>,
 }
 
 impl Facts {
@@ -84,6 +99,8 @@ struct FactsWalker {
     repeated: usize,
     /// Pending attribute name for a `Name` about to be visited as an attribute's value.
     attr: Option<Ident>,
+    fstring: usize,
+    identity: usize,
 }
 
 impl FactsWalker {
@@ -99,10 +116,11 @@ impl FactsWalker {
         self.facts.loads.push(Load {
             name: name.id.clone(),
             range: name.range,
-            touched: self.touch > 0,
             conditional: self.conditional > 0,
             repeated: self.repeated > 0,
             attr,
+            in_fstring: self.fstring > 0,
+            in_identity: self.identity > 0,
         });
     }
 
@@ -172,10 +190,59 @@ impl FactsWalker {
     }
 }
 
+impl FactsWalker {
+    fn op(&mut self, expr: &Expr) {
+        let runs_code = match expr {
+            Expr::Call(_)
+            | Expr::Subscript(_)
+            | Expr::BinOp(_)
+            | Expr::Compare(_)
+            | Expr::BoolOp(_)
+            | Expr::If(_)
+            | Expr::ListComp(_)
+            | Expr::SetComp(_)
+            | Expr::DictComp(_)
+            | Expr::Generator(_)
+            | Expr::Starred(_)
+            | Expr::Await(_)
+            | Expr::Yield(_)
+            | Expr::YieldFrom(_)
+            | Expr::Set(_)
+            | Expr::Dict(_) => true,
+            Expr::Attribute(_) => true,
+            Expr::UnaryOp(u) => !matches!(u.operand.as_ref(), Expr::NumberLiteral(_)),
+            Expr::FString(f) => f
+                .value
+                .elements()
+                .any(|e| matches!(e, ast::InterpolatedStringElement::Interpolation(_))),
+            _ => false,
+        };
+        if runs_code {
+            let base = match expr {
+                Expr::Attribute(a) => match a.value.as_ref() {
+                    Expr::Name(n) if !self.bound(n.id.as_str()) => Some(n.id.clone()),
+                    _ => None,
+                },
+                _ => None,
+            };
+            self.facts.ops.push(Op {
+                range: expr.range(),
+                base,
+            });
+        }
+    }
+}
+
 impl<'a> Visitor<'a> for FactsWalker {
     fn visit_expr(&mut self, expr: &'a Expr) {
+        self.op(expr);
         match expr {
             Expr::Name(name) => self.record(name),
+            Expr::FString(_) => {
+                self.fstring += 1;
+                visitor::walk_expr(self, expr);
+                self.fstring -= 1;
+            }
             Expr::Attribute(attribute) => self.attribute(attribute),
             Expr::Call(call) => {
                 self.facts.has_call = true;
@@ -253,13 +320,31 @@ impl<'a> Visitor<'a> for FactsWalker {
                 }
             }
             Expr::Compare(compare) => {
+                let identity = compare
+                    .ops
+                    .iter()
+                    .any(|op| matches!(op, CmpOp::Is | CmpOp::IsNot));
+                // Only a name that is itself compared by identity is an identity read.
+                let direct = |e: &Expr| identity && matches!(e, Expr::Name(_));
+                self.identity += usize::from(direct(&compare.left));
                 self.visit_expr(&compare.left);
-                for (op, right) in compare.ops.iter().zip(compare.comparators.iter()) {
+                self.identity -= usize::from(direct(&compare.left));
+                for (i, (op, right)) in compare
+                    .ops
+                    .iter()
+                    .zip(compare.comparators.iter())
+                    .enumerate()
+                {
+                    // `a < b < c` evaluates `c` only when `a < b`.
+                    self.conditional += usize::from(i > 0);
+                    self.identity += usize::from(direct(right));
                     if matches!(op, CmpOp::In | CmpOp::NotIn) {
                         self.with_touch(right)
                     } else {
                         self.visit_expr(right)
                     }
+                    self.identity -= usize::from(direct(right));
+                    self.conditional -= usize::from(i > 0);
                 }
             }
             Expr::Starred(starred) => self.with_touch(&starred.value),
@@ -350,6 +435,20 @@ pub struct Capture {
     pub captured_by: String,
 }
 
+impl Capture {
+    /// Why the rewrite was refused, as a sentence fragment for a drop reason.
+    pub fn describe(&self) -> String {
+        if self.captured_by.starts_with(' ') {
+            format!("rewriting `{}`{}", self.name, self.captured_by)
+        } else {
+            format!(
+                "rewriting `{}` would be captured by `{}`",
+                self.name, self.captured_by
+            )
+        }
+    }
+}
+
 /// How tightly an expression binds; a tuple or generator without its own parentheses binds loosest.
 pub fn precedence(expr: &Expr) -> Prec {
     match expr {
@@ -429,6 +528,7 @@ pub fn render(
         edits: Vec::new(),
         free: Vec::new(),
         error: None,
+        fstring: 0,
     };
     walker.visit_expr(expr);
     if let Some(capture) = walker.error {
@@ -515,9 +615,35 @@ struct Splicer<'m> {
     edits: Vec<(TextRange, String)>,
     free: Vec<String>,
     error: Option<Capture>,
+    /// Depth of f-string replacement fields around the current node.
+    fstring: usize,
 }
 
 impl Splicer<'_> {
+    /// An f-string's fields: a substituted value must not bring quotes or backslashes into a field
+    /// (only Python 3.12 parses those), and a field with `=` prints its own source text, so nothing
+    /// in it may be rewritten at all.
+    fn fstring_element(&mut self, element: &ast::InterpolatedStringElement) {
+        let ast::InterpolatedStringElement::Interpolation(field) = element else {
+            return;
+        };
+        let before = self.edits.len();
+        self.fstring += 1;
+        self.child(&field.expression, Pos::COMMA);
+        if let Some(spec) = &field.format_spec {
+            for inner in spec.elements.iter() {
+                self.fstring_element(inner);
+            }
+        }
+        self.fstring -= 1;
+        if field.debug_text.is_some() && self.edits.len() > before && self.error.is_none() {
+            self.error = Some(Capture {
+                name: self.edits[before].1.clone(),
+                captured_by: " would change the text that an f-string's `=` field prints".into(),
+            });
+        }
+    }
+
     fn child(&mut self, expr: &Expr, pos: Pos) {
         let saved = std::mem::replace(&mut self.pos, pos);
         self.visit_expr(expr);
@@ -581,10 +707,26 @@ impl Splicer<'_> {
 impl<'a> Visitor<'a> for Splicer<'_> {
     fn visit_expr(&mut self, expr: &'a Expr) {
         match expr {
+            Expr::FString(f) => {
+                for element in f.value.elements() {
+                    self.fstring_element(element);
+                }
+            }
             Expr::Name(name) if name.ctx == ExprContext::Load && !self.bound(name.id.as_str()) => {
                 match self.map.get(name.id.as_str()) {
                     Some(Replacement::Value(value)) => {
                         let value = Rc::clone(value);
+                        if self.fstring > 0
+                            && value
+                                .text
+                                .contains(['\'', '"', '\\', '\n', '\r', '{', '}', '#'])
+                            && self.error.is_none()
+                        {
+                            self.error = Some(Capture {
+                                name: name.id.to_string(),
+                                captured_by: " would put quotes or backslashes inside an f-string's field, which Python before 3.12 cannot parse".into(),
+                            });
+                        }
                         self.capture_check(name.id.as_str(), &value.free);
                         self.free.extend(value.free.iter().cloned());
                         let text = if self.pos.needs_parens(value.prec) {

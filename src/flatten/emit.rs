@@ -1,0 +1,497 @@
+//! Writing a kept assertion: inlined when substitution is exactly equivalent, otherwise folded —
+//! the replayed items in order inside one expression — and the `Assertion` records themselves.
+
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
+use std::rc::Rc;
+
+use ruff_python_ast::{self as ast, Expr, OperatorPrecedence as Prec};
+use ruff_text_size::Ranged;
+
+use super::items::{Aliases, Item, Kind, Piece};
+use super::Ctx;
+use crate::collect::Case;
+use crate::model::{Assertion, Origin, Status};
+use crate::names::{self, Facts, Ident, Replacement};
+use crate::shape::Shape;
+
+/// Inline the replayed items into the test, if that is exactly equivalent: every item is a plain
+/// binding whose value is evaluated exactly once, unconditionally, in the original order, before
+/// any operation of the assert that could observe it; values that run code are read once each.
+pub fn try_inline(
+    ctx: &Ctx,
+    test: &Expr,
+    facts: &Facts,
+    items: &[Item],
+    replay: &[usize],
+    map: &Aliases,
+    origins: &mut Vec<Origin>,
+) -> Option<String> {
+    if replay.iter().any(|&i| {
+        let it = &items[i];
+        !matches!(it.kind, Kind::Assign | Kind::Param | Kind::Fixture)
+            || it.defs.len() != 1
+            || it.value.is_none()
+    }) {
+        return None;
+    }
+    // How many times each binding's value would be evaluated once inlined.
+    let mut pending: HashMap<Ident, usize> = HashMap::default();
+    for load in &facts.loads {
+        let weight = if load.repeated { 2 } else { 1 };
+        *pending.entry(load.name.clone()).or_default() += weight;
+    }
+    let mut effectful: Vec<usize> = Vec::new();
+    for &i in replay.iter().rev() {
+        let it = &items[i];
+        let name = &it.defs[0];
+        let value = it.value?;
+        let count = pending.remove(name).unwrap_or(0);
+        if count == 0 {
+            // Replayed without being read: it matters for its effect, which inlining would lose.
+            return None;
+        }
+        if count > 1 && !names::is_immutable_literal(value) {
+            return None;
+        }
+        if !it.inert {
+            effectful.push(i);
+        }
+        for load in &it.loads {
+            let weight = if load.repeated { 2 } else { 1 };
+            *pending.entry(load.name.clone()).or_default() += count * weight;
+        }
+    }
+    // Substituting into an f-string field or an identity test changes what is formatted or which
+    // object is compared: keep the name (fold) instead.
+    let substituted: HashSet<&Ident> = replay.iter().map(|&i| &items[i].defs[0]).collect();
+    if facts.loads.iter().any(|l| {
+        substituted.contains(&l.name)
+            && (l.in_fstring || (l.in_identity && !is_singleton(items, replay, &l.name)))
+    }) {
+        return None;
+    }
+    effectful.reverse();
+    if !evaluation_order_holds(facts, items, replay, &effectful, map) {
+        return None;
+    }
+    let mut combined = map.clone();
+    for &i in replay {
+        let it = &items[i];
+        let value = names::render(it.value?, &combined, ctx.map).ok()?;
+        combined.insert(it.defs[0].to_string(), Replacement::Value(Rc::new(value)));
+    }
+    let expr = names::render(test, &combined, ctx.map).ok()?;
+    for &i in replay {
+        origins.push(Origin {
+            role: items[i].role,
+            span: ctx.map.span(items[i].range),
+        });
+    }
+    // A walrus, yield, starred value or bare tuple cannot stand alone as an expression: the source's
+    // parentheses are outside the node's range, so put them back.
+    Some(if expr.prec < Prec::Lambda {
+        format!("({})", expr.text)
+    } else {
+        expr.text
+    })
+}
+
+/// Inlined values that run code must run exactly where, and in the order, the test ran them: each
+/// is read once, unconditionally, by the test or by a later value (its *container*), before any
+/// operation of that container completes; and they finish in assignment order (a value nested in
+/// another finishes first).
+fn evaluation_order_holds(
+    facts: &Facts,
+    items: &[Item],
+    replay: &[usize],
+    effectful: &[usize],
+    map: &Aliases,
+) -> bool {
+    let is_module = |base: &Option<Ident>| {
+        base.as_ref()
+            .is_some_and(|b| matches!(map.get(b.as_str()), Some(Replacement::SolutionModule)))
+    };
+    // Each binding's container (None: the test) and its first read there.
+    let container_facts = |c: Option<usize>| -> Option<Facts> {
+        match c {
+            None => Some(facts.clone()),
+            Some(j) => items[j].value.map(Facts::of),
+        }
+    };
+    let mut place: HashMap<usize, (Option<usize>, ruff_text_size::TextSize)> = HashMap::default();
+    for &i in replay {
+        let name = &items[i].defs[0];
+        for container in std::iter::once(None).chain(replay.iter().map(|&j| Some(j))) {
+            if container == Some(i) {
+                continue;
+            }
+            let Some(cf) = container_facts(container) else {
+                continue;
+            };
+            let Some(load) = cf.loads.iter().find(|l| &l.name == name) else {
+                continue;
+            };
+            if effectful.contains(&i) {
+                let pos = load.range.start();
+                let early_op = cf.ops.iter().any(|op| {
+                    !is_module(&op.base) && !op.range.contains(pos) && op.range.start() < pos
+                });
+                if load.conditional || early_op {
+                    return false;
+                }
+            }
+            place.insert(i, (container, load.range.start()));
+            break;
+        }
+        if effectful.contains(&i) && !place.contains_key(&i) {
+            return false;
+        }
+    }
+    // The path from the test down to each value; a descendant finishes before its container.
+    let path = |mut i: usize| -> Vec<ruff_text_size::TextSize> {
+        let mut out = Vec::new();
+        loop {
+            let Some(&(container, pos)) = place.get(&i) else {
+                return out;
+            };
+            out.push(pos);
+            match container {
+                None => {
+                    out.reverse();
+                    return out;
+                }
+                Some(j) => i = j,
+            }
+        }
+    };
+    let mut order: Vec<usize> = effectful.to_vec();
+    let paths: HashMap<usize, Vec<ruff_text_size::TextSize>> =
+        order.iter().map(|&i| (i, path(i))).collect();
+    order.sort_by(|a, b| {
+        let (pa, pb) = (&paths[a], &paths[b]);
+        for (x, y) in pa.iter().zip(pb.iter()) {
+            if x != y {
+                return x.cmp(y);
+            }
+        }
+        // One contains the other: the longer path (nested deeper) finishes first.
+        pb.len().cmp(&pa.len())
+    });
+    order == effectful
+}
+
+/// Whether the binding of `name` among the replayed items is `None`, `True`, `False` or `...`,
+/// whose identity a literal preserves.
+fn is_singleton(items: &[Item], replay: &[usize], name: &Ident) -> bool {
+    replay
+        .iter()
+        .map(|&i| &items[i])
+        .find(|it| it.defs.first() == Some(name))
+        .and_then(|it| it.value)
+        .is_some_and(|v| {
+            matches!(
+                v,
+                Expr::NoneLiteral(_) | Expr::BooleanLiteral(_) | Expr::EllipsisLiteral(_)
+            )
+        })
+}
+
+/// Replay the items in order inside one expression. Earlier asserts split it into segments joined
+/// by `and` (pytest stops at the first failing assert, and tests its truth once, as `and` does):
+/// `(lambda: (c := Cache(), c.put(1), c.get(1) == 1)[-1] and (c.put(2), c.get(2) == 2)[-1])()`.
+/// The lambda keeps walrus targets out of the solution's namespace.
+pub fn fold(
+    ctx: &Ctx,
+    test: &Expr,
+    items: &[Item],
+    replay: &[usize],
+    map: &Aliases,
+    solution_names: &[String],
+    shared: &[(String, String)],
+) -> Result<String, String> {
+    let facts = Facts::of(test);
+    let mut bound: HashSet<&str> = replay
+        .iter()
+        .flat_map(|&i| items[i].defs.iter().map(|d| d.as_str()))
+        .collect();
+    bound.extend(shared.iter().map(|(n, _)| n.as_str()));
+    bound.extend(facts.walrus.iter().map(|w| w.as_str()));
+    if let Some(clash) = solution_names.iter().find(|n| bound.contains(n.as_str())) {
+        return Err(format!("the test binds a local `{clash}`, which would hide the solution's `{clash}` once the assertion is folded"));
+    }
+    let render = |e: &Expr| -> Result<String, String> {
+        names::render(e, map, ctx.map)
+            .map(|r| r.text)
+            .map_err(|c| c.describe())
+    };
+    let mut segments: Vec<(Vec<String>, &Expr)> = Vec::new();
+    let mut current: Vec<String> = shared
+        .iter()
+        .map(|(name, value)| format!("{name} := {value}"))
+        .collect();
+    let mut binds = !facts.walrus.is_empty() || !shared.is_empty();
+    for &i in replay {
+        let piece = items[i].fold.clone()?;
+        match piece {
+            Piece::Bind(targets, value) => {
+                binds = true;
+                let mut s = wrap(value, render(value)?);
+                for (k, t) in targets.iter().enumerate().rev() {
+                    let n = ctx.map.text(t.range());
+                    s = if k == 0 {
+                        format!("{n} := {s}")
+                    } else {
+                        format!("({n} := {s})")
+                    };
+                }
+                current.push(s);
+            }
+            Piece::BindName(name, value) => {
+                binds = true;
+                current.push(format!("{name} := {}", wrap(value, render(value)?)));
+            }
+            Piece::Eval(e) => {
+                if !matches!(e, Expr::NoneLiteral(_) | Expr::StringLiteral(_)) {
+                    current.push(wrap(e, render(e)?));
+                }
+            }
+            Piece::Check(e) => {
+                current.push(wrap(e, render(e)?));
+                segments.push((std::mem::take(&mut current), e));
+            }
+            Piece::Store(target, value) => {
+                let value = wrap(value, render(value)?);
+                current.push(match module_attribute(target, map) {
+                    // A global of the solution's namespace: `globals()` inside the fold is that
+                    // namespace (a comprehension target would bind a local instead).
+                    Some(attr) => format!("globals().__setitem__({attr:?}, {value})"),
+                    None => format!("[None for {} in [{value}]]", render(target)?),
+                });
+            }
+            Piece::Augmented(target, op, value) => {
+                let call = format!(
+                    "__import__(\"operator\").{}({}, {})",
+                    super::items::inplace_function(op),
+                    render(target)?,
+                    wrap(value, render(value)?)
+                );
+                current.push(match (target, module_attribute(target, map)) {
+                    (Expr::Name(n), _) => {
+                        binds = true;
+                        format!("{} := {call}", n.id)
+                    }
+                    (_, Some(attr)) => format!("globals().__setitem__({attr:?}, {call})"),
+                    _ => format!("[None for {} in [{call}]]", render(target)?),
+                });
+            }
+            Piece::DelItem(value, key) => {
+                current.push(format!(
+                    "{}.__delitem__({})",
+                    atom(value, render(value)?),
+                    wrap(key, render(key)?)
+                ));
+            }
+            Piece::DelAttr(value, attr) => {
+                let target = Expr::Attribute(ast::ExprAttribute {
+                    value: Box::new(value.clone()),
+                    attr: ast::Identifier::new(attr, value.range()),
+                    ctx: ast::ExprContext::Del,
+                    range: value.range(),
+                    node_index: Default::default(),
+                });
+                current.push(match module_attribute(&target, map) {
+                    Some(attr) => format!("globals().__delitem__({attr:?})"),
+                    None => format!("{}.__delattr__({attr:?})", atom(value, render(value)?)),
+                });
+            }
+            Piece::Unpack(target, value) => {
+                binds = true;
+                let mut names = Vec::new();
+                names::collect_targets_vec(target, &mut names);
+                let walruses: Vec<String> = names
+                    .iter()
+                    .map(|n| format!("{n} := {}", unpack_temp(n)))
+                    .collect();
+                let comma = if walruses.len() == 1 { "," } else { "" };
+                current.push(format!(
+                    "[({}{comma}) for {} in [{}]]",
+                    walruses.join(", "),
+                    unpack_target(ctx, target),
+                    wrap(value, render(value)?)
+                ));
+            }
+        }
+    }
+    current.push(wrap(test, render(test)?));
+    segments.push((current, test));
+    let joined = segments.len() > 1;
+    let body = segments
+        .into_iter()
+        .map(|(parts, check)| segment(parts, check, joined))
+        .collect::<Vec<_>>()
+        .join(" and ");
+    Ok(if binds {
+        format!("(lambda: {body})()")
+    } else {
+        body
+    })
+}
+
+/// `module.attr` as a store target, where `module` is the solution module: the attribute's name.
+fn module_attribute<'e>(target: &'e Expr, map: &Aliases) -> Option<&'e str> {
+    let Expr::Attribute(a) = target else {
+        return None;
+    };
+    let is_module = |e: &Expr| matches!(e, Expr::Name(n) if matches!(map.get(n.id.as_str()), Some(Replacement::SolutionModule)));
+    let module = match a.value.as_ref() {
+        Expr::Call(c) if c.arguments.is_empty() => is_module(&c.func),
+        other => is_module(other),
+    };
+    module.then_some(a.attr.as_str())
+}
+
+/// The temporary name an unpacking target goes through: a comprehension variable cannot be the
+/// target of a walrus, so `a, b = v` becomes `[(a := _bx_a, b := _bx_b) for _bx_a, _bx_b in [v]]`.
+fn unpack_temp(name: &str) -> String {
+    format!("_bx_{name}")
+}
+
+/// An unpacking target with every name replaced by its temporary.
+fn unpack_target(ctx: &Ctx, target: &Expr) -> String {
+    match target {
+        Expr::Name(n) => unpack_temp(n.id.as_str()),
+        Expr::Starred(s) => format!("*{}", unpack_target(ctx, &s.value)),
+        Expr::Tuple(t) => {
+            let parts: Vec<String> = t.elts.iter().map(|e| unpack_target(ctx, e)).collect();
+            if parts.len() == 1 {
+                format!("({},)", parts[0])
+            } else {
+                format!("({})", parts.join(", "))
+            }
+        }
+        Expr::List(l) => {
+            let parts: Vec<String> = l.elts.iter().map(|e| unpack_target(ctx, e)).collect();
+            format!("[{}]", parts.join(", "))
+        }
+        other => ctx.map.text(other.range()).to_string(),
+    }
+}
+
+/// One segment of a fold: the items since the last assert, then that assert's test. Joined to
+/// other segments by `and`, a lone test that binds as loosely as `and` needs parentheses.
+fn segment(mut parts: Vec<String>, check: &Expr, joined: bool) -> String {
+    if parts.len() == 1 {
+        let only = parts.remove(0);
+        if joined && !is_bare_wrap(check) && names::precedence(check) <= Prec::And {
+            format!("({only})")
+        } else {
+            only
+        }
+    } else {
+        format!("({})[-1]", parts.join(", "))
+    }
+}
+
+fn is_bare_wrap(e: &Expr) -> bool {
+    matches!(e, Expr::Tuple(t) if !t.parenthesized)
+        || matches!(
+            e,
+            Expr::Named(_) | Expr::Lambda(_) | Expr::Yield(_) | Expr::Starred(_)
+        )
+}
+
+/// A value in the position of an attribute's object: parenthesised unless atomic.
+fn atom(e: &Expr, s: String) -> String {
+    if names::is_atomic(e) && !matches!(e, Expr::NumberLiteral(_)) {
+        s
+    } else {
+        format!("({s})")
+    }
+}
+
+/// An element of a tuple display: a bare tuple, walrus, lambda, yield or starred value needs
+/// parentheses there.
+fn wrap(e: &Expr, s: String) -> String {
+    if is_bare_wrap(e) {
+        format!("({s})")
+    } else {
+        s
+    }
+}
+
+pub fn base(ctx: &Ctx, case: &Case, stmt: &ast::StmtAssert) -> Assertion {
+    let (line, column) = ctx.map.line_column(stmt.range.start());
+    Assertion {
+        test: case.id.clone(),
+        line,
+        column,
+        source: ctx.map.text(stmt.range).to_string(),
+        status: Status::Kept,
+        expr: None,
+        reason: None,
+        unresolved: None,
+        shapes: Vec::new(),
+        span: ctx.map.span(stmt.range),
+        origins: Vec::new(),
+    }
+}
+
+/// CPython refuses an expression with more than 200 nested brackets ("too many nested
+/// parentheses"); inlining can add levels to what the test file had.
+const CPYTHON_MAX_NESTING: usize = 200;
+
+/// A kept assertion. Every kept expression must parse as Python 3.9 does (checked in debug
+/// builds, which every test run uses); an expression deeper than CPython accepts is dropped.
+pub fn kept(
+    ctx: &Ctx,
+    case: &Case,
+    stmt: &ast::StmtAssert,
+    expr: String,
+    shapes: Vec<Shape>,
+    origins: Vec<Origin>,
+) -> Assertion {
+    if names::bracket_depth(&expr) > CPYTHON_MAX_NESTING {
+        return dropped(
+            ctx,
+            case,
+            stmt,
+            format!("once flattened it nests more than {CPYTHON_MAX_NESTING} brackets, which CPython refuses to compile"),
+            vec![],
+            shapes,
+            origins,
+        );
+    }
+    debug_assert!(
+        crate::portable::parses_everywhere(&expr),
+        "a kept expression does not parse under Python 3.9: {expr}"
+    );
+    let mut a = base(ctx, case, stmt);
+    a.expr = Some(expr);
+    a.shapes = shapes;
+    a.origins = dedup_origins(origins);
+    a
+}
+
+pub fn dropped(
+    ctx: &Ctx,
+    case: &Case,
+    stmt: &ast::StmtAssert,
+    reason: String,
+    unresolved: Vec<String>,
+    shapes: Vec<Shape>,
+    origins: Vec<Origin>,
+) -> Assertion {
+    let mut a = base(ctx, case, stmt);
+    a.status = Status::Dropped;
+    a.reason = Some(reason);
+    a.unresolved = Some(unresolved);
+    a.shapes = shapes;
+    a.origins = dedup_origins(origins);
+    a
+}
+
+fn dedup_origins(mut origins: Vec<Origin>) -> Vec<Origin> {
+    origins.sort_by_key(|o| (o.span.start, o.span.end));
+    origins.dedup_by(|a, b| a.span == b.span);
+    origins
+}

@@ -1,0 +1,458 @@
+//! Items: everything pytest runs before an assert, one item each — setup, parameters, fixtures, and
+//! every top-level statement of the test, earlier asserts included — with the names it binds and
+//! reads, whether it is inert (see `effects`), and how it is replayed inside an expression (or why
+//! it cannot be).
+
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
+
+use ruff_python_ast::visitor::Visitor;
+use ruff_python_ast::{self as ast, Expr, Stmt};
+use ruff_text_size::{Ranged, TextRange};
+
+use super::Ctx;
+use crate::model::OriginRole;
+use crate::module::BoundNames;
+use crate::names::{self, Facts, Ident, Replacement};
+
+/// How an item is written inside a fold.
+#[derive(Clone)]
+pub enum Piece<'a> {
+    /// `a = b = value` → `a := (b := value)`.
+    Bind(&'a [Expr], &'a Expr),
+    /// A single name bound to a value that is not a statement of the test (a parameter, a fixture).
+    BindName(Ident, &'a Expr),
+    /// `a, *b = value` → `[(a := _a, b := _b) for _a, *_b in [value]]`.
+    Unpack(&'a Expr, &'a Expr),
+    /// An expression evaluated for its effect (a call statement).
+    Eval(&'a Expr),
+    /// An earlier assert: pytest stops the test when it fails, so the fold does too (`… and …`).
+    Check(&'a Expr),
+    /// `obj.attr = value` or `obj[key] = value` → `[None for obj.attr in [value]]`: the value is
+    /// evaluated first and stored through the target exactly as the assignment would.
+    Store(&'a Expr, &'a Expr),
+    /// `x += v` → `x := __import__("operator").iadd(x, v)`, which is exactly `+=` (in place for a
+    /// list); on `obj.attr` or `obj[key]` with plain parts, the same value stored back.
+    Augmented(&'a Expr, ast::Operator, &'a Expr),
+    /// `del obj[key]` → `obj.__delitem__(key)`.
+    DelItem(&'a Expr, &'a Expr),
+    /// `del obj.attr` → `obj.__delattr__("attr")`.
+    DelAttr(&'a Expr, &'a str),
+}
+
+/// The `operator` function that performs an augmented assignment in place.
+pub fn inplace_function(op: ast::Operator) -> &'static str {
+    use ast::Operator::*;
+    match op {
+        Add => "iadd",
+        Sub => "isub",
+        Mult => "imul",
+        MatMult => "imatmul",
+        Div => "itruediv",
+        Mod => "imod",
+        Pow => "ipow",
+        LShift => "ilshift",
+        RShift => "irshift",
+        BitOr => "ior",
+        BitXor => "ixor",
+        BitAnd => "iand",
+        FloorDiv => "ifloordiv",
+    }
+}
+
+/// Whether evaluating an augmented or deleted target's parts twice is the same as once: names and
+/// literals only (`obj.attr`, `d[k]`, `d["key"]`).
+fn plain_parts(target: &Expr) -> bool {
+    let plain = |e: &Expr| matches!(e, Expr::Name(_)) || e.is_literal_expr();
+    match target {
+        Expr::Name(_) => true,
+        Expr::Attribute(a) => plain(&a.value),
+        Expr::Subscript(s) => plain(&s.value) && plain(&s.slice),
+        _ => false,
+    }
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Kind {
+    Param,
+    Fixture,
+    /// `x = value` (single name): may be inlined.
+    Assign,
+    /// An earlier assert of the test.
+    Assert,
+    /// Any other statement, and setup.
+    Other,
+}
+
+pub struct Item<'a> {
+    pub range: TextRange,
+    pub kind: Kind,
+    pub role: OriginRole,
+    /// Locals the item binds (or unbinds).
+    pub defs: Vec<Ident>,
+    /// Locals the item reads.
+    pub reads: Vec<Ident>,
+    /// Provably runs no user code and cannot raise: may be left out when nothing reads what it binds.
+    pub inert: bool,
+    /// The value a plain binding gives its name (for inlining).
+    pub value: Option<&'a Expr>,
+    /// Every name read by the expressions this item evaluates (for name resolution).
+    pub loads: Vec<names::Load>,
+    pub fold: Result<Piece<'a>, String>,
+    /// Shown in messages; `None` for statements, described from their source when needed.
+    pub label: Option<String>,
+    /// For a compound statement, where it is: "the `for` loop on line 3 (`for …`)".
+    pub place: Option<String>,
+}
+
+impl Item<'_> {
+    pub fn what(&self, ctx: &Ctx) -> String {
+        match &self.label {
+            Some(label) => label.clone(),
+            None => format!(
+                "`{}` on line {}",
+                ctx.map.snippet(self.range),
+                ctx.map.line(self.range.start())
+            ),
+        }
+    }
+
+    fn blank(range: TextRange, kind: Kind, role: OriginRole) -> Self {
+        Item {
+            range,
+            kind,
+            role,
+            defs: Vec::new(),
+            reads: Vec::new(),
+            inert: false,
+            value: None,
+            loads: Vec::new(),
+            fold: Err(String::new()),
+            label: None,
+            place: None,
+        }
+    }
+}
+
+/// A parameter or fixture bound to a value evaluated outside the test body.
+pub fn binding<'a>(
+    name: &str,
+    value: &'a Expr,
+    reads: Vec<Ident>,
+    range: TextRange,
+    kind: Kind,
+    role: OriginRole,
+    inert: bool,
+) -> Item<'a> {
+    let facts = Facts::of(value);
+    Item {
+        defs: vec![Ident::from(name)],
+        reads,
+        inert,
+        value: Some(value),
+        loads: facts.loads,
+        fold: Ok(Piece::BindName(Ident::from(name), value)),
+        label: Some(format!("`{name}`")),
+        ..Item::blank(range, kind, role)
+    }
+}
+
+/// A name bound to something no expression can reproduce (the test class instance, a pytest
+/// fixture). `inert`: creating it runs nothing that could change what an assertion reads.
+pub fn unfoldable_binding<'a>(name: &str, range: TextRange, why: String, inert: bool) -> Item<'a> {
+    Item {
+        defs: vec![Ident::from(name)],
+        inert,
+        fold: Err(why),
+        label: Some(format!("`{name}`")),
+        ..Item::blank(range, Kind::Other, OriginRole::Blocker)
+    }
+}
+
+/// Setup that runs before the test and cannot be replayed.
+pub fn setup<'a>(range: TextRange, why: String) -> Item<'a> {
+    Item {
+        fold: Err(format!("{why}, and may change what the assertion reads")),
+        label: Some(why),
+        ..Item::blank(range, Kind::Other, OriginRole::Blocker)
+    }
+}
+
+/// A top-level statement of the test. `is_local(name)`: a local of the test (not an alias of the
+/// solution). Inertness is decided by the caller, which knows what is bound.
+pub fn statement<'a>(
+    ctx: &Ctx<'_, 'a>,
+    stmt: &'a Stmt,
+    is_local: &dyn Fn(&str) -> bool,
+) -> Item<'a> {
+    let line = ctx.map.line(stmt.range().start());
+    let snippet = || ctx.map.snippet(stmt.range());
+    let mut item = Item::blank(stmt.range(), Kind::Other, OriginRole::Folded);
+    let absorb = |item: &mut Item<'a>, expr: &'a Expr| {
+        let facts = Facts::of(expr);
+        for load in &facts.loads {
+            if is_local(&load.name) {
+                item.reads.push(load.name.clone());
+            }
+        }
+        item.defs.extend(facts.walrus);
+        item.loads.extend(facts.loads);
+    };
+    match stmt {
+        Stmt::Assign(a) => {
+            absorb(&mut item, &a.value);
+            let targets = a.targets.as_slice();
+            if targets.iter().all(|t| matches!(t, Expr::Name(_))) {
+                for t in targets {
+                    if let Expr::Name(n) = t {
+                        item.defs.push(n.id.clone());
+                    }
+                }
+                if targets.len() == 1 {
+                    item.kind = Kind::Assign;
+                    item.role = OriginRole::Inlined;
+                    item.value = Some(&a.value);
+                }
+                item.fold = Ok(Piece::Bind(targets, &a.value));
+            } else if let [target @ (Expr::Tuple(_) | Expr::List(_))] = targets {
+                names::collect_target_idents(target, &mut item.defs);
+                item.fold = if is_plain_unpack(target) {
+                    Ok(Piece::Unpack(target, &a.value))
+                } else {
+                    Err(format!(
+                        "the assignment `{}` on line {line} cannot be written as an expression",
+                        snippet()
+                    ))
+                };
+            } else if let [target @ (Expr::Attribute(_) | Expr::Subscript(_))] = targets {
+                store_target(&mut item, target, is_local);
+                absorb_target(&mut item, target, is_local);
+                item.fold = Ok(Piece::Store(target, &a.value));
+            } else {
+                for t in targets {
+                    names::collect_target_idents(t, &mut item.defs);
+                    absorb_target(&mut item, t, is_local);
+                }
+                item.fold = Err(format!(
+                    "the assignment `{}` on line {line} cannot be written as an expression",
+                    snippet()
+                ));
+            }
+        }
+        Stmt::AnnAssign(a) => match (a.target.as_ref(), a.value.as_deref()) {
+            (Expr::Name(t), Some(value)) => {
+                absorb(&mut item, value);
+                item.kind = Kind::Assign;
+                item.role = OriginRole::Inlined;
+                item.defs.push(t.id.clone());
+                item.value = Some(value);
+                item.fold = Ok(Piece::Bind(std::slice::from_ref(a.target.as_ref()), value));
+            }
+            // `x: int` binds nothing and evaluates nothing inside a function.
+            (Expr::Name(_), None) => item.fold = Err(String::new()),
+            _ => item.fold = Err(format!(
+                "the annotated assignment `{}` on line {line} cannot be written as an expression",
+                snippet()
+            )),
+        },
+        Stmt::AugAssign(a) => {
+            absorb(&mut item, &a.value);
+            absorb_target(&mut item, &a.target, is_local);
+            if let Expr::Name(n) = a.target.as_ref() {
+                item.defs.push(n.id.clone());
+            } else {
+                store_target(&mut item, &a.target, is_local);
+            }
+            item.fold = if plain_parts(&a.target) {
+                Ok(Piece::Augmented(&a.target, a.op, &a.value))
+            } else {
+                Err(format!(
+                    "`{}` on line {line} is an augmented assignment whose target would be evaluated twice in an expression",
+                    snippet()
+                ))
+            };
+        }
+        Stmt::Expr(e) => {
+            absorb(&mut item, &e.value);
+            item.fold = Ok(Piece::Eval(&e.value));
+        }
+        Stmt::Assert(a) => {
+            absorb(&mut item, &a.test);
+            if let Some(msg) = &a.msg {
+                // The message is evaluated only when the assert fails, when the test stops anyway.
+                let facts = Facts::of(msg);
+                item.defs.extend(facts.walrus);
+            }
+            item.kind = Kind::Assert;
+            item.fold = Ok(Piece::Check(&a.test));
+        }
+        Stmt::Delete(d) => {
+            for t in &d.targets {
+                match t {
+                    Expr::Name(n) => item.defs.push(n.id.clone()),
+                    other => {
+                        store_target(&mut item, other, is_local);
+                        absorb_target(&mut item, other, is_local);
+                    }
+                }
+            }
+            item.fold = match d.targets.as_slice() {
+                [Expr::Subscript(s)] if !matches!(s.slice.as_ref(), Expr::Slice(_)) => {
+                    Ok(Piece::DelItem(&s.value, &s.slice))
+                }
+                [Expr::Attribute(a)] => Ok(Piece::DelAttr(&a.value, a.attr.as_str())),
+                _ => Err(format!(
+                    "`{}` on line {line} cannot be replayed in an expression",
+                    snippet()
+                )),
+            };
+        }
+        Stmt::Pass(_) => item.fold = Err(String::new()),
+        _ => compound(ctx, stmt, &mut item, is_local),
+    }
+    item
+}
+
+/// Compound statements, nested defs, imports, `global`: they bind what they bind, read every local
+/// they mention, and cannot be replayed.
+fn compound<'a>(
+    ctx: &Ctx<'_, 'a>,
+    stmt: &'a Stmt,
+    item: &mut Item<'a>,
+    is_local: &dyn Fn(&str) -> bool,
+) {
+    let line = ctx.map.line(stmt.range().start());
+    let mut bound = BoundNames::default();
+    bound.visit_stmt(stmt);
+    item.defs
+        .extend(bound.names.iter().map(|n| Ident::from(n.as_str())));
+    let mut reads = LocalReads {
+        is_local,
+        names: Vec::new(),
+    };
+    reads.visit_stmt(stmt);
+    item.reads.extend(reads.names);
+    let kind = match stmt {
+        Stmt::For(_) => "the `for` loop",
+        Stmt::While(_) => "the `while` loop",
+        Stmt::If(_) => "the `if`",
+        Stmt::With(_) => "the `with` block",
+        Stmt::Try(_) => "the `try`",
+        Stmt::Match(_) => "the `match`",
+        Stmt::FunctionDef(_) => "the nested function",
+        Stmt::ClassDef(_) => "the nested class",
+        Stmt::Import(_) | Stmt::ImportFrom(_) => "the import",
+        Stmt::Global(_) => "the `global` statement",
+        Stmt::Nonlocal(_) => "the `nonlocal` statement",
+        _ => "the statement",
+    };
+    item.fold = Err(match bound.names.first() {
+        Some(n) if matches!(stmt, Stmt::Import(_) | Stmt::ImportFrom(_)) => {
+            format!("`{n}` is a module imported inside the test on line {line}; the evaluation namespace is the solution's, which need not have it")
+        }
+        _ => {
+            let place = format!(
+                "{kind} on line {line} (`{}`)",
+                ctx.map.snippet(stmt.range())
+            );
+            let what = format!("{place} cannot be folded into an expression");
+            item.place = Some(place);
+            what
+        }
+    });
+}
+
+fn is_plain_unpack(target: &Expr) -> bool {
+    match target {
+        Expr::Name(_) => true,
+        Expr::Tuple(t) => t.elts.iter().all(is_plain_unpack),
+        Expr::List(l) => l.elts.iter().all(is_plain_unpack),
+        Expr::Starred(s) => matches!(s.value.as_ref(), Expr::Name(_)),
+        _ => false,
+    }
+}
+
+/// `obj.attr = …` / `obj[k] = …`: the object is read (and changed).
+fn store_target(item: &mut Item, target: &Expr, is_local: &dyn Fn(&str) -> bool) {
+    if let Some(root) = names::root_name(target) {
+        if is_local(root) {
+            item.reads.push(Ident::from(root));
+        }
+    }
+}
+
+/// The names a target's sub-expressions read (`obj` and `key` in `obj.a[key] = …`).
+fn absorb_target<'a>(item: &mut Item<'a>, target: &'a Expr, is_local: &dyn Fn(&str) -> bool) {
+    let facts = match target {
+        Expr::Name(n) => {
+            if is_local(n.id.as_str()) {
+                item.reads.push(n.id.clone());
+            }
+            return;
+        }
+        // The whole target, so that `module.attr` is read as an attribute of the module.
+        Expr::Attribute(_) => Facts::of(target),
+        Expr::Subscript(s) => {
+            let mut f = Facts::of(&s.value);
+            f.loads.extend(Facts::of(&s.slice).loads);
+            f
+        }
+        other => Facts::of(other),
+    };
+    for load in &facts.loads {
+        if is_local(&load.name) {
+            item.reads.push(load.name.clone());
+        }
+    }
+    item.loads.extend(facts.loads);
+}
+
+/// Local names a compound statement mentions.
+struct LocalReads<'l> {
+    is_local: &'l dyn Fn(&str) -> bool,
+    names: Vec<Ident>,
+}
+
+impl<'a> Visitor<'a> for LocalReads<'_> {
+    fn visit_expr(&mut self, expr: &'a Expr) {
+        if let Expr::Name(n) = expr {
+            if (self.is_local)(n.id.as_str()) {
+                self.names.push(n.id.clone());
+            }
+        }
+        ruff_python_ast::visitor::walk_expr(self, expr);
+    }
+}
+
+/// Which names are certainly bound at each point of a test body, for inertness: parameters and
+/// fixtures, and what straight-line statements bound. A name bound only inside a block may be
+/// unbound.
+#[derive(Default)]
+pub struct Bound {
+    pub names: HashSet<Ident>,
+}
+
+impl Bound {
+    pub fn after(&mut self, item: &Item) {
+        let straight = matches!(
+            item.kind,
+            Kind::Param | Kind::Fixture | Kind::Assign | Kind::Assert
+        ) || matches!(
+            item.fold,
+            Ok(Piece::Bind(..)
+                | Piece::Unpack(..)
+                | Piece::Eval(..)
+                | Piece::Store(..)
+                | Piece::Augmented(..))
+        );
+        for d in &item.defs {
+            if straight {
+                self.names.insert(d.clone());
+            } else {
+                self.names.remove(d);
+            }
+        }
+    }
+}
+
+/// Local aliases of the solution: `sol = _load_solution()`, `f = sol.f`, `from solution import f`.
+pub type Aliases = HashMap<String, Replacement>;

@@ -1,0 +1,862 @@
+//! Flattening one test case into standalone assertions (the `full` stage).
+//!
+//! The test is read as a sequence of *items* (`items`): setup, parameters and fixtures, then every
+//! top-level statement, earlier asserts included. For each `assert`, **everything before it is
+//! replayed** (`effects`: replay is the default, omission needs a proof): every item that is not
+//! provably inert, plus the inert bindings the replay reads. If those are plain bindings whose
+//! substitution is exactly equivalent, they are inlined (`emit::try_inline`); otherwise they are
+//! *folded*, replayed in order inside `(lambda: (x := …, x.put(…), <test>)[-1])()`, with earlier
+//! asserts joined by `and` because pytest stops at the first that fails (`emit::fold`). What can be
+//! neither replayed nor shown inert drops the assertion, naming the statement and line; so do names
+//! the solution's namespace lacks (`resolve`).
+
+mod effects;
+mod emit;
+mod items;
+mod resolve;
+
+use rustc_hash::FxHashSet as HashSet;
+
+use ruff_python_ast::visitor::Visitor;
+use ruff_python_ast::{self as ast, Expr, Stmt};
+use ruff_text_size::{Ranged, TextRange};
+
+use crate::collect::Case;
+use crate::model::{Assertion, Origin, OriginRole};
+use crate::module::{BoundNames, Fixture, Global, ModuleScope};
+use crate::names::{self, Facts, Ident, Replacement};
+use crate::shape::Shape;
+use crate::source::SourceMap;
+use items::{Aliases, Bound, Item, Kind, Piece};
+use resolve::Resolution;
+
+/// pytest's own fixtures: requested by name, provided by pytest, never reproducible in an `eval`.
+/// Requesting one changes nothing an assertion reads until the test uses it.
+const PYTEST_FIXTURES: &[&str] = &[
+    "request",
+    "monkeypatch",
+    "tmp_path",
+    "tmpdir",
+    "tmp_path_factory",
+    "tmpdir_factory",
+    "capsys",
+    "capfd",
+    "capsysbinary",
+    "capfdbinary",
+    "caplog",
+    "recwarn",
+    "pytestconfig",
+    "record_property",
+    "record_xml_attribute",
+    "record_testsuite_property",
+    "cache",
+    "doctest_namespace",
+    "subtests",
+];
+
+/// pytest calls that end the test as skipped or expected to fail, wherever they are in it.
+const PYTEST_SKIPS: &[&str] = &["pytest.skip", "pytest.xfail", "pytest.importorskip"];
+
+pub struct Ctx<'s, 'a> {
+    pub scope: &'s ModuleScope<'a>,
+    pub map: &'s SourceMap<'a>,
+    pub slug: &'s str,
+    /// Ranges of the file's syntax errors: a test containing one is not extracted.
+    pub errors: &'s [TextRange],
+}
+
+/// What is known about the test as a whole while its asserts are decided.
+struct Test<'t, 'a> {
+    case: &'t Case<'a>,
+    locals: HashSet<String>,
+    aliases: Aliases,
+}
+
+impl Test<'_, '_> {
+    fn is_local(&self, n: &str) -> bool {
+        self.locals.contains(n) && !self.aliases.contains_key(n)
+    }
+}
+
+pub fn flatten_case(ctx: &Ctx, case: &Case, solution_names: &mut Vec<String>) -> Vec<Assertion> {
+    let f = case.func;
+    let mut bound_names = BoundNames::default();
+    for stmt in &f.body {
+        bound_names.visit_stmt(stmt);
+    }
+    let mut locals: HashSet<String> = bound_names.names.iter().cloned().collect();
+    locals.extend(f.parameters.iter().map(|p| p.name().to_string()));
+    let mut test = Test {
+        case,
+        locals,
+        aliases: resolve::local_aliases(ctx, f),
+    };
+    let mut items: Vec<Item> = Vec::new();
+    setup_items(ctx, &mut test, &mut items);
+    let mut bound = Bound::default();
+    for item in &items {
+        bound.after(item);
+    }
+
+    let mut out = Vec::new();
+    let mut unreachable: Option<String> = whole_test_reason(ctx, &test);
+    for stmt in &f.body {
+        if let Some(why) = &unreachable {
+            for a in nested_asserts(stmt) {
+                out.push(emit::dropped(
+                    ctx,
+                    case,
+                    a,
+                    why.clone(),
+                    vec![],
+                    vec![],
+                    vec![],
+                ));
+            }
+            continue;
+        }
+        match stmt {
+            Stmt::Assert(a) => {
+                out.push(assertion(ctx, &test, a, &items, solution_names));
+                let item = items::statement(ctx, stmt, &|n| test.is_local(n));
+                bound.after(&item);
+                items.push(item);
+            }
+            Stmt::Return(_) | Stmt::Raise(_) => {
+                unreachable = Some(format!(
+                    "it comes after `{}` on line {}, so pytest never runs it",
+                    ctx.map.snippet(stmt.range()),
+                    ctx.map.line(stmt.range().start())
+                ));
+            }
+            _ => {
+                if let Some(why) = container_reason(ctx, stmt) {
+                    for a in nested_asserts(stmt) {
+                        out.push(emit::dropped(
+                            ctx,
+                            case,
+                            a,
+                            why.clone(),
+                            vec![],
+                            vec![],
+                            vec![],
+                        ));
+                    }
+                }
+                if is_pytest_exit(ctx, stmt) {
+                    unreachable = Some(format!(
+                        "`{}` on line {} ends (or may end) the test before it",
+                        ctx.map.snippet(stmt.range()),
+                        ctx.map.line(stmt.range().start())
+                    ));
+                }
+                if resolve::is_alias_stmt(stmt, &test.aliases) {
+                    continue;
+                }
+                let mut item = items::statement(ctx, stmt, &|n| test.is_local(n));
+                item.inert =
+                    effects::stmt_is_inert(stmt, &|n| is_bound(ctx, &test, &bound, n), &|n| {
+                        is_builtin(ctx, n)
+                    });
+                bound.after(&item);
+                items.push(item);
+            }
+        }
+    }
+    out.sort_by_key(|a| a.span.start);
+    out
+}
+
+/// Whether a name is certainly bound at this point of the test.
+fn is_bound(ctx: &Ctx, test: &Test, bound: &Bound, n: &str) -> bool {
+    if test.aliases.contains_key(n) {
+        true
+    } else if test.locals.contains(n) {
+        bound.names.contains(n)
+    } else {
+        is_global_bound(ctx, n)
+    }
+}
+
+/// Whether a module-level name (or builtin) is certainly bound when a test runs.
+fn is_global_bound(ctx: &Ctx, n: &str) -> bool {
+    match ctx.scope.globals.get(n) {
+        Some(Global::Computed { .. }) => false,
+        Some(_) => true,
+        None => is_builtin(ctx, n),
+    }
+}
+
+fn is_builtin(ctx: &Ctx, n: &str) -> bool {
+    !ctx.scope.globals.contains_key(n)
+        && !ctx.scope.star_import
+        && ruff_python_stdlib::builtins::is_python_builtin(n, 14, false)
+}
+
+/// Why no assert of this test can be kept, if something about the whole test says so.
+fn whole_test_reason(ctx: &Ctx, test: &Test) -> Option<String> {
+    let case = test.case;
+    let f = case.func;
+    if let Some(error) = ctx.errors.iter().find(|e| {
+        through_line_end(ctx, f.range).contains_inclusive(e.start())
+            || case
+                .param_ranges
+                .iter()
+                .any(|r| r.contains_inclusive(e.start()))
+    }) {
+        return Some(format!(
+            "the test has a syntax error on line {}: what the parser recovered is not what was written",
+            ctx.map.line(error.start())
+        ));
+    }
+    if let Some((line, why)) = &ctx.scope.module_skip {
+        return Some(format!(
+            "{why} (line {line}): pytest may skip every test of the file"
+        ));
+    }
+    if let Some(call) = find_call(f, |e| {
+        ctx.scope
+            .pytest_path(e)
+            .is_some_and(|p| PYTEST_SKIPS.contains(&p.as_str()))
+    }) {
+        return Some(format!(
+            "the test calls `{}` on line {}: pytest then reports the whole test skipped or xfailed, so none of its asserts is a passing check",
+            ctx.map.snippet(call),
+            ctx.map.line(call.start())
+        ));
+    }
+    let loads = resolve::loader_calls(ctx, f);
+    let uses_module_level = uses_module_level_solution(ctx, test);
+    if loads.len() + usize::from(uses_module_level) > 1 {
+        let at = loads
+            .get(usize::from(!uses_module_level)..)
+            .and_then(|l| l.first())
+            .copied()
+            .unwrap_or(f.range);
+        return Some(format!(
+            "the test loads the solution more than once (again on line {}): each load is a separate module, which one namespace cannot stand for",
+            ctx.map.line(at.start())
+        ));
+    }
+    None
+}
+
+/// Whether the test reads a name that the file binds to the solution module (or a name of it) at
+/// module level: the module pytest imported once for the whole file.
+fn uses_module_level_solution(ctx: &Ctx, test: &Test) -> bool {
+    struct Uses<'c, 's, 'a, 't> {
+        ctx: &'c Ctx<'s, 'a>,
+        test: &'t Test<'t, 'a>,
+        found: bool,
+    }
+    impl<'e> Visitor<'e> for Uses<'_, '_, '_, '_> {
+        fn visit_expr(&mut self, expr: &'e Expr) {
+            if let Expr::Name(n) = expr {
+                let name = n.id.as_str();
+                if !self.test.locals.contains(name)
+                    && matches!(
+                        self.ctx.scope.globals.get(name),
+                        Some(Global::SolutionModule | Global::SolutionName { .. })
+                    )
+                {
+                    self.found = true;
+                }
+            }
+            ruff_python_ast::visitor::walk_expr(self, expr);
+        }
+    }
+    let mut uses = Uses {
+        ctx,
+        test,
+        found: false,
+    };
+    for stmt in &test.case.func.body {
+        uses.visit_stmt(stmt);
+    }
+    uses.found
+}
+
+/// The first call anywhere in the function body for which `pred(call)` holds.
+fn find_call(f: &ast::StmtFunctionDef, pred: impl Fn(&Expr) -> bool) -> Option<TextRange> {
+    struct Find<P> {
+        pred: P,
+        found: Option<TextRange>,
+    }
+    impl<'e, P: Fn(&Expr) -> bool> Visitor<'e> for Find<P> {
+        fn visit_expr(&mut self, expr: &'e Expr) {
+            if self.found.is_none() {
+                if let Expr::Call(call) = expr {
+                    if (self.pred)(&call.func) || (self.pred)(expr) {
+                        self.found = Some(call.range());
+                        return;
+                    }
+                }
+                ruff_python_ast::visitor::walk_expr(self, expr);
+            }
+        }
+    }
+    let mut find = Find { pred, found: None };
+    for stmt in &f.body {
+        find.visit_stmt(stmt);
+    }
+    find.found
+}
+
+/// Setup that runs before the test's body: module-level effects, autouse fixtures and setup
+/// methods, changes to a solution module all tests share, then parameters and fixtures.
+fn setup_items<'a>(ctx: &Ctx<'_, 'a>, test: &mut Test<'_, 'a>, items: &mut Vec<Item<'a>>) {
+    let case = test.case;
+    let f = case.func;
+    for (_, why) in ctx.scope.global_barriers.iter().chain(case.setup.iter()) {
+        items.push(items::setup(f.range, why.clone()));
+    }
+    for change in ctx
+        .scope
+        .shared_changes
+        .iter()
+        .filter(|c| c.start() < f.range.start() && !f.range.contains_range(**c))
+    {
+        let mut item = items::setup(
+            *change,
+            format!(
+                "`{}` on line {} changes the solution module that all tests share",
+                ctx.map.snippet(*change),
+                ctx.map.line(change.start())
+            ),
+        );
+        item.label = None;
+        items.push(item);
+    }
+    let mut seen_fixtures = HashSet::default();
+    for (i, p) in f.parameters.iter().enumerate() {
+        let p = p.name().as_str();
+        if let Some(k) = case.params.iter().position(|(n, _)| n == p) {
+            // Parametrize values are evaluated at module scope, before the test.
+            let value = case.params[k].1;
+            let inert = effects::expr_is_inert(value, &|n| is_global_bound(ctx, n));
+            items.push(items::binding(
+                p,
+                value,
+                Vec::new(),
+                case.param_ranges[k],
+                Kind::Param,
+                OriginRole::Parameter,
+                inert,
+            ));
+        } else if i == 0 && case.is_method {
+            items.push(items::unfoldable_binding(
+                p,
+                f.range,
+                format!("`{p}` is the test class instance; its state is set up outside this test"),
+                true,
+            ));
+        } else {
+            add_fixture(ctx, test, p, f.range, items, &mut seen_fixtures, 0);
+        }
+    }
+}
+
+fn add_fixture<'a>(
+    ctx: &Ctx<'_, 'a>,
+    test: &mut Test<'_, 'a>,
+    name: &str,
+    test_range: TextRange,
+    items: &mut Vec<Item<'a>>,
+    seen: &mut HashSet<String>,
+    depth: usize,
+) {
+    if !seen.insert(name.to_string()) {
+        return;
+    }
+    test.locals.insert(name.to_string());
+    match ctx.scope.fixtures.get(name) {
+        _ if depth > 32 => items.push(items::unfoldable_binding(
+            name,
+            test_range,
+            format!("fixture `{name}` depends on too many fixtures"),
+            false,
+        )),
+        Some(Fixture::Value {
+            expr,
+            params,
+            range,
+        }) => {
+            for p in params {
+                add_fixture(ctx, test, p, test_range, items, seen, depth + 1);
+            }
+            let inert = effects::expr_is_inert(expr, &|n| {
+                params.iter().any(|p| p == n) || is_global_bound(ctx, n)
+            });
+            items.push(items::binding(
+                name,
+                expr,
+                params.iter().map(|p| Ident::from(p.as_str())).collect(),
+                *range,
+                Kind::Fixture,
+                OriginRole::Fixture,
+                inert,
+            ));
+        }
+        Some(Fixture::SolutionModule) => {
+            test.aliases
+                .insert(name.into(), Replacement::SolutionModule);
+        }
+        Some(Fixture::Unsupported { why }) => items.push(items::unfoldable_binding(
+            name,
+            test_range,
+            why.clone(),
+            false,
+        )),
+        None => {
+            let builtin = PYTEST_FIXTURES.contains(&name);
+            let why = if builtin {
+                format!("`{name}` is a fixture pytest provides; it does not exist outside pytest")
+            } else {
+                format!("`{name}` is a fixture not defined in this file (a conftest.py or a plugin provides it), and its setup may change what the assertion reads")
+            };
+            items.push(items::unfoldable_binding(name, test_range, why, builtin));
+        }
+    }
+}
+
+/// Decide one top-level assert: which items to replay, whether every name resolves, and whether
+/// to inline, fold or drop.
+fn assertion(
+    ctx: &Ctx,
+    test: &Test,
+    stmt: &ast::StmtAssert,
+    items: &[Item],
+    all_solution_names: &mut Vec<String>,
+) -> Assertion {
+    let case = test.case;
+    let expr = stmt.test.as_ref();
+    let facts = Facts::of(expr);
+    let replay = replay_set(test, &facts, items);
+    let line = ctx.map.line(stmt.range.start());
+    let mut shapes = shapes_of(test, &facts, items, &replay.items);
+
+    // Resolve every non-local name the assertion and its replay read.
+    let mut map: Aliases = test.aliases.clone();
+    let mut unresolved: Vec<String> = Vec::new();
+    let mut why: Vec<String> = Vec::new();
+    let mut origins: Vec<Origin> = Vec::new();
+    let mut solution_names: Vec<String> = Vec::new();
+    let mut stdlib = false;
+    let mut sources: Vec<(&[names::Load], Option<usize>)> = vec![(&facts.loads, None)];
+    for &i in &replay.items {
+        sources.push((&items[i].loads, Some(i)));
+    }
+    for (loads, item) in &sources {
+        for load in loads.iter() {
+            if test.is_local(&load.name)
+                || map.contains_key(load.name.as_str())
+                    && !test.aliases.contains_key(load.name.as_str())
+            {
+                continue;
+            }
+            let resolution = match test.aliases.get(load.name.as_str()) {
+                Some(Replacement::SolutionModule) => match &load.attr {
+                    Some(attr) => {
+                        resolve::module_attr(&load.name, attr, &mut map, &mut solution_names)
+                    }
+                    None => Resolution::Unresolved(
+                        format!(
+                            "`{}` is the solution module itself, which has no name in its own namespace",
+                            load.name
+                        ),
+                        false,
+                    ),
+                },
+                Some(Replacement::Value(v)) => {
+                    solution_names.push(v.text.clone());
+                    Resolution::Ok
+                }
+                None => resolve::resolve_global(
+                    ctx,
+                    &load.name,
+                    load.attr.as_deref(),
+                    &mut map,
+                    &mut origins,
+                    &mut solution_names,
+                ),
+            };
+            if let Resolution::Unresolved(reason, is_import) = resolution {
+                stdlib |= is_import;
+                push_unresolved(
+                    ctx,
+                    &mut unresolved,
+                    &mut why,
+                    &load.name,
+                    reason,
+                    *item,
+                    items,
+                );
+            }
+        }
+    }
+    // A mutable constant of the test file is one object in pytest: read more than once, it is
+    // bound once at the start of the fold instead of written out at each read.
+    let shared = shared_constants(ctx, test, &sources, &mut map);
+    for n in &replay.unbound {
+        unresolved.push(n.to_string());
+        why.push(format!("`{n}` is not assigned before line {line}"));
+    }
+    if stdlib {
+        shapes.push(Shape::StdlibReference);
+    }
+    solution_names.sort();
+    solution_names.dedup();
+    all_solution_names.extend(solution_names.iter().cloned());
+    if solution_names.iter().any(|n| n != ctx.slug) {
+        shapes.push(Shape::SlugNameMismatch);
+    }
+    shapes.sort();
+    shapes.dedup();
+
+    if let Some(reason) = &case.not_run {
+        return emit::dropped(ctx, case, stmt, reason.clone(), unresolved, shapes, origins);
+    }
+    if !unresolved.is_empty() {
+        unresolved.sort();
+        unresolved.dedup();
+        return emit::dropped(ctx, case, stmt, why.join("; "), unresolved, shapes, origins);
+    }
+    if let Some((i, reason, names)) = first_blocker(ctx, items, &replay) {
+        origins.push(Origin {
+            role: OriginRole::Blocker,
+            span: ctx.map.span(items[i].range),
+        });
+        return emit::dropped(ctx, case, stmt, reason, names, shapes, origins);
+    }
+    if let Some(clash) = facts
+        .walrus
+        .iter()
+        .find(|w| solution_names.iter().any(|s| s == w.as_str()))
+    {
+        let reason = format!("the assert binds `{clash}` with `:=`, which would hide the solution's `{clash}` in the evaluation namespace");
+        return emit::dropped(
+            ctx,
+            case,
+            stmt,
+            reason,
+            vec![clash.to_string()],
+            shapes,
+            origins,
+        );
+    }
+
+    let inlined = if shared.is_empty() {
+        emit::try_inline(ctx, expr, &facts, items, &replay.items, &map, &mut origins)
+    } else {
+        None
+    };
+    if let Some(text) = inlined {
+        // A walrus in the assert binds a name: inside a lambda it cannot clobber a solution global.
+        let text = if facts.walrus.is_empty() {
+            text
+        } else {
+            format!("(lambda: {text})()")
+        };
+        return emit::kept(ctx, case, stmt, text, shapes, origins);
+    }
+    match emit::fold(
+        ctx,
+        expr,
+        items,
+        &replay.items,
+        &map,
+        &solution_names,
+        &shared,
+    ) {
+        Ok(text) => {
+            for &i in &replay.items {
+                origins.push(Origin {
+                    role: if items[i].role == OriginRole::Inlined {
+                        OriginRole::Folded
+                    } else {
+                        items[i].role
+                    },
+                    span: ctx.map.span(items[i].range),
+                });
+            }
+            emit::kept(ctx, case, stmt, text, shapes, origins)
+        }
+        Err(reason) => emit::dropped(ctx, case, stmt, reason, vec![], shapes, origins),
+    }
+}
+
+/// Mutable constants of the test file read more than once by an assertion and its replay: they
+/// leave `map` (so they are written by name) and are returned with their values, to be bound once.
+fn shared_constants(
+    ctx: &Ctx,
+    test: &Test,
+    sources: &[(&[names::Load], Option<usize>)],
+    map: &mut Aliases,
+) -> Vec<(String, String)> {
+    let mut counts: rustc_hash::FxHashMap<&str, usize> = Default::default();
+    for (loads, _) in sources {
+        for load in loads.iter() {
+            if !test.is_local(&load.name) {
+                *counts.entry(load.name.as_str()).or_default() += 1 + usize::from(load.repeated);
+            }
+        }
+    }
+    let mut shared: Vec<(String, String)> = counts
+        .into_iter()
+        .filter(|(_, n)| *n > 1)
+        .filter_map(|(name, _)| match ctx.scope.globals.get(name) {
+            Some(Global::Constant { value, source, .. })
+                if !names::is_immutable_literal(source) =>
+            {
+                Some((name.to_string(), value.text.clone()))
+            }
+            _ => None,
+        })
+        .collect();
+    shared.sort();
+    for (name, _) in &shared {
+        map.remove(name);
+    }
+    shared
+}
+
+/// The items an assertion replays, and for each the locals that made it needed.
+struct Replay {
+    items: Vec<usize>,
+    /// For each replayed item (by index in `items`), the needed locals it binds.
+    binds: Vec<Vec<Ident>>,
+    /// Locals the assertion needs that nothing before it binds.
+    unbound: Vec<Ident>,
+}
+
+/// Everything before the assertion that is not inert, plus the inert bindings of what that reads.
+fn replay_set(test: &Test, facts: &Facts, items: &[Item]) -> Replay {
+    let mut needed: HashSet<Ident> = facts
+        .loads
+        .iter()
+        .filter(|l| test.is_local(l.name.as_str()))
+        .map(|l| l.name.clone())
+        .collect();
+    let mut chosen = Vec::new();
+    let mut binds = Vec::new();
+    for (i, item) in items.iter().enumerate().rev() {
+        let hits: Vec<Ident> = item
+            .defs
+            .iter()
+            .filter(|d| needed.contains(*d))
+            .cloned()
+            .collect();
+        if hits.is_empty() && item.inert {
+            continue;
+        }
+        for d in &item.defs {
+            needed.remove(d);
+        }
+        // A block that cannot be replayed reads names it binds itself (`for step in …`); its
+        // reads only matter for the reason it gives.
+        for r in &item.reads {
+            if item.fold.is_ok() || !item.defs.contains(r) {
+                needed.insert(r.clone());
+            }
+        }
+        chosen.push(i);
+        binds.push(hits);
+    }
+    chosen.reverse();
+    binds.reverse();
+    let mut unbound: Vec<Ident> = needed.into_iter().collect();
+    unbound.sort();
+    Replay {
+        items: chosen,
+        binds,
+        unbound,
+    }
+}
+
+/// The first replayed item that cannot be replayed, with the drop reason and the names involved.
+fn first_blocker(
+    ctx: &Ctx,
+    items: &[Item],
+    replay: &Replay,
+) -> Option<(usize, String, Vec<String>)> {
+    for (pos, &i) in replay.items.iter().enumerate() {
+        let item = &items[i];
+        let Err(blocker) = &item.fold else { continue };
+        let hits = &replay.binds[pos];
+        let listed: Vec<String> = hits.iter().map(|n| format!("`{n}`")).collect();
+        let names: Vec<String> = hits.iter().map(|n| n.to_string()).collect();
+        let reason = if blocker.is_empty() {
+            format!("{} cannot be replayed in an expression", item.what(ctx))
+        } else if item.label.is_some() {
+            // A binding that cannot be reproduced (a fixture, the class instance) or setup: cite
+            // where the test uses it.
+            let user = replay.items[pos + 1..]
+                .iter()
+                .find(|&&j| item.defs.iter().any(|d| items[j].reads.contains(d)));
+            match user {
+                Some(&j) => format!("{} uses it; {blocker}", items[j].what(ctx)),
+                None => blocker.clone(),
+            }
+        } else if !hits.is_empty() {
+            let be = if hits.len() == 1 { "is" } else { "are" };
+            match &item.place {
+                Some(place) => format!(
+                    "{} {be} assigned inside {place}, which cannot be folded into an expression",
+                    listed.join(", ")
+                ),
+                None if !blocker.contains(&listed[0]) => {
+                    format!("{} {be} assigned there: {blocker}", listed.join(", "))
+                }
+                None => blocker.clone(),
+            }
+        } else {
+            let what = item.place.clone().unwrap_or_else(|| item.what(ctx));
+            format!("{what} runs before this assert and may change what it reads, but cannot be replayed in an expression: {blocker}")
+        };
+        return Some((i, reason, names));
+    }
+    None
+}
+
+fn shapes_of(test: &Test, facts: &Facts, items: &[Item], replay: &[usize]) -> Vec<Shape> {
+    let case = test.case;
+    let params = || case.func.parameters.iter().map(|p| p.name().as_str());
+    let mut shapes = Vec::new();
+    let reads_statement_local = facts.free_names().any(|n| {
+        test.is_local(n)
+            && !params().any(|p| p == n)
+            && !items.iter().any(|it| {
+                matches!(it.kind, Kind::Param | Kind::Fixture) && it.defs.iter().any(|d| d == n)
+            })
+    });
+    let statement = |it: &Item| it.label.is_none() && it.kind != Kind::Assert;
+    if reads_statement_local
+        || replay
+            .iter()
+            .any(|&i| statement(&items[i]) && !items[i].defs.is_empty())
+    {
+        shapes.push(Shape::VariableThenAssert);
+    }
+    let reads = |it: &Item| facts.free_names().any(|n| it.reads.iter().any(|r| r == n));
+    if replay.iter().any(|&i| {
+        let it = &items[i];
+        (statement(it)
+            && matches!(
+                it.fold,
+                Ok(Piece::Eval(_)
+                    | Piece::Store(..)
+                    | Piece::Augmented(..)
+                    | Piece::DelItem(..)
+                    | Piece::DelAttr(..))
+            ))
+            // An earlier assert that works on an object this one reads (`it.next()`).
+            || (it.kind == Kind::Assert && reads(it))
+    }) {
+        shapes.push(Shape::InstanceWithSideEffects);
+    }
+    if (!case.params.is_empty() && replay.iter().any(|&i| items[i].kind == Kind::Param))
+        || (case.parametrized
+            && case.params.is_empty()
+            && facts.free_names().any(|n| params().any(|p| p == n)))
+    {
+        shapes.push(Shape::ParametrizedInputs);
+    }
+    shapes
+}
+
+fn push_unresolved(
+    ctx: &Ctx,
+    unresolved: &mut Vec<String>,
+    why: &mut Vec<String>,
+    name: &str,
+    reason: String,
+    item: Option<usize>,
+    items: &[Item],
+) {
+    if unresolved.iter().any(|u| u == name) {
+        return;
+    }
+    unresolved.push(name.to_string());
+    match item {
+        Some(i) if items[i].kind == Kind::Assert => why.push(format!(
+            "the earlier assert {} is replayed before this one, and {reason}",
+            items[i].what(ctx)
+        )),
+        Some(i) if !items[i].defs.is_empty() => why.push(format!(
+            "{} feeds this assertion, and {reason}",
+            items[i].what(ctx)
+        )),
+        Some(i) => why.push(format!(
+            "{} runs before this assertion and may change what it reads, and {reason}",
+            items[i].what(ctx)
+        )),
+        None => why.push(reason),
+    }
+}
+
+/// A range extended to the end of its last line: an error the parser reports on the newline
+/// after a statement (`assert f(1) ==`) belongs to that statement.
+fn through_line_end(ctx: &Ctx, range: TextRange) -> TextRange {
+    let rest = &ctx.map.source[range.end().to_usize()..];
+    let len = rest.find(['\n', '\r']).map_or(rest.len(), |i| i + 1);
+    TextRange::new(
+        range.start(),
+        range.end() + ruff_text_size::TextSize::new(len as u32),
+    )
+}
+
+/// Why asserts inside this compound statement are never kept, if it is one.
+fn container_reason(ctx: &Ctx, stmt: &Stmt) -> Option<String> {
+    let line = ctx.map.line(stmt.range().start());
+    Some(match stmt {
+        Stmt::For(_) => format!("it is inside the `for` loop on line {line}: pytest runs it once per iteration, or never"),
+        Stmt::While(_) => format!("it is inside the `while` loop on line {line}: pytest runs it once per iteration, or never"),
+        Stmt::If(_) => format!("it is inside the `if` on line {line}: pytest runs it only when that branch is taken"),
+        Stmt::With(w) => {
+            let raises = w.items.iter().any(|i| {
+                matches!(ctx.scope.pytest_path(&i.context_expr).as_deref(), Some("pytest.raises" | "pytest.warns" | "pytest.deprecated_call"))
+            });
+            if raises {
+                format!("it is inside `{}` on line {line}: pytest expects that block to raise or warn", ctx.map.snippet(w.items[0].context_expr.range()))
+            } else {
+                format!("it is inside the `with` block on line {line}, whose context manager may change what it sees or swallow its failure")
+            }
+        }
+        Stmt::Try(_) => format!("it is inside the `try` on line {line}: an exception may be caught or a handler may run instead"),
+        Stmt::Match(_) => format!("it is inside the `match` on line {line}: pytest runs it only when that case matches"),
+        Stmt::FunctionDef(d) => format!("it is inside the nested function `{}` (line {line}), which runs only if something calls it", d.name),
+        Stmt::ClassDef(c) => format!("it is inside the class `{}` (line {line}) defined in the test", c.name),
+        _ => return None,
+    })
+}
+
+fn nested_asserts(stmt: &Stmt) -> Vec<&ast::StmtAssert> {
+    #[derive(Default)]
+    struct Finder<'a>(Vec<&'a ast::StmtAssert>);
+    impl<'a> Visitor<'a> for Finder<'a> {
+        fn visit_stmt(&mut self, stmt: &'a Stmt) {
+            if let Stmt::Assert(a) = stmt {
+                self.0.push(a);
+            }
+            ruff_python_ast::visitor::walk_stmt(self, stmt);
+        }
+        fn visit_expr(&mut self, _: &'a Expr) {}
+    }
+    let mut finder = Finder::default();
+    finder.visit_stmt(stmt);
+    finder.0
+}
+
+/// `pytest.fail()` and `pytest.exit()` end the test; asserts after them never run.
+fn is_pytest_exit(ctx: &Ctx, stmt: &Stmt) -> bool {
+    let value = match stmt {
+        Stmt::Expr(e) => e.value.as_ref(),
+        Stmt::Assign(a) => a.value.as_ref(),
+        _ => return false,
+    };
+    matches!(value, Expr::Call(_))
+        && matches!(
+            ctx.scope.pytest_path(value).as_deref(),
+            Some("pytest.fail" | "pytest.exit")
+        )
+}
