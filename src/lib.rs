@@ -12,6 +12,7 @@ mod guard;
 mod legacy;
 mod module;
 mod names;
+mod pytest;
 mod source;
 
 pub mod bench;
@@ -27,4 +28,4 @@ pub use model::{Assertion, Extraction, Finding, Stage, Status, SyntaxError};
 pub use shape::Shape;
 
 #[doc(hidden)]
-pub use collect::python_float_str;
+pub use pytest::ids::float_repr as python_float_str;
