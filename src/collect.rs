@@ -451,9 +451,11 @@ impl<'s, 'a> Collector<'s, 'a> {
                         for arg in call.arguments.args.iter() {
                             match self.eval.eval(arg, mark.place) {
                                 PyValue::Str(s) => usefixtures.push(s),
-                                _ => return Err(format!(
+                                _ => {
+                                    return Err(format!(
                                     "`usefixtures` on line {line} names fixtures the file computes"
-                                )),
+                                ))
+                                }
                             }
                         }
                     }
@@ -764,7 +766,7 @@ impl<'s, 'a> Collector<'s, 'a> {
         let fail = |why: &str| format!("{what}: {why}");
         let n = names.len();
         // The cases: source expressions where the file spells them out, values always.
-        let (elements, from_source): (Vec<(Option<&'a Expr>, PyValue<'a>, Place<'a>)>, bool) =
+        let (elements, from_source): (Vec<Element<'a>>, bool) =
             match self.literal_elements(values, place, 0) {
                 Some((elts, at)) => {
                     if elts.iter().any(|e| matches!(e, Expr::Starred(_))) {
@@ -1145,6 +1147,9 @@ fn keyword<'a>(call: &'a ast::ExprCall, kw: &str) -> Option<&'a Expr> {
         .find(|k| k.arg.as_ref().is_some_and(|a| a.as_str() == kw))
         .map(|k| &k.value)
 }
+
+/// A case as written (when it is), its value, and where it is evaluated.
+type Element<'a> = (Option<&'a Expr>, PyValue<'a>, Place<'a>);
 
 /// One parametrization (a mark, or a parametrized fixture), expanded.
 struct Parametrize<'a> {
