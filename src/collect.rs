@@ -1,6 +1,8 @@
 //! Tests as pytest collects them, expanded into cases: module-level `test*` functions and `test*`
-//! methods of `Test*` classes (nested classes too), one case per parametrize combination, with the
-//! node id pytest prints and what pytest's marks say about running it.
+//! methods of `Test*` classes (nested classes too), one case per parametrize combination (marks and
+//! parametrized fixtures, in pytest's order), with the node id pytest prints (`crate::pytest::ids`)
+//! and what pytest's marks say about running it. A test whose ids cannot be known from the file is
+//! not a case: it is listed apart, so nothing is emitted under an id pytest does not print.
 
 use rustc_hash::FxHashMap as HashMap;
 
@@ -8,6 +10,8 @@ use ruff_python_ast::{self as ast, Expr, Stmt};
 use ruff_text_size::{Ranged, TextRange};
 
 use crate::module::{Global, ModuleScope};
+use crate::pytest::ids::{self, Id};
+use crate::pytest::value::{self, Callable, Evaluator, Place, PyValue};
 use crate::source::SourceMap;
 
 /// Parametrize combinations expanded per test at most.
@@ -20,11 +24,12 @@ pub struct Case<'a> {
     pub func: &'a ast::StmtFunctionDef,
     /// Whether the function is a method of a test class (its first parameter is the instance).
     pub is_method: bool,
-    /// Parameter values from parametrize, by argument name.
+    /// Parameter values from parametrize (or a fixture's `params`), by argument name.
     pub params: Vec<(String, &'a Expr)>,
     /// For each of `params`, the source range of the case it came from.
     pub param_ranges: Vec<TextRange>,
-    /// Why pytest will not run this case as a passing check (skip, xfail, not collected…).
+    /// Why pytest will not run this case as a passing check (skip, xfail, not collected…), or why
+    /// the extractor cannot replay it.
     pub not_run: Option<String>,
     /// Whether the function is parametrized (even when its cases could not be expanded).
     pub parametrized: bool,
@@ -32,12 +37,51 @@ pub struct Case<'a> {
     pub setup: Vec<(u32, String)>,
 }
 
-/// Every test case of the module, in source order.
-pub fn collect<'a>(body: &'a [Stmt], scope: &ModuleScope<'a>, map: &SourceMap) -> Vec<Case<'a>> {
-    let module_marks = pytestmark(body);
-    let mut out = Vec::new();
-    collect_in(body, scope, map, "", &module_marks, &[], &mut out);
-    out
+/// A test pytest collects whose node ids the file alone does not tell: nothing is emitted for it.
+pub struct Unlisted<'a> {
+    pub func: &'a ast::StmtFunctionDef,
+    /// `test_x` or `TestA::test_x`.
+    pub name: String,
+    pub why: String,
+}
+
+/// Every test case of the module, in source order, and the tests whose ids cannot be known.
+pub fn collect<'a>(
+    body: &'a [Stmt],
+    scope: &ModuleScope<'a>,
+    map: &SourceMap,
+) -> (Vec<Case<'a>>, Vec<Unlisted<'a>>) {
+    let module_marks: Vec<Mark<'a>> = pytestmark(body)
+        .into_iter()
+        .map(|expr| Mark {
+            expr,
+            place: Place::module(),
+            own: false,
+        })
+        .collect();
+    let fixtures = Fixtures::of(body, scope, None, None);
+    let mut c = Collector {
+        scope,
+        map,
+        eval: Evaluator {
+            scope,
+            module: body,
+        },
+        cases: Vec::new(),
+        unlisted: Vec::new(),
+    };
+    let generate = module_def(body, "pytest_generate_tests").map(|f| map.line(f.range.start()));
+    c.collect_in(body, "", &module_marks, &[], &fixtures, generate);
+    (c.cases, c.unlisted)
+}
+
+/// A mark expression and where it is evaluated.
+#[derive(Clone, Copy)]
+struct Mark<'a> {
+    expr: &'a Expr,
+    place: Place<'a>,
+    /// A decorator of the test function itself.
+    own: bool,
 }
 
 fn pytestmark(body: &[Stmt]) -> Vec<&Expr> {
@@ -56,432 +100,1076 @@ fn pytestmark(body: &[Stmt]) -> Vec<&Expr> {
     marks
 }
 
-fn collect_in<'a>(
-    body: &'a [Stmt],
-    scope: &ModuleScope<'a>,
-    map: &SourceMap,
-    prefix: &str,
-    outer_marks: &[&'a Expr],
-    outer_setup: &[(u32, String)],
-    out: &mut Vec<Case<'a>>,
-) {
-    // pytest collects a name once: a later definition replaces an earlier one.
-    let mut last_def: HashMap<&str, usize> = HashMap::default();
-    for (i, stmt) in body.iter().enumerate() {
-        if let Stmt::FunctionDef(f) = stmt {
-            last_def.insert(f.name.as_str(), i);
-        }
-    }
-    let in_class = !prefix.is_empty();
-    for (i, stmt) in body.iter().enumerate() {
-        match stmt {
-            Stmt::FunctionDef(f) if f.name.starts_with("test") => {
-                let mut marks: Vec<&Expr> =
-                    f.decorator_list.iter().map(|d| &d.expression).collect();
-                marks.extend(outer_marks.iter().copied());
-                let shadowed = last_def.get(f.name.as_str()).copied().filter(|&j| j != i);
-                let mut cases = expand(f, &marks, scope, map, prefix, in_class);
-                for case in &mut cases {
-                    case.setup.extend(outer_setup.iter().cloned());
-                    if let Some(j) = shadowed {
-                        let line = map.line(body[j].range().start());
-                        case.not_run = Some(format!(
-                            "a later definition of `{}` (line {line}) replaces this one; pytest never runs it",
-                            f.name
-                        ));
-                    }
-                    if f.is_async {
-                        case.not_run.get_or_insert_with(|| {
-                            "an `async def` test needs a plugin to run under pytest".to_string()
-                        });
-                    }
-                }
-                out.extend(cases);
-            }
-            Stmt::ClassDef(c) if c.name.starts_with("Test") => {
-                let mut marks: Vec<&Expr> =
-                    c.decorator_list.iter().map(|d| &d.expression).collect();
-                marks.extend(pytestmark(&c.body));
-                marks.extend(outer_marks.iter().copied());
-                let mut setup: Vec<(u32, String)> = outer_setup.to_vec();
-                let mut has_init = false;
-                for s in &c.body {
-                    if let Stmt::FunctionDef(m) = s {
-                        match m.name.as_str() {
-                            "__init__" | "__new__" => has_init = true,
-                            "setup_method" | "setup" | "setup_class" | "setUp" => setup.push((
-                                map.line(m.range.start()),
-                                format!(
-                                    "`{}.{}` (line {}) runs before each test",
-                                    c.name,
-                                    m.name,
-                                    map.line(m.range.start())
-                                ),
-                            )),
-                            _ => {}
-                        }
-                    }
-                }
-                // pytest does not collect a class with a constructor: its methods are not tests,
-                // and their asserts are reported as helper assertions.
-                if !has_init {
-                    let class_prefix = format!("{prefix}{}::", c.name);
-                    collect_in(&c.body, scope, map, &class_prefix, &marks, &setup, out);
-                }
-            }
-            _ => {}
-        }
-    }
+fn module_def<'a>(body: &'a [Stmt], name: &str) -> Option<&'a ast::StmtFunctionDef> {
+    body.iter().rev().find_map(|s| match s {
+        Stmt::FunctionDef(f) if f.name.as_str() == name => Some(f),
+        _ => None,
+    })
 }
 
-/// One parametrize decorator, parsed.
-struct Parametrize<'a> {
-    names: Vec<String>,
-    /// Per case: values, the case's range, its explicit id, its marks.
-    cases: Vec<ParamCase<'a>>,
-    problem: Option<String>,
+/// A fixture the file defines, as far as parametrization goes.
+#[derive(Clone)]
+struct FixtureDef<'a> {
+    func: &'a ast::StmtFunctionDef,
+    /// The fixture's arguments (other fixtures), without `self`.
+    argnames: Vec<String>,
+    /// pytest's scope order: session 4 … function 0.
+    scope: Result<u8, String>,
+    autouse: bool,
+    params: Option<&'a Expr>,
+    ids: Option<&'a Expr>,
+    /// Where `params` and `ids` are evaluated.
+    place: Place<'a>,
+    /// `return request.param`: the fixture's value is its param.
+    returns_param: bool,
 }
 
-struct ParamCase<'a> {
-    values: Vec<&'a Expr>,
-    range: TextRange,
-    id: String,
-    not_run: Option<String>,
+#[derive(Clone, Default)]
+struct Fixtures<'a> {
+    by_name: HashMap<String, FixtureDef<'a>>,
+    /// Autouse fixture names, outermost first.
+    autouse: Vec<String>,
 }
 
-fn expand<'a>(
-    f: &'a ast::StmtFunctionDef,
-    marks: &[&'a Expr],
-    scope: &ModuleScope<'a>,
-    map: &SourceMap,
-    prefix: &str,
-    in_class: bool,
-) -> Vec<Case<'a>> {
-    let mut not_run: Option<String> = None;
-    let mut setup = Vec::new();
-    let mut parametrizes = Vec::new();
-    for mark in marks {
-        let line = map.line(mark.range().start());
-        let Some(path) = scope.pytest_path(mark) else {
-            // A decorator that is not a pytest mark may change how the test runs (mock.patch,
-            // hypothesis, retries): the extractor cannot reproduce it.
-            let own = f
+impl<'a> Fixtures<'a> {
+    /// The fixtures of a module or class body, over those of the enclosing scopes.
+    fn of(
+        body: &'a [Stmt],
+        scope: &ModuleScope<'a>,
+        class: Option<&'a [Stmt]>,
+        outer: Option<&Fixtures<'a>>,
+    ) -> Self {
+        let mut out = outer.cloned().unwrap_or_default();
+        for stmt in body {
+            let Stmt::FunctionDef(f) = stmt else { continue };
+            let Some(decorator) = f
                 .decorator_list
                 .iter()
-                .any(|d| std::ptr::eq(&d.expression, *mark));
-            let harmless = matches!(mark, Expr::Name(n) if matches!(n.id.as_str(), "staticmethod" | "classmethod"));
-            if own && !harmless {
-                not_run.get_or_insert(format!(
-                    "the test is decorated with `@{}` (line {line}), which may change how it runs",
-                    map.snippet(mark.range())
-                ));
-            }
-            continue;
-        };
-        // Name the decorator as written when it is an alias (`@skip_me`).
-        let written = map.snippet(mark.range());
-        let via = if written.starts_with("pytest.") || written.starts_with("mark.") {
-            String::new()
-        } else {
-            format!(" through `@{written}`")
-        };
-        match path.as_str() {
-            "pytest.mark.skip" => {
-                not_run.get_or_insert(format!(
-                    "marked `skip`{via} (line {line}): pytest does not run it"
-                ));
-            }
-            "pytest.mark.skipif" => {
-                not_run.get_or_insert(format!(
-                    "marked `skipif`{via} (line {line}): pytest may not run it"
-                ));
-            }
-            "pytest.mark.xfail" => {
-                not_run.get_or_insert(format!(
-                    "marked `xfail`{via} (line {line}): pytest expects it to fail"
-                ));
-            }
-            "pytest.mark.usefixtures" => {
-                setup.push((
-                    line,
-                    format!("`usefixtures` (line {line}) runs fixtures before the test"),
-                ));
-            }
-            "pytest.mark.parametrize" => {
-                if let Expr::Call(call) = mark {
-                    parametrizes.push(parse_parametrize(call, scope, map));
-                }
-            }
-            _ => {}
-        }
-    }
-    let base = format!("{prefix}{}", f.name);
-    let mut cases = vec![Case {
-        id: base.clone(),
-        func: f,
-        is_method: in_class,
-        params: Vec::new(),
-        param_ranges: Vec::new(),
-        not_run: not_run.clone(),
-        parametrized: !parametrizes.is_empty(),
-        setup,
-    }];
-    if parametrizes.is_empty() {
-        return cases;
-    }
-    // Decorators apply bottom-up: the one nearest the function is the outer loop and comes first in
-    // the id. `marks` lists the function's decorators top-down, then the class's.
-    let mut order: Vec<&Parametrize> = Vec::new();
-    let function_count = f.decorator_list.len();
-    let (own, outer): (Vec<_>, Vec<_>) = parametrizes
-        .iter()
-        .zip(
-            marks
-                .iter()
-                .filter(|m| scope.pytest_path(m).as_deref() == Some("pytest.mark.parametrize")),
-        )
-        .partition(|(_, m)| {
-            f.decorator_list[..function_count]
-                .iter()
-                .any(|d| std::ptr::eq(&d.expression, **m))
-        });
-    order.extend(own.iter().rev().map(|(p, _)| *p));
-    order.extend(outer.iter().map(|(p, _)| *p));
-    let mut ids: Vec<Vec<String>> = vec![Vec::new()];
-    for p in &order {
-        if let Some(problem) = &p.problem {
-            for case in &mut cases {
-                case.not_run.get_or_insert(problem.clone());
-            }
-            return cases;
-        }
-        if cases.len().saturating_mul(p.cases.len()) > MAX_CASES {
-            // Reported once, under the function's own id, like any parametrize it cannot expand.
-            cases.truncate(1);
-            cases[0].id = base.clone();
-            cases[0].params.clear();
-            cases[0].param_ranges.clear();
-            cases[0].not_run = Some(format!(
-                "parametrize on line {}: its stacked decorators make more than {MAX_CASES} cases, which the extractor does not expand",
-                map.line(f.range.start())
-            ));
-            return cases;
-        }
-        let mut next_cases = Vec::new();
-        let mut next_ids = Vec::new();
-        for (case, id) in cases.iter().zip(ids.iter()) {
-            for pc in &p.cases {
-                let mut params = case.params.clone();
-                params.extend(p.names.iter().cloned().zip(pc.values.iter().copied()));
-                let mut ranges = case.param_ranges.clone();
-                // One range per parameter: the case (of its own decorator) it came from.
-                ranges.extend(p.names.iter().map(|_| pc.range));
-                let mut new_id = id.clone();
-                new_id.push(pc.id.clone());
-                next_cases.push(Case {
-                    id: String::new(),
-                    func: f,
-                    is_method: in_class,
-                    params,
-                    param_ranges: ranges,
-                    not_run: case.not_run.clone().or_else(|| pc.not_run.clone()),
-                    parametrized: true,
-                    setup: case.setup.clone(),
-                });
-                next_ids.push(new_id);
-            }
-        }
-        cases = next_cases;
-        ids = next_ids;
-    }
-    for (case, id) in cases.iter_mut().zip(ids) {
-        case.id = format!("{base}[{}]", id.join("-"));
-    }
-    cases
-}
-
-fn parse_parametrize<'a>(
-    call: &'a ast::ExprCall,
-    scope: &ModuleScope<'a>,
-    map: &SourceMap,
-) -> Parametrize<'a> {
-    let line = map.line(call.range().start());
-    let mut out = Parametrize {
-        names: Vec::new(),
-        cases: Vec::new(),
-        problem: None,
-    };
-    let fail = |why: &str| Parametrize {
-        names: Vec::new(),
-        cases: Vec::new(),
-        problem: Some(format!("parametrize on line {line}: {why}")),
-    };
-    let arg = |pos: usize, kw: &str| -> Option<&'a Expr> {
-        call.arguments.args.get(pos).or_else(|| {
-            call.arguments
-                .keywords
-                .iter()
-                .find(|k| k.arg.as_ref().is_some_and(|a| a.as_str() == kw))
-                .map(|k| &k.value)
-        })
-    };
-    let keyword = |kw: &str| -> Option<&'a Expr> {
-        call.arguments
-            .keywords
-            .iter()
-            .find(|k| k.arg.as_ref().is_some_and(|a| a.as_str() == kw))
-            .map(|k| &k.value)
-    };
-    // Argument names may come from a literal module constant.
-    let argnames = match arg(0, "argnames") {
-        Some(Expr::Name(n)) => match scope.globals.get(n.id.as_str()) {
-            Some(Global::Constant { source, .. }) => Some(*source),
-            _ => Some(arg(0, "argnames").unwrap()),
-        },
-        other => other,
-    };
-    match argnames {
-        Some(Expr::StringLiteral(s)) => {
-            out.names = s
-                .value
-                .to_str()
-                .split(',')
-                .map(|n| n.trim().to_string())
-                .filter(|n| !n.is_empty())
-                .collect();
-        }
-        Some(Expr::List(ast::ExprList { elts, .. }))
-        | Some(Expr::Tuple(ast::ExprTuple { elts, .. })) => {
-            for e in elts {
-                match e {
-                    Expr::StringLiteral(s) => out.names.push(s.value.to_str().to_string()),
-                    _ => return fail("argument names are not literal strings"),
-                }
-            }
-        }
-        _ => return fail("argument names are not literal strings"),
-    }
-    if keyword("indirect").is_some_and(|e| !matches!(e, Expr::BooleanLiteral(b) if !b.value)) {
-        return fail("`indirect` sends values through fixtures");
-    }
-    let values: Vec<&Expr> = match arg(1, "argvalues") {
-        Some(Expr::List(l)) => l.elts.iter().collect(),
-        Some(Expr::Tuple(t)) => t.elts.iter().collect(),
-        Some(Expr::Name(n)) => match scope.globals.get(n.id.as_str()) {
-            // A literal module constant the file never changes: expand its cases.
-            Some(Global::Constant {
-                source: Expr::List(l),
-                ..
-            }) => l.elts.iter().collect(),
-            Some(Global::Constant {
-                source: Expr::Tuple(t),
-                ..
-            }) => t.elts.iter().collect(),
-            _ => {
-                return fail(&format!(
-                    "the cases come from `{}`, which the file computes",
-                    n.id
-                ))
-            }
-        },
-        _ => return fail("the cases are not a literal list"),
-    };
-    // `*rest` among the cases or inside one: the values are only known at collection time.
-    let starred = |e: &Expr| matches!(e, Expr::Starred(_));
-    let inner_starred = |e: &Expr| match e {
-        Expr::Tuple(t) => t.elts.iter().any(starred),
-        Expr::List(l) => l.elts.iter().any(starred),
-        Expr::Call(c) => c.arguments.args.iter().any(starred),
-        _ => false,
-    };
-    if values.iter().any(|v| starred(v) || inner_starred(v)) {
-        return fail(
-            "the cases unpack values with `*`, so they are only known when pytest collects them",
-        );
-    }
-    if values.is_empty() {
-        return fail("there are no cases (pytest skips the test)");
-    }
-    let explicit_ids: Option<Vec<Option<String>>> = match keyword("ids") {
-        None => None,
-        Some(Expr::List(ast::ExprList { elts, .. }))
-        | Some(Expr::Tuple(ast::ExprTuple { elts, .. })) => {
-            let mut ids = Vec::new();
-            for e in elts {
-                match e {
-                    Expr::StringLiteral(s) => ids.push(Some(ascii_escaped(s.value.to_str()))),
-                    Expr::NoneLiteral(_) => ids.push(None),
-                    _ => {
-                        return fail(
-                            "`ids` are not literal strings, so the test ids cannot be known",
-                        )
-                    }
-                }
-            }
-            Some(ids)
-        }
-        Some(_) => return fail("`ids` are computed, so the test ids cannot be known"),
-    };
-    let n = out.names.len();
-    for (index, value) in values.iter().enumerate() {
-        let mut explicit_id = None;
-        let mut not_run = None;
-        let mut value: &Expr = value;
-        let range = value.range();
-        if let Expr::Call(c) = value {
-            if scope.pytest_path(value).as_deref() == Some("pytest.param") {
-                for kw in c.arguments.keywords.iter() {
-                    match kw.arg.as_ref().map(|a| a.as_str()) {
-                        Some("id") => match &kw.value {
-                            Expr::StringLiteral(s) => {
-                                explicit_id = Some(ascii_escaped(s.value.to_str()))
+                .find(|d| scope.pytest_path(&d.expression).as_deref() == Some("pytest.fixture"))
+            else {
+                continue;
+            };
+            let mut def = FixtureDef {
+                func: f,
+                argnames: f
+                    .parameters
+                    .iter_non_variadic_params()
+                    .filter(|p| p.default.is_none())
+                    .map(|p| p.parameter.name.to_string())
+                    .skip(usize::from(class.is_some()))
+                    .collect(),
+                scope: Ok(0),
+                autouse: false,
+                params: None,
+                ids: None,
+                place: Place {
+                    class,
+                    before: f.range.start(),
+                },
+                returns_param: false,
+            };
+            let mut name = f.name.to_string();
+            if let Expr::Call(call) = &decorator.expression {
+                for kw in call.arguments.keywords.iter() {
+                    let Some(arg) = kw.arg.as_ref() else { continue };
+                    match arg.as_str() {
+                        "autouse" => {
+                            def.autouse = matches!(&kw.value, Expr::BooleanLiteral(b) if b.value)
+                        }
+                        "scope" => {
+                            def.scope = match &kw.value {
+                                Expr::StringLiteral(s) => match s.value.to_str() {
+                                    "function" => Ok(0),
+                                    "class" => Ok(1),
+                                    "module" => Ok(2),
+                                    "package" => Ok(3),
+                                    "session" => Ok(4),
+                                    other => Err(format!("an unknown fixture scope `{other}`")),
+                                },
+                                _ => Err(format!("the scope of fixture `{}` is computed", f.name)),
                             }
-                            Expr::NoneLiteral(_) => {}
-                            _ => return fail("a `pytest.param` id is computed"),
-                        },
-                        Some("marks") => not_run = case_marks(&kw.value, scope, map),
+                        }
+                        "params" => def.params = Some(&kw.value),
+                        "ids" => def.ids = Some(&kw.value),
+                        "name" => {
+                            if let Expr::StringLiteral(s) = &kw.value {
+                                name = s.value.to_str().to_string();
+                            }
+                        }
                         _ => {}
                     }
                 }
-                let args: Vec<&Expr> = c.arguments.args.iter().collect();
-                if args.len() != n {
-                    return fail("a `pytest.param` has the wrong number of values");
+                if let Some(Expr::StringLiteral(_)) = call.arguments.args.first() {
+                    // `@pytest.fixture("module")` is an error in pytest 9; leave it to pytest.
                 }
-                let id = explicit_id.unwrap_or_else(|| auto_id(&args, &out.names, index, scope));
-                out.cases.push(ParamCase {
-                    values: args,
-                    range,
-                    id,
-                    not_run,
-                });
-                continue;
+            }
+            let request_only = def.argnames.len() == 1 && def.argnames[0] == "request";
+            def.returns_param = request_only && returns_request_param(&f.body);
+            if def.autouse && !out.autouse.contains(&name) {
+                out.autouse.push(name.clone());
+            }
+            out.by_name.insert(name, def);
+        }
+        out
+    }
+}
+
+/// `return request.param` (or `yield request.param`), after an optional docstring.
+fn returns_request_param(body: &[Stmt]) -> bool {
+    let body = match body.first() {
+        Some(Stmt::Expr(e)) if matches!(e.value.as_ref(), Expr::StringLiteral(_)) => &body[1..],
+        _ => body,
+    };
+    let is_param = |e: &Expr| {
+        matches!(e, Expr::Attribute(a) if a.attr.as_str() == "param"
+            && matches!(a.value.as_ref(), Expr::Name(n) if n.id.as_str() == "request"))
+    };
+    match body {
+        [Stmt::Return(r)] => r.value.as_deref().is_some_and(is_param),
+        [Stmt::Expr(e)] => {
+            matches!(e.value.as_ref(), Expr::Yield(y) if y.value.as_deref().is_some_and(is_param))
+        }
+        _ => false,
+    }
+}
+
+struct Collector<'s, 'a> {
+    scope: &'s ModuleScope<'a>,
+    map: &'s SourceMap<'s>,
+    eval: Evaluator<'s, 'a>,
+    cases: Vec<Case<'a>>,
+    unlisted: Vec<Unlisted<'a>>,
+}
+
+impl<'s, 'a> Collector<'s, 'a> {
+    #[allow(clippy::too_many_arguments)]
+    fn collect_in(
+        &mut self,
+        body: &'a [Stmt],
+        prefix: &str,
+        outer_marks: &[Mark<'a>],
+        outer_setup: &[(u32, String)],
+        fixtures: &Fixtures<'a>,
+        generate: Option<u32>,
+    ) {
+        let map = self.map;
+        // pytest collects a name once: a later definition replaces an earlier one.
+        let mut last_def: HashMap<&str, usize> = HashMap::default();
+        for (i, stmt) in body.iter().enumerate() {
+            if let Stmt::FunctionDef(f) = stmt {
+                last_def.insert(f.name.as_str(), i);
             }
         }
-        let vals: Vec<&Expr> = if n == 1 {
-            vec![value]
-        } else {
-            match &mut value {
-                Expr::Tuple(t) if t.elts.len() == n => t.elts.iter().collect(),
-                Expr::List(l) if l.elts.len() == n => l.elts.iter().collect(),
-                _ => return fail("a case does not have one value per argument name"),
+        let in_class = !prefix.is_empty();
+        let class_body = in_class.then_some(body);
+        for (i, stmt) in body.iter().enumerate() {
+            match stmt {
+                Stmt::FunctionDef(f) if f.name.starts_with("test") => {
+                    let place = Place {
+                        class: class_body,
+                        before: f.range.start(),
+                    };
+                    // pytest's order: the function's marks bottom-up, then its classes', then the module's.
+                    let mut marks: Vec<Mark<'a>> = f
+                        .decorator_list
+                        .iter()
+                        .rev()
+                        .map(|d| Mark {
+                            expr: &d.expression,
+                            place,
+                            own: true,
+                        })
+                        .collect();
+                    marks.extend(outer_marks.iter().copied());
+                    let shadowed = last_def.get(f.name.as_str()).copied().filter(|&j| j != i);
+                    let name = format!("{prefix}{}", f.name);
+                    let mut cases =
+                        match self.expand(f, &marks, &name, in_class, fixtures, generate) {
+                            Ok(cases) => cases,
+                            Err(why) => {
+                                if shadowed.is_none() {
+                                    self.unlisted.push(Unlisted { func: f, name, why });
+                                }
+                                continue;
+                            }
+                        };
+                    for case in &mut cases {
+                        case.setup.extend(outer_setup.iter().cloned());
+                        if let Some(j) = shadowed {
+                            let line = map.line(body[j].range().start());
+                            case.not_run = Some(format!(
+                                "a later definition of `{}` (line {line}) replaces this one; pytest never runs it",
+                                f.name
+                            ));
+                        }
+                        if f.is_async {
+                            case.not_run.get_or_insert_with(|| {
+                                "an `async def` test needs a plugin to run under pytest".to_string()
+                            });
+                        }
+                    }
+                    self.cases.extend(cases);
+                }
+                Stmt::ClassDef(c) if c.name.starts_with("Test") => {
+                    // The class body's `pytestmark`, then its decorators bottom-up (evaluated
+                    // where the class statement runs), then the enclosing scopes' marks.
+                    let mut marks: Vec<Mark<'a>> = Vec::new();
+                    for s in &c.body {
+                        if let Stmt::Assign(a) = s {
+                            if matches!(a.targets.as_slice(), [Expr::Name(n)] if n.id.as_str() == "pytestmark")
+                            {
+                                let place = Place {
+                                    class: Some(&c.body),
+                                    before: s.range().start(),
+                                };
+                                let exprs: Vec<&'a Expr> = match a.value.as_ref() {
+                                    Expr::List(l) => l.elts.iter().collect(),
+                                    Expr::Tuple(t) => t.elts.iter().collect(),
+                                    other => vec![other],
+                                };
+                                marks.extend(exprs.into_iter().map(|expr| Mark {
+                                    expr,
+                                    place,
+                                    own: false,
+                                }));
+                            }
+                        }
+                    }
+                    let place = Place {
+                        class: class_body,
+                        before: c.range.start(),
+                    };
+                    marks.extend(c.decorator_list.iter().rev().map(|d| Mark {
+                        expr: &d.expression,
+                        place,
+                        own: false,
+                    }));
+                    marks.extend(outer_marks.iter().copied());
+                    let mut setup: Vec<(u32, String)> = outer_setup.to_vec();
+                    let mut has_init = false;
+                    for s in &c.body {
+                        if let Stmt::FunctionDef(m) = s {
+                            match m.name.as_str() {
+                                "__init__" | "__new__" => has_init = true,
+                                "setup_method" | "setup" | "setup_class" | "setUp" => setup.push((
+                                    map.line(m.range.start()),
+                                    format!(
+                                        "`{}.{}` (line {}) runs before each test",
+                                        c.name,
+                                        m.name,
+                                        map.line(m.range.start())
+                                    ),
+                                )),
+                                _ => {}
+                            }
+                        }
+                    }
+                    // pytest does not collect a class with a constructor: its methods are not tests,
+                    // and their asserts are reported as helper assertions.
+                    if !has_init {
+                        let class_prefix = format!("{prefix}{}::", c.name);
+                        let inner =
+                            Fixtures::of(&c.body, self.scope, Some(&c.body), Some(fixtures));
+                        let generate = c
+                            .body
+                            .iter()
+                            .find_map(|s| match s {
+                                Stmt::FunctionDef(g)
+                                    if g.name.as_str() == "pytest_generate_tests" =>
+                                {
+                                    Some(map.line(g.range.start()))
+                                }
+                                _ => None,
+                            })
+                            .or(generate);
+                        self.collect_in(&c.body, &class_prefix, &marks, &setup, &inner, generate);
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// The cases of one test function, or why its ids cannot be known.
+    fn expand(
+        &self,
+        f: &'a ast::StmtFunctionDef,
+        marks: &[Mark<'a>],
+        base: &str,
+        in_class: bool,
+        fixtures: &Fixtures<'a>,
+        generate: Option<u32>,
+    ) -> Result<Vec<Case<'a>>, String> {
+        let map = self.map;
+        let mut not_run: Option<String> = None;
+        let mut setup = Vec::new();
+        let mut parametrizes: Vec<Parametrize<'a>> = Vec::new();
+        let mut usefixtures: Vec<String> = Vec::new();
+        for mark in marks {
+            let line = map.line(mark.expr.range().start());
+            let Some(path) = self.scope.pytest_path(mark.expr) else {
+                // A decorator that is not a pytest mark may change how the test runs (mock.patch,
+                // hypothesis, retries): the extractor cannot reproduce it.
+                let harmless = matches!(mark.expr, Expr::Name(n) if matches!(n.id.as_str(), "staticmethod" | "classmethod"));
+                if mark.own && !harmless {
+                    not_run.get_or_insert(format!(
+                        "the test is decorated with `@{}` (line {line}), which may change how it runs",
+                        map.snippet(mark.expr.range())
+                    ));
+                }
+                continue;
+            };
+            // Name the decorator as written when it is an alias (`@skip_me`).
+            let written = map.snippet(mark.expr.range());
+            let via = if written.starts_with("pytest.") || written.starts_with("mark.") {
+                String::new()
+            } else {
+                format!(" through `@{written}`")
+            };
+            match path.as_str() {
+                "pytest.mark.skip" => {
+                    not_run.get_or_insert(format!(
+                        "marked `skip`{via} (line {line}): pytest does not run it"
+                    ));
+                }
+                "pytest.mark.skipif" => {
+                    not_run.get_or_insert(format!(
+                        "marked `skipif`{via} (line {line}): pytest may not run it"
+                    ));
+                }
+                "pytest.mark.xfail" => {
+                    not_run.get_or_insert(format!(
+                        "marked `xfail`{via} (line {line}): pytest expects it to fail"
+                    ));
+                }
+                "pytest.mark.usefixtures" => {
+                    setup.push((
+                        line,
+                        format!("`usefixtures` (line {line}) runs fixtures before the test"),
+                    ));
+                    if let Expr::Call(call) = mark.expr {
+                        for arg in call.arguments.args.iter() {
+                            match self.eval.eval(arg, mark.place) {
+                                PyValue::Str(s) => usefixtures.push(s),
+                                _ => {
+                                    return Err(format!(
+                                    "`usefixtures` on line {line} names fixtures the file computes"
+                                ))
+                                }
+                            }
+                        }
+                    }
+                }
+                "pytest.mark.parametrize" => {
+                    let Expr::Call(call) = mark.expr else {
+                        return Err(format!(
+                            "`parametrize` on line {line} has no arguments: pytest fails to collect it"
+                        ));
+                    };
+                    parametrizes.push(self.parse_parametrize(call, mark.place, fixtures)?);
+                }
+                _ => {}
+            }
+        }
+
+        // Parametrized fixtures come first (pytest's fixtures plugin generates them before the
+        // marks), in the order of the fixture closure sorted by scope, widest first.
+        let argnames: Vec<String> = f
+            .parameters
+            .iter_non_variadic_params()
+            .filter(|p| p.default.is_none())
+            .map(|p| p.parameter.name.to_string())
+            .skip(usize::from(in_class))
+            .collect();
+        let direct: Vec<&str> = parametrizes
+            .iter()
+            .flat_map(|p| p.names.iter().zip(&p.indirect))
+            .filter(|(_, indirect)| !**indirect)
+            .map(|(n, _)| n.as_str())
+            .collect();
+        let mut closure: Vec<String> = Vec::new();
+        let initial: Vec<String> = fixtures
+            .autouse
+            .iter()
+            .chain(usefixtures.iter())
+            .chain(argnames.iter())
+            .cloned()
+            .collect();
+        for name in &initial {
+            close_over(name, fixtures, &direct, &mut closure, 0);
+        }
+        if let Some(line) = generate {
+            if !closure.is_empty() {
+                return Err(format!(
+                    "`pytest_generate_tests` (line {line}) may parametrize it, which the extractor does not run"
+                ));
+            }
+        }
+        let mut sorted: Vec<(u8, &String)> = Vec::new();
+        for name in &closure {
+            let scope = match fixtures.by_name.get(name) {
+                Some(def) => def.scope.clone()?,
+                None => 0,
+            };
+            sorted.push((scope, name));
+        }
+        sorted.sort_by_key(|(scope, _)| std::cmp::Reverse(*scope));
+        let marked: Vec<&str> = parametrizes
+            .iter()
+            .flat_map(|p| p.names.iter().map(String::as_str))
+            .collect();
+        let mut order: Vec<Parametrize<'a>> = Vec::new();
+        for (_, name) in sorted {
+            let Some(def) = fixtures.by_name.get(name.as_str()) else {
+                continue;
+            };
+            let Some(params) = def.params else { continue };
+            if marked.contains(&name.as_str()) {
+                continue;
+            }
+            let line = map.line(def.func.range.start());
+            let mut p = self.parameter_sets(
+                vec![name.clone()],
+                params,
+                def.ids,
+                def.place,
+                line,
+                Some(def.func.name.as_str()),
+            )?;
+            p.indirect = vec![true];
+            if def.returns_param && argnames.contains(name) {
+                p.pass_through = vec![true];
+            }
+            order.push(p);
+        }
+        for p in &mut parametrizes {
+            for (i, name) in p.names.iter().enumerate() {
+                if !p.indirect[i] {
+                    continue;
+                }
+                match fixtures.by_name.get(name) {
+                    Some(def) if def.returns_param => p.pass_through[i] = true,
+                    Some(def) => {
+                        let why = format!(
+                            "parametrize on line {}: `indirect` sends `{name}` through the fixture `{name}` (line {}), which the extractor does not replay with each value",
+                            p.line,
+                            map.line(def.func.range.start())
+                        );
+                        p.not_run.get_or_insert(why);
+                    }
+                    None => {
+                        let why = format!(
+                            "parametrize on line {}: `indirect` sends `{name}` through a fixture not defined in this file",
+                            p.line
+                        );
+                        p.not_run.get_or_insert(why);
+                    }
+                }
+            }
+        }
+        order.extend(parametrizes);
+        let mut seen: Vec<&str> = Vec::new();
+        for p in &order {
+            for n in &p.names {
+                if seen.contains(&n.as_str()) {
+                    return Err(format!(
+                        "`{n}` is parametrized twice: pytest fails to collect it"
+                    ));
+                }
+                seen.push(n);
+            }
+        }
+
+        let mut cases = vec![Case {
+            id: base.to_string(),
+            func: f,
+            is_method: in_class,
+            params: Vec::new(),
+            param_ranges: Vec::new(),
+            not_run: not_run.clone(),
+            parametrized: !order.is_empty(),
+            setup,
+        }];
+        let mut idlists: Vec<Vec<String>> = vec![Vec::new()];
+        for p in &order {
+            if cases.len().saturating_mul(p.sets.len()) > MAX_CASES {
+                return Err(format!(
+                    "its parametrizations make more than {MAX_CASES} cases, which the extractor does not expand"
+                ));
+            }
+            let mut next_cases = Vec::new();
+            let mut next_ids = Vec::new();
+            for (case, idlist) in cases.iter().zip(idlists.iter()) {
+                for set in &p.sets {
+                    let mut params = case.params.clone();
+                    let mut ranges = case.param_ranges.clone();
+                    let mut set_not_run = set.not_run.clone().or_else(|| p.not_run.clone());
+                    for (i, name) in p.names.iter().enumerate() {
+                        if p.indirect[i] && !p.pass_through[i] {
+                            continue;
+                        }
+                        match set.exprs.as_ref().map(|e| e[i]) {
+                            Some(expr) => {
+                                params.push((name.clone(), expr));
+                                // One range per parameter: the case (of its own decorator) it came from.
+                                ranges.push(set.range);
+                            }
+                            None => {
+                                set_not_run.get_or_insert_with(|| {
+                                    format!(
+                                        "parametrize on line {}: the value of `{name}` is computed, so the extractor cannot replay it",
+                                        p.line
+                                    )
+                                });
+                            }
+                        }
+                    }
+                    let mut idlist = idlist.clone();
+                    if let Id::Shown(id) = &set.id {
+                        idlist.push(id.clone());
+                    }
+                    next_cases.push(Case {
+                        id: String::new(),
+                        func: f,
+                        is_method: in_class,
+                        params,
+                        param_ranges: ranges,
+                        not_run: case.not_run.clone().or(set_not_run),
+                        parametrized: true,
+                        setup: case.setup.clone(),
+                    });
+                    next_ids.push(idlist);
+                }
+            }
+            cases = next_cases;
+            idlists = next_ids;
+        }
+        for (case, idlist) in cases.iter_mut().zip(idlists) {
+            case.id = if idlist.is_empty() {
+                base.to_string()
+            } else {
+                format!("{base}[{}]", idlist.join("-"))
+            };
+        }
+        Ok(cases)
+    }
+
+    fn parse_parametrize(
+        &self,
+        call: &'a ast::ExprCall,
+        place: Place<'a>,
+        fixtures: &Fixtures<'a>,
+    ) -> Result<Parametrize<'a>, String> {
+        let line = self.map.line(call.range().start());
+        let arg = |pos: usize, kw: &str| -> Option<&'a Expr> {
+            call.arguments.args.get(pos).or_else(|| keyword(call, kw))
+        };
+        let fail = |why: &str| format!("parametrize on line {line}: {why}");
+        if call
+            .arguments
+            .args
+            .iter()
+            .any(|a| matches!(a, Expr::Starred(_)))
+            || call.arguments.keywords.iter().any(|k| k.arg.is_none())
+        {
+            return Err(fail("its arguments are unpacked with `*`"));
+        }
+        let names: Vec<String> = match arg(0, "argnames").map(|e| self.eval.eval(e, place)) {
+            Some(PyValue::Str(s)) => s
+                .split(',')
+                .map(|n| n.trim().to_string())
+                .filter(|n| !n.is_empty())
+                .collect(),
+            Some(PyValue::Tuple(v) | PyValue::List(v)) => {
+                let mut names = Vec::new();
+                for n in v {
+                    match n {
+                        PyValue::Str(s) => names.push(s),
+                        _ => return Err(fail("argument names are not strings")),
+                    }
+                }
+                names
+            }
+            Some(PyValue::Unknown(why)) => {
+                return Err(fail(&format!("the argument names are computed ({why})")))
+            }
+            _ => return Err(fail("argument names are not strings")),
+        };
+        // A single name in a string: each value is one argument, not unpacked.
+        let force_tuple = matches!(
+            arg(0, "argnames").map(|e| self.eval.eval(e, place)),
+            Some(PyValue::Str(_))
+        ) && names.len() == 1;
+        let Some(values) = arg(1, "argvalues") else {
+            return Err(fail("it has no values"));
+        };
+        let mut p = self.parameter_sets_with(
+            names,
+            values,
+            keyword(call, "ids"),
+            place,
+            line,
+            None,
+            force_tuple,
+        )?;
+        let indirect: Vec<bool> = match keyword(call, "indirect").map(|e| self.eval.eval(e, place))
+        {
+            None | Some(PyValue::Bool(false)) => vec![false; p.names.len()],
+            Some(PyValue::Bool(true)) => vec![true; p.names.len()],
+            Some(PyValue::Tuple(v) | PyValue::List(v)) => {
+                let listed: Vec<String> = v
+                    .into_iter()
+                    .filter_map(|n| match n {
+                        PyValue::Str(s) => Some(s),
+                        _ => None,
+                    })
+                    .collect();
+                p.names.iter().map(|n| listed.contains(n)).collect()
+            }
+            Some(_) => return Err(fail("`indirect` is computed")),
+        };
+        let _ = fixtures;
+        p.pass_through = vec![false; p.names.len()];
+        p.indirect = indirect;
+        Ok(p)
+    }
+
+    fn parameter_sets(
+        &self,
+        names: Vec<String>,
+        values: &'a Expr,
+        ids: Option<&'a Expr>,
+        place: Place<'a>,
+        line: u32,
+        fixture: Option<&str>,
+    ) -> Result<Parametrize<'a>, String> {
+        // A fixture's params are each one value.
+        self.parameter_sets_with(names, values, ids, place, line, fixture, true)
+    }
+
+    /// pytest's parameter sets and their ids (`ParameterSet._for_parametrize`, `IdMaker`).
+    #[allow(clippy::too_many_arguments)]
+    fn parameter_sets_with(
+        &self,
+        names: Vec<String>,
+        values: &'a Expr,
+        ids_expr: Option<&'a Expr>,
+        place: Place<'a>,
+        line: u32,
+        fixture: Option<&str>,
+        force_tuple: bool,
+    ) -> Result<Parametrize<'a>, String> {
+        let what = match fixture {
+            Some(name) => format!("fixture `{name}` (line {line})"),
+            None => format!("parametrize on line {line}"),
+        };
+        let fail = |why: &str| format!("{what}: {why}");
+        let n = names.len();
+        // The cases: source expressions where the file spells them out, values always.
+        let (elements, from_source): (Vec<Element<'a>>, bool) =
+            match self.literal_elements(values, place, 0) {
+                Some((elts, at)) => {
+                    if elts.iter().any(|e| matches!(e, Expr::Starred(_))) {
+                        // Unpacked cases: their values may still be known.
+                        match self.eval.eval(values, place) {
+                            PyValue::List(v) | PyValue::Tuple(v) => {
+                                (v.into_iter().map(|v| (None, v, place)).collect(), false)
+                            }
+                            PyValue::Unknown(why) => {
+                                return Err(fail(&format!("its cases are computed ({why})")))
+                            }
+                            _ => return Err(fail("its cases are not a sequence")),
+                        }
+                    } else {
+                        (
+                            elts.iter()
+                                .map(|e| (Some(e), self.eval.eval(e, at), at))
+                                .collect(),
+                            true,
+                        )
+                    }
+                }
+                None => match self.eval.eval(values, place) {
+                    PyValue::List(v) | PyValue::Tuple(v) => {
+                        (v.into_iter().map(|v| (None, v, place)).collect(), false)
+                    }
+                    PyValue::Str(s) => (
+                        s.chars()
+                            .map(|c| (None, PyValue::Str(c.to_string()), place))
+                            .collect(),
+                        false,
+                    ),
+                    PyValue::Unknown(why) => {
+                        return Err(fail(&format!("its cases are computed ({why})")))
+                    }
+                    _ => return Err(fail("its cases are not a sequence the extractor can read")),
+                },
+            };
+        let _ = from_source;
+        // `ids=`: a list of ids, or a callable applied to each value.
+        enum Ids<'a> {
+            None,
+            List(Vec<PyValue<'a>>),
+            Callable(Callable<'a>),
+        }
+        let ids = match ids_expr.map(|e| self.eval.eval(e, place)) {
+            None | Some(PyValue::None) => Ids::None,
+            Some(PyValue::List(v) | PyValue::Tuple(v)) => Ids::List(v),
+            Some(PyValue::Func(_, Some(f))) => Ids::Callable(f),
+            Some(PyValue::Named(b))
+                if (b == "str" || b == "repr") && !self.scope.globals.contains_key(&b) =>
+            {
+                Ids::Callable(Callable::Builtin(if b == "str" { "str" } else { "repr" }))
+            }
+            Some(PyValue::Unknown(why)) => {
+                return Err(fail(&format!("its `ids` are computed ({why})")))
+            }
+            Some(_) => {
+                return Err(fail(
+                    "its `ids` callable is not one the extractor can evaluate",
+                ))
             }
         };
-        let id = match explicit_ids
-            .as_ref()
-            .and_then(|ids| ids.get(index).cloned())
-        {
-            Some(Some(id)) => id,
-            _ => auto_id(&vals, &out.names, index, scope),
-        };
-        out.cases.push(ParamCase {
-            values: vals,
-            range,
-            id,
-            not_run,
-        });
+        if let Ids::List(list) = &ids {
+            if !list.is_empty() && list.len() != elements.len() {
+                return Err(fail(
+                    "`ids` and the cases differ in number: pytest fails to collect it",
+                ));
+            }
+        }
+
+        let mut sets: Vec<ParamSet<'a>> = Vec::new();
+        if elements.is_empty() {
+            // pytest's empty parameter set: one case, `NOTSET`, skipped.
+            sets.push(ParamSet {
+                exprs: None,
+                range: values.range(),
+                id: Id::Shown("NOTSET".into()),
+                not_run: Some(format!(
+                    "{what}: it has no cases, so pytest skips the test (`NOTSET`)"
+                )),
+            });
+            return Ok(Parametrize {
+                names,
+                sets,
+                line,
+                indirect: vec![false; n],
+                pass_through: vec![false; n],
+                not_run: None,
+            });
+        }
+        for (index, (expr, value, at)) in elements.into_iter().enumerate() {
+            let range = expr.map_or(values.range(), Ranged::range);
+            let mut explicit: Option<Id> = None;
+            let mut not_run = None;
+            // `pytest.param(*values, id=..., marks=...)`.
+            let param_call = expr.and_then(|e| match e {
+                Expr::Call(c) if self.scope.pytest_path(e).as_deref() == Some("pytest.param") => {
+                    Some(c)
+                }
+                _ => None,
+            });
+            let (exprs, vals): (Option<Vec<&'a Expr>>, Vec<PyValue<'a>>) =
+                if let Some(c) = param_call {
+                    for kw in c.arguments.keywords.iter() {
+                        match kw.arg.as_ref().map(|a| a.as_str()) {
+                            Some("id") => {
+                                if self.scope.pytest_path(&kw.value).as_deref()
+                                    == Some("pytest.HIDDEN_PARAM")
+                                {
+                                    explicit = Some(Id::Hidden);
+                                    continue;
+                                }
+                                match self.eval.eval(&kw.value, at) {
+                                    PyValue::Str(s) => {
+                                        explicit = Some(Id::Shown(ids::ascii_escaped_str(&s)))
+                                    }
+                                    PyValue::None => {}
+                                    PyValue::Unknown(why) => {
+                                        return Err(fail(&format!(
+                                            "a `pytest.param` id is computed ({why})"
+                                        )))
+                                    }
+                                    _ => return Err(fail(
+                                        "a `pytest.param` id is not a string: pytest refuses it",
+                                    )),
+                                }
+                            }
+                            Some("marks") => not_run = case_marks(&kw.value, self.scope, self.map),
+                            _ => {
+                                return Err(fail("a `pytest.param` has an argument pytest refuses"))
+                            }
+                        }
+                    }
+                    if c.arguments
+                        .args
+                        .iter()
+                        .any(|a| matches!(a, Expr::Starred(_)))
+                    {
+                        return Err(fail("a `pytest.param` unpacks values with `*`"));
+                    }
+                    let args: Vec<&'a Expr> = c.arguments.args.iter().collect();
+                    let vals = args.iter().map(|a| self.eval.eval(a, at)).collect();
+                    (Some(args), vals)
+                } else if force_tuple {
+                    (expr.map(|e| vec![e]), vec![value])
+                } else {
+                    // Several names: each case is unpacked into them.
+                    let source = expr.and_then(|e| self.literal_elements(e, at, 0));
+                    match (source, value) {
+                        (Some((elts, inner)), _)
+                            if !elts.iter().any(|e| matches!(e, Expr::Starred(_))) =>
+                        {
+                            let vals = elts.iter().map(|e| self.eval.eval(e, inner)).collect();
+                            (Some(elts.iter().collect()), vals)
+                        }
+                        (_, PyValue::Tuple(v) | PyValue::List(v)) => (None, v),
+                        (_, PyValue::Unknown(why)) => {
+                            return Err(fail(&format!("a case is computed ({why})")))
+                        }
+                        _ => return Err(fail("a case is not a sequence the extractor can unpack")),
+                    }
+                };
+            if vals.len() != n {
+                return Err(fail(
+                    "a case does not have one value per argument name: pytest fails to collect it",
+                ));
+            }
+            // Values read from a class body, or reading names bound there, are not what a test
+            // function's scope sees: keep them only when they are self-contained literals.
+            let exprs = match exprs {
+                Some(list) => {
+                    let mut out = Vec::new();
+                    let mut ok = true;
+                    for e in list {
+                        match self.class_free(e, at, 0) {
+                            Some(e) => out.push(e),
+                            None => {
+                                ok = false;
+                                break;
+                            }
+                        }
+                    }
+                    ok.then_some(out)
+                }
+                None => None,
+            };
+            let id = match explicit {
+                Some(id) => id,
+                None => match &ids {
+                    Ids::List(list) if list.get(index).is_some_and(|v| *v != PyValue::None) => {
+                        Id::Shown(
+                            ids::explicit_id(&list[index])
+                                .map_err(|why| fail(&format!("an `ids` entry: {why}")))?,
+                        )
+                    }
+                    Ids::Callable(f) => {
+                        let mut parts = Vec::new();
+                        for (v, name) in vals.iter().zip(&names) {
+                            let from_fn = match self.eval.call(f, v.clone()) {
+                                PyValue::None => None,
+                                PyValue::Unknown(why) => {
+                                    return Err(fail(&format!(
+                                        "its `ids` callable cannot be evaluated here ({why})"
+                                    )))
+                                }
+                                r => ids::idval_from_value(&r).map_err(|why| fail(&why))?,
+                            };
+                            parts.push(match from_fn {
+                                Some(s) => s,
+                                None => ids::idval(v, name, index).map_err(|why| {
+                                    fail(&format!("the id of a case cannot be known: {why}"))
+                                })?,
+                            });
+                        }
+                        Id::Shown(parts.join("-"))
+                    }
+                    _ => {
+                        let mut parts = Vec::new();
+                        for (v, name) in vals.iter().zip(&names) {
+                            parts.push(ids::idval(v, name, index).map_err(|why| {
+                                fail(&format!("the id of a case cannot be known: {why}"))
+                            })?);
+                        }
+                        Id::Shown(parts.join("-"))
+                    }
+                },
+            };
+            sets.push(ParamSet {
+                exprs,
+                range,
+                id,
+                not_run,
+            });
+        }
+        let mut all: Vec<Id> = sets.iter().map(|s| s.id.clone()).collect();
+        if all.iter().filter(|i| **i == Id::Hidden).count() > 1 {
+            return Err(fail(
+                "several cases hide their ids: pytest fails to collect it",
+            ));
+        }
+        ids::make_unique(&mut all);
+        for (set, id) in sets.iter_mut().zip(all) {
+            set.id = id;
+        }
+        Ok(Parametrize {
+            names,
+            sets,
+            line,
+            indirect: vec![false; n],
+            pass_through: vec![false; n],
+            not_run: None,
+        })
     }
-    make_unique(&mut out.cases);
-    out
+
+    /// The elements of a list or tuple the file spells out, following names to literal constants
+    /// (a class body's first, for a method's decorators), with where they are evaluated.
+    fn literal_elements(
+        &self,
+        expr: &'a Expr,
+        place: Place<'a>,
+        depth: usize,
+    ) -> Option<(&'a [Expr], Place<'a>)> {
+        if depth > 16 {
+            return None;
+        }
+        match expr {
+            Expr::List(l) => Some((&l.elts, place)),
+            Expr::Tuple(t) => Some((&t.elts, place)),
+            Expr::Name(n) => {
+                let (source, at) = self.name_source(n.id.as_str(), place)?;
+                self.literal_elements(source, at, depth + 1)
+            }
+            _ => None,
+        }
+    }
+
+    /// The literal a name is bound to: a class-body assignment before `place`, else a module constant.
+    fn name_source(&self, name: &str, place: Place<'a>) -> Option<(&'a Expr, Place<'a>)> {
+        if let Some(body) = place.class {
+            let mut found = None;
+            for stmt in body.iter().take_while(|s| s.range().start() < place.before) {
+                if value::binds(stmt, name) {
+                    found = Some(stmt);
+                }
+            }
+            if let Some(stmt) = found {
+                return match stmt {
+                    Stmt::Assign(a) if matches!(a.targets.as_slice(), [Expr::Name(t)] if t.id.as_str() == name) => {
+                        Some((
+                            &a.value,
+                            Place {
+                                class: Some(body),
+                                before: stmt.range().start(),
+                            },
+                        ))
+                    }
+                    _ => None,
+                };
+            }
+        }
+        match self.scope.globals.get(name) {
+            Some(Global::Constant { source, .. }) => Some((source, Place::module())),
+            _ => None,
+        }
+    }
+
+    /// The expression to hand to flatten for a value evaluated at `place`: itself when it reads no
+    /// class-body name, the class constant's literal when it is one, else `None`.
+    fn class_free(&self, expr: &'a Expr, place: Place<'a>, depth: usize) -> Option<&'a Expr> {
+        let Some(body) = place.class else {
+            return Some(expr);
+        };
+        if depth > 16 {
+            return None;
+        }
+        let mut reads = Vec::new();
+        load_names(expr, &mut reads);
+        let class_bound = |n: &str| {
+            body.iter()
+                .take_while(|s| s.range().start() < place.before)
+                .any(|s| value::binds(s, n))
+        };
+        if !reads.iter().any(|n| class_bound(n)) {
+            return Some(expr);
+        }
+        if let Expr::Name(n) = expr {
+            let (source, at) = self.name_source(n.id.as_str(), place)?;
+            return self.class_free(source, at, depth + 1);
+        }
+        None
+    }
+}
+
+/// Names a value expression reads (comprehension and lambda variables included: conservative).
+fn load_names<'e>(expr: &'e Expr, out: &mut Vec<&'e str>) {
+    use ruff_python_ast::visitor::{self as v, Visitor};
+    struct Finder<'e, 'o>(&'o mut Vec<&'e str>);
+    impl<'e> Visitor<'e> for Finder<'e, '_> {
+        fn visit_expr(&mut self, expr: &'e Expr) {
+            if let Expr::Name(n) = expr {
+                self.0.push(n.id.as_str());
+            }
+            v::walk_expr(self, expr);
+        }
+    }
+    Finder(out).visit_expr(expr);
+}
+
+/// The fixture closure of a test (`getfixtureclosure`): names in request order, depth first.
+fn close_over(
+    name: &str,
+    fixtures: &Fixtures,
+    direct: &[&str],
+    closure: &mut Vec<String>,
+    depth: usize,
+) {
+    if closure.iter().any(|n| n == name) || depth > 64 {
+        return;
+    }
+    closure.push(name.to_string());
+    if direct.contains(&name) {
+        return;
+    }
+    if let Some(def) = fixtures.by_name.get(name) {
+        for dep in &def.argnames {
+            if dep != name {
+                close_over(dep, fixtures, direct, closure, depth + 1);
+            }
+        }
+    }
+}
+
+fn keyword<'a>(call: &'a ast::ExprCall, kw: &str) -> Option<&'a Expr> {
+    call.arguments
+        .keywords
+        .iter()
+        .find(|k| k.arg.as_ref().is_some_and(|a| a.as_str() == kw))
+        .map(|k| &k.value)
+}
+
+/// A case as written (when it is), its value, and where it is evaluated.
+type Element<'a> = (Option<&'a Expr>, PyValue<'a>, Place<'a>);
+
+/// One parametrization (a mark, or a parametrized fixture), expanded.
+struct Parametrize<'a> {
+    names: Vec<String>,
+    sets: Vec<ParamSet<'a>>,
+    line: u32,
+    /// Per name: its value goes through a fixture.
+    indirect: Vec<bool>,
+    /// Per name: a fixture whose value is its param; the value is handed to flatten as is.
+    pass_through: Vec<bool>,
+    /// Why no case of it can be replayed.
+    not_run: Option<String>,
+}
+
+struct ParamSet<'a> {
+    /// The source expression of each value, when the file spells them out.
+    exprs: Option<Vec<&'a Expr>>,
+    range: TextRange,
+    id: Id,
+    not_run: Option<String>,
 }
 
 fn case_marks(expr: &Expr, scope: &ModuleScope, map: &SourceMap) -> Option<String> {
@@ -510,314 +1198,4 @@ fn case_marks(expr: &Expr, scope: &ModuleScope, map: &SourceMap) -> Option<Strin
         }
     }
     None
-}
-
-/// pytest's id for one case: each value's id joined with `-`.
-fn auto_id(values: &[&Expr], names: &[String], index: usize, scope: &ModuleScope) -> String {
-    values
-        .iter()
-        .zip(names)
-        .map(|(v, name)| value_id(v, scope).unwrap_or_else(|| format!("{name}{index}")))
-        .collect::<Vec<_>>()
-        .join("-")
-}
-
-/// The id pytest gives a value: strings (escaped), numbers, booleans and `None` as `str()` gives
-/// them, functions and classes by name; `None` (fall back to argname + index) for anything else.
-fn value_id(value: &Expr, scope: &ModuleScope) -> Option<String> {
-    match value {
-        Expr::StringLiteral(s) => Some(ascii_escaped(s.value.to_str())),
-        Expr::BytesLiteral(b) => {
-            let bytes: Vec<u8> = b.value.bytes().collect();
-            Some(bytes_escaped(&bytes))
-        }
-        Expr::NumberLiteral(n) => number_str(&n.value),
-        Expr::BooleanLiteral(b) => Some(if b.value { "True" } else { "False" }.into()),
-        Expr::NoneLiteral(_) => Some("None".into()),
-        Expr::UnaryOp(u) if matches!(u.op, ast::UnaryOp::USub) => match u.operand.as_ref() {
-            Expr::NumberLiteral(n) => {
-                let s = number_str(&n.value)?;
-                Some(match s.strip_prefix('-') {
-                    Some(rest) => rest.to_string(),
-                    None => format!("-{s}"),
-                })
-            }
-            _ => None,
-        },
-        Expr::BinOp(b) => match fold_constant(value, 0) {
-            Some(Const::Str(s)) => Some(ascii_escaped(&s)),
-            Some(Const::Int(i)) => Some(i.to_string()),
-            None => complex_id(b),
-        },
-        // `float("inf")` and friends: pytest shows the float.
-        Expr::Call(call)
-            if matches!(call.func.as_ref(), Expr::Name(n) if n.id.as_str() == "float" && !scope.globals.contains_key("float"))
-                && call.arguments.keywords.is_empty()
-                && call.arguments.args.len() == 1 =>
-        {
-            let Expr::StringLiteral(s) = &call.arguments.args[0] else {
-                return None;
-            };
-            let text = s.value.to_str().trim().to_ascii_lowercase();
-            let f: f64 = match text.as_str() {
-                "inf" | "+inf" | "infinity" | "+infinity" => f64::INFINITY,
-                "-inf" | "-infinity" => f64::NEG_INFINITY,
-                "nan" | "+nan" | "-nan" => f64::NAN,
-                other => other.parse().ok()?,
-            };
-            Some(python_float_str(f))
-        }
-        Expr::Name(n) => match scope.globals.get(n.id.as_str()) {
-            Some(Global::Constant { source, .. }) => value_id(source, scope),
-            Some(Global::SolutionName { name }) => Some(name.clone()),
-            Some(Global::Helper { .. }) => Some(n.id.to_string()),
-            _ => None,
-        },
-        Expr::Attribute(_) => scope.solution_attr(value),
-        _ => None,
-    }
-}
-
-/// `3 + 4j`, `-1.5 - 2j`: `str(complex)` is `(3+4j)`.
-fn complex_id(b: &ast::ExprBinOp) -> Option<String> {
-    let real = real_number(&b.left)?;
-    let Expr::NumberLiteral(ast::ExprNumberLiteral {
-        value: ast::Number::Complex { real: 0.0, imag },
-        ..
-    }) = b.right.as_ref()
-    else {
-        return None;
-    };
-    let imag = match b.op {
-        ast::Operator::Add => *imag,
-        ast::Operator::Sub => -*imag,
-        _ => return None,
-    };
-    let sign = if imag.is_sign_negative() { "-" } else { "+" };
-    Some(format!(
-        "({}{sign}{}j)",
-        python_float_repr_short(real),
-        python_float_repr_short(imag.abs())
-    ))
-}
-
-fn real_number(expr: &Expr) -> Option<f64> {
-    match expr {
-        Expr::NumberLiteral(ast::ExprNumberLiteral {
-            value: ast::Number::Int(i),
-            ..
-        }) => i.as_u64().map(|v| v as f64),
-        Expr::NumberLiteral(ast::ExprNumberLiteral {
-            value: ast::Number::Float(f),
-            ..
-        }) => Some(*f),
-        Expr::UnaryOp(u) if matches!(u.op, ast::UnaryOp::USub) => {
-            real_number(&u.operand).map(|v| -v)
-        }
-        _ => None,
-    }
-}
-
-/// A value pytest would compute from a literal expression (`"w" * 12 + "b"`, `2 ** 10`).
-enum Const {
-    Str(String),
-    Int(i128),
-}
-
-fn fold_constant(expr: &Expr, depth: usize) -> Option<Const> {
-    if depth > 64 {
-        return None;
-    }
-    match expr {
-        Expr::StringLiteral(s) => Some(Const::Str(s.value.to_str().to_string())),
-        Expr::NumberLiteral(ast::ExprNumberLiteral {
-            value: ast::Number::Int(i),
-            ..
-        }) => i.as_u64().map(|v| Const::Int(i128::from(v))),
-        Expr::UnaryOp(u) if matches!(u.op, ast::UnaryOp::USub) => {
-            match fold_constant(&u.operand, depth + 1)? {
-                Const::Int(i) => Some(Const::Int(-i)),
-                Const::Str(_) => None,
-            }
-        }
-        Expr::BinOp(b) => {
-            let (l, r) = (
-                fold_constant(&b.left, depth + 1)?,
-                fold_constant(&b.right, depth + 1)?,
-            );
-            const MAX_LEN: i128 = 10_000;
-            match (b.op, l, r) {
-                (ast::Operator::Add, Const::Str(a), Const::Str(c)) => Some(Const::Str(a + &c)),
-                (ast::Operator::Mult, Const::Str(a), Const::Int(n))
-                | (ast::Operator::Mult, Const::Int(n), Const::Str(a)) => {
-                    (n.max(0) * a.len() as i128 <= MAX_LEN)
-                        .then(|| Const::Str(a.repeat(n.max(0) as usize)))
-                }
-                (ast::Operator::Add, Const::Int(a), Const::Int(c)) => {
-                    a.checked_add(c).map(Const::Int)
-                }
-                (ast::Operator::Sub, Const::Int(a), Const::Int(c)) => {
-                    a.checked_sub(c).map(Const::Int)
-                }
-                (ast::Operator::Mult, Const::Int(a), Const::Int(c)) => {
-                    a.checked_mul(c).map(Const::Int)
-                }
-                (ast::Operator::FloorDiv, Const::Int(a), Const::Int(c)) if c != 0 => {
-                    let q = a / c;
-                    Some(Const::Int(if a % c != 0 && ((a < 0) != (c < 0)) {
-                        q - 1
-                    } else {
-                        q
-                    }))
-                }
-                (ast::Operator::Mod, Const::Int(a), Const::Int(c)) if c > 0 => {
-                    Some(Const::Int(a.rem_euclid(c)))
-                }
-                (ast::Operator::Pow, Const::Int(a), Const::Int(c)) if (0..128).contains(&c) => {
-                    a.checked_pow(c as u32).map(Const::Int)
-                }
-                _ => None,
-            }
-        }
-        _ => None,
-    }
-}
-
-fn number_str(n: &ast::Number) -> Option<String> {
-    match n {
-        ast::Number::Int(i) => i
-            .as_u64()
-            .map(|v| v.to_string())
-            .or_else(|| Some(i.to_string())),
-        ast::Number::Float(f) => Some(python_float_str(*f)),
-        ast::Number::Complex { real, imag } => {
-            if *real == 0.0 {
-                Some(format!("{}j", python_float_repr_short(*imag)))
-            } else {
-                None
-            }
-        }
-    }
-}
-
-/// `str(float)` as CPython prints it: shortest round-trip digits, scientific notation outside
-/// 1e-4 ≤ |x| < 1e16.
-pub fn python_float_str(f: f64) -> String {
-    if f.is_nan() {
-        return "nan".into();
-    }
-    if f.is_infinite() {
-        return if f > 0.0 { "inf".into() } else { "-inf".into() };
-    }
-    if f == 0.0 {
-        return if f.is_sign_negative() {
-            "-0.0".into()
-        } else {
-            "0.0".into()
-        };
-    }
-    let sci = format!("{f:e}"); // e.g. "1.5e-5", "-1e16"
-    let (mantissa, exp) = sci.split_once('e').unwrap_or((&sci, "0"));
-    let exp: i32 = exp.parse().unwrap_or(0);
-    let negative = mantissa.starts_with('-');
-    let digits: String = mantissa.chars().filter(|c| c.is_ascii_digit()).collect();
-    let sign = if negative { "-" } else { "" };
-    if (-4..16).contains(&exp) {
-        let point = exp + 1; // digits before the decimal point
-        if point <= 0 {
-            format!("{sign}0.{}{digits}", "0".repeat((-point) as usize))
-        } else if (point as usize) >= digits.len() {
-            format!(
-                "{sign}{digits}{}.0",
-                "0".repeat(point as usize - digits.len())
-            )
-        } else {
-            let (a, b) = digits.split_at(point as usize);
-            format!("{sign}{a}.{b}")
-        }
-    } else {
-        let (first, rest) = digits.split_at(1);
-        let mant = if rest.is_empty() {
-            first.to_string()
-        } else {
-            format!("{first}.{rest}")
-        };
-        let esign = if exp < 0 { '-' } else { '+' };
-        format!("{sign}{mant}e{esign}{:02}", exp.abs())
-    }
-}
-
-/// The imaginary part as `str(complex)` writes it (`2j`, `1.5j`): integral values without `.0`.
-fn python_float_repr_short(f: f64) -> String {
-    let s = python_float_str(f);
-    s.strip_suffix(".0").map(str::to_string).unwrap_or(s)
-}
-
-/// pytest's escaping of string ids: `unicode_escape`, then non-printable ASCII as `\xNN`.
-pub fn ascii_escaped(s: &str) -> String {
-    let mut out = String::new();
-    for c in s.chars() {
-        match c {
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            c if (c as u32) < 0x20 || c as u32 == 0x7f => {
-                out.push_str(&format!("\\x{:02x}", c as u32))
-            }
-            c if (c as u32) < 0x80 => out.push(c),
-            c if (c as u32) < 0x100 => out.push_str(&format!("\\x{:02x}", c as u32)),
-            c if (c as u32) < 0x10000 => out.push_str(&format!("\\u{:04x}", c as u32)),
-            c => out.push_str(&format!("\\U{:08x}", c as u32)),
-        }
-    }
-    out
-}
-
-fn bytes_escaped(bytes: &[u8]) -> String {
-    let mut out = String::new();
-    for &b in bytes {
-        match b {
-            b'\\' => out.push('\\'),
-            b'\n' => out.push_str("\\n"),
-            b'\r' => out.push_str("\\r"),
-            b'\t' => out.push_str("\\t"),
-            0x20..=0x7e => out.push(b as char),
-            _ => out.push_str(&format!("\\x{b:02x}")),
-        }
-    }
-    out
-}
-
-/// pytest's disambiguation of duplicate ids within one parametrize: a counter suffix per id, with
-/// `_` before it when the id ends in a digit.
-fn make_unique(cases: &mut [ParamCase]) {
-    let ids: Vec<String> = cases.iter().map(|c| c.id.clone()).collect();
-    let mut counts: HashMap<&str, usize> = HashMap::default();
-    for id in &ids {
-        *counts.entry(id.as_str()).or_default() += 1;
-    }
-    if counts.values().all(|&c| c == 1) {
-        return;
-    }
-    let mut taken: std::collections::HashSet<String> = ids.iter().cloned().collect();
-    let mut suffixes: HashMap<String, usize> = HashMap::default();
-    for (i, id) in ids.iter().enumerate() {
-        if counts[id.as_str()] > 1 {
-            let sep = if id.chars().last().is_some_and(|c| c.is_ascii_digit()) {
-                "_"
-            } else {
-                ""
-            };
-            let counter = suffixes.entry(id.clone()).or_default();
-            let mut new_id = format!("{id}{sep}{counter}");
-            while taken.contains(&new_id) {
-                *counter += 1;
-                new_id = format!("{id}{sep}{counter}");
-            }
-            *counter += 1;
-            taken.insert(new_id.clone());
-            cases[i].id = new_id;
-        }
-    }
 }

@@ -128,7 +128,7 @@ pub fn extract(source: &str, options: &Options) -> Extraction {
         .chain(starred.iter().copied())
         .collect();
     let scope = ModuleScope::analyse(body, &map, &options.solution_modules, &error_ranges);
-    let cases = collect::collect(body, &scope, &map);
+    let (cases, unlisted) = collect::collect(body, &scope, &map);
     let ctx = Ctx {
         errors: &error_ranges,
         scope: &scope,
@@ -146,7 +146,7 @@ pub fn extract(source: &str, options: &Options) -> Extraction {
     extraction.solution_names = solution_names;
 
     full.sort_by_key(|a| a.span.start);
-    let helpers = helper_asserts(body, &cases);
+    let helpers = helper_asserts(body, &cases, &unlisted);
     extraction.assertions = match options.stage {
         Stage::Full => full,
         stage => legacy::extract(stage, body, &scope, &map, &full, &helpers),
@@ -185,6 +185,20 @@ pub fn extract(source: &str, options: &Options) -> Extraction {
     }
     extraction.assertions.sort_by_key(|a| a.span.start);
     extraction.findings = findings(&extraction, &scope, &map, &helpers);
+    // Tests whose node ids the file alone does not tell: nothing is emitted under an id pytest
+    // does not print, and the file says so.
+    if options.stage == Stage::Full {
+        for u in &unlisted {
+            extraction.findings.push(Finding {
+                shape: Shape::ParametrizedInputs,
+                line: map.line(u.func.range.start()),
+                message: format!(
+                    "`{}`: its test ids cannot be known from the file ({}), so its assertions are not listed",
+                    u.name, u.why
+                ),
+            });
+        }
+    }
     extraction
 }
 
@@ -237,8 +251,13 @@ fn enclosing_function(body: &[Stmt], at: TextSize, prefix: &str) -> Option<Strin
 fn helper_asserts<'a>(
     body: &'a [Stmt],
     cases: &[collect::Case<'a>],
+    unlisted: &[collect::Unlisted<'a>],
 ) -> Vec<(&'a ast::StmtAssert, String)> {
-    let tests: HashSet<TextRange> = cases.iter().map(|c| c.func.range).collect();
+    let tests: HashSet<TextRange> = cases
+        .iter()
+        .map(|c| c.func.range)
+        .chain(unlisted.iter().map(|u| u.func.range))
+        .collect();
     struct Finder<'a, 't> {
         tests: &'t HashSet<TextRange>,
         scope: Vec<String>,

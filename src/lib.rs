@@ -13,6 +13,7 @@ mod legacy;
 mod module;
 mod names;
 mod portable;
+mod pytest;
 mod source;
 
 pub mod bench;
@@ -28,4 +29,4 @@ pub use model::{Assertion, Extraction, Finding, Stage, Status, SyntaxError};
 pub use shape::Shape;
 
 #[doc(hidden)]
-pub use collect::python_float_str;
+pub use pytest::ids::float_repr as python_float_str;

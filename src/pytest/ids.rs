@@ -1,0 +1,293 @@
+//! pytest's parametrize ids (`_pytest/python.py`: `IdMaker`), for values already evaluated to
+//! [`PyValue`]s: `_idval_from_value`, `_idval_from_argname`, the explicit ids of `ids=` lists and
+//! `pytest.param(id=)`, the duplicate suffixes of `make_unique_parameterset_ids`, and
+//! `ascii_escaped` (`_pytest/compat.py`).
+
+use crate::pytest::value::{EnumKind, PyValue};
+
+/// pytest ≥ 9.1 (`parametrize_long_str_id_strategy = "short"`, its default): a `str` or `bytes`
+/// value longer than this gets the argname-and-index id instead of its text. pytest 9.0 has no
+/// limit; see [`LONG_STR_LIMIT_APPLIES`].
+pub const LONG_STR_LIMIT: usize = 100;
+/// Whether ids follow pytest ≥ 9.1's default limit on long strings (the host's pytest, 9.2) rather
+/// than pytest 9.0's unlimited ids. The only difference between the two for ids.
+pub const LONG_STR_LIMIT_APPLIES: bool = false;
+
+/// One part of a parameter set's id.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Id {
+    Shown(String),
+    /// `pytest.HIDDEN_PARAM`: the set adds nothing to the node id.
+    Hidden,
+}
+
+/// `IdMaker._idval_from_value`: the id a value gives itself, or `None` when pytest falls back to
+/// `argname + index`. `Err` when the value's id cannot be known without running code.
+pub fn idval_from_value(value: &PyValue<'_>) -> Result<Option<String>, String> {
+    Ok(match value {
+        PyValue::Str(s) => Some(ascii_escaped_str(s)),
+        PyValue::Bytes(b) => Some(ascii_escaped_bytes(b)),
+        PyValue::None => Some("None".into()),
+        PyValue::Bool(b) => Some(if *b { "True" } else { "False" }.into()),
+        PyValue::Int(i) => Some(i.to_string()),
+        PyValue::Float(f) => Some(float_repr(*f)),
+        PyValue::Complex(re, im) => Some(complex_repr(*re, *im)),
+        PyValue::Pattern(p) => Some(ascii_escaped_str(p)),
+        PyValue::Enum(e) => Some(match &e.kind {
+            // `isinstance(val, str)` comes first: the member's own text.
+            EnumKind::StrMixin => match e.value.as_ref() {
+                PyValue::Str(s) => ascii_escaped_str(s),
+                _ => {
+                    return Err(format!(
+                        "the value of `{}.{}` is not known",
+                        e.class, e.name
+                    ))
+                }
+            },
+            // `str(val)`: IntEnum and IntFlag print their value (Python 3.11+).
+            EnumKind::IntLike => match e.value.as_ref() {
+                PyValue::Int(i) => i.to_string(),
+                _ => {
+                    return Err(format!(
+                        "the value of `{}.{}` is not known",
+                        e.class, e.name
+                    ))
+                }
+            },
+            EnumKind::Plain => format!("{}.{}", e.class, e.name),
+        }),
+        PyValue::Named(n) | PyValue::Func(n, _) => Some(n.clone()),
+        PyValue::Tuple(_) | PyValue::List(_) | PyValue::Opaque => None,
+        PyValue::Unknown(why) => return Err(why.clone()),
+    })
+}
+
+/// `IdMaker._idval` without an `ids` callable: the value's own id or `argname + index`, with
+/// pytest ≥ 9.1's limit on long strings.
+pub fn idval(value: &PyValue<'_>, argname: &str, index: usize) -> Result<String, String> {
+    let long = match value {
+        PyValue::Str(s) => s.chars().count() > LONG_STR_LIMIT,
+        PyValue::Bytes(b) => b.len() > LONG_STR_LIMIT,
+        _ => false,
+    };
+    if long && LONG_STR_LIMIT_APPLIES {
+        return Ok(format!("{argname}{index}"));
+    }
+    Ok(idval_from_value(value)?.unwrap_or_else(|| format!("{argname}{index}")))
+}
+
+/// `IdMaker._idval_from_value_required`: an entry of an `ids=` list. `Err` when pytest refuses it
+/// (the file fails to collect) or its id cannot be known.
+pub fn explicit_id(value: &PyValue<'_>) -> Result<String, String> {
+    idval_from_value(value)?.ok_or_else(|| "an `ids` entry is of a type pytest refuses".to_string())
+}
+
+/// `make_unique_parameterset_ids`: duplicates get a counter suffix (`_` first when the id ends in a
+/// digit), skipping suffixed ids already present.
+pub fn make_unique(ids: &mut [Id]) {
+    let shown = |id: &Id| match id {
+        Id::Shown(s) => Some(s.clone()),
+        Id::Hidden => None,
+    };
+    let mut counts: std::collections::HashMap<Option<String>, usize> = Default::default();
+    for id in ids.iter() {
+        *counts.entry(shown(id)).or_default() += 1;
+    }
+    if counts.values().all(|&c| c == 1) {
+        return;
+    }
+    let mut suffixes: std::collections::HashMap<String, usize> = Default::default();
+    for index in 0..ids.len() {
+        let Id::Shown(id) = ids[index].clone() else {
+            continue;
+        };
+        if counts[&Some(id.clone())] <= 1 {
+            continue;
+        }
+        let sep = if id.chars().last().is_some_and(|c| c.is_ascii_digit()) {
+            "_"
+        } else {
+            ""
+        };
+        let taken = |ids: &[Id], candidate: &str| {
+            ids.iter()
+                .any(|i| matches!(i, Id::Shown(s) if s == candidate))
+        };
+        let counter = suffixes.entry(id.clone()).or_default();
+        let mut new_id = format!("{id}{sep}{counter}");
+        while taken(ids, &new_id) {
+            *counter += 1;
+            new_id = format!("{id}{sep}{counter}");
+        }
+        *counter += 1;
+        ids[index] = Id::Shown(new_id);
+    }
+}
+
+/// `repr(float)` (and `str(float)`): shortest round-trip digits, scientific notation outside
+/// 1e-4 ≤ |x| < 1e16.
+pub fn float_repr(f: f64) -> String {
+    if f.is_nan() {
+        return "nan".into();
+    }
+    if f.is_infinite() {
+        return if f > 0.0 { "inf".into() } else { "-inf".into() };
+    }
+    if f == 0.0 {
+        return if f.is_sign_negative() { "-0.0" } else { "0.0" }.into();
+    }
+    let sci = format!("{f:e}"); // shortest digits: "1.5e-5", "-1e16"
+    let (mantissa, exp) = sci.split_once('e').unwrap_or((&sci, "0"));
+    let exp: i32 = exp.parse().unwrap_or(0);
+    let sign = if mantissa.starts_with('-') { "-" } else { "" };
+    let digits: String = mantissa.chars().filter(|c| c.is_ascii_digit()).collect();
+    if (-4..16).contains(&exp) {
+        let point = exp + 1; // digits before the decimal point
+        if point <= 0 {
+            format!("{sign}0.{}{digits}", "0".repeat((-point) as usize))
+        } else if (point as usize) >= digits.len() {
+            format!(
+                "{sign}{digits}{}.0",
+                "0".repeat(point as usize - digits.len())
+            )
+        } else {
+            let (a, b) = digits.split_at(point as usize);
+            format!("{sign}{a}.{b}")
+        }
+    } else {
+        let (first, rest) = digits.split_at(1);
+        let mant = if rest.is_empty() {
+            first.to_string()
+        } else {
+            format!("{first}.{rest}")
+        };
+        let esign = if exp < 0 { '-' } else { '+' };
+        format!("{sign}{mant}e{esign}{:02}", exp.abs())
+    }
+}
+
+/// A complex part as `repr(complex)` writes it: like `repr(float)` without the `.0`.
+fn complex_part(f: f64) -> String {
+    let s = float_repr(f);
+    s.strip_suffix(".0").map(str::to_string).unwrap_or(s)
+}
+
+/// `repr(complex)`: `2j` when the real part is +0.0, else `(re±imj)`.
+pub fn complex_repr(re: f64, im: f64) -> String {
+    if re == 0.0 && re.is_sign_positive() {
+        return format!("{}j", complex_part(im));
+    }
+    let imag = complex_part(im);
+    let imag = if imag.starts_with('-') {
+        imag
+    } else {
+        format!("+{imag}")
+    };
+    format!("({}{imag}j)", complex_part(re))
+}
+
+/// `ascii_escaped(str)`: `unicode_escape`, then the remaining non-printable ASCII as `\xNN`.
+pub fn ascii_escaped_str(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        let u = c as u32;
+        match c {
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            _ if u < 0x20 || (0x7f..0x100).contains(&u) => out.push_str(&format!("\\x{u:02x}")),
+            _ if u < 0x80 => out.push(c),
+            _ if u < 0x10000 => out.push_str(&format!("\\u{u:04x}")),
+            _ => out.push_str(&format!("\\U{u:08x}")),
+        }
+    }
+    out
+}
+
+/// `ascii_escaped(bytes)`: `decode("ascii", "backslashreplace")` (a backslash stays one), then
+/// non-printable ASCII as `\xNN` (`\t`, `\r`, `\n` by name).
+pub fn ascii_escaped_bytes(bytes: &[u8]) -> String {
+    let mut out = String::with_capacity(bytes.len());
+    for &b in bytes {
+        match b {
+            b'\n' => out.push_str("\\n"),
+            b'\r' => out.push_str("\\r"),
+            b'\t' => out.push_str("\\t"),
+            0x20..=0x7e => out.push(b as char),
+            _ => out.push_str(&format!("\\x{b:02x}")),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn shown(ids: &[&str]) -> Vec<Id> {
+        ids.iter().map(|s| Id::Shown(s.to_string())).collect()
+    }
+
+    #[test]
+    fn floats_print_like_python_repr() {
+        assert_eq!(float_repr(0.1 + 0.2), "0.30000000000000004");
+        assert_eq!(float_repr(1e16), "1e+16");
+        assert_eq!(float_repr(1e15), "1000000000000000.0");
+        assert_eq!(float_repr(1e-5), "1e-05");
+        assert_eq!(float_repr(0.0001), "0.0001");
+        assert_eq!(float_repr(-0.0), "-0.0");
+        assert_eq!(float_repr(2.5), "2.5");
+        assert_eq!(float_repr(1.0 / 3.0), "0.3333333333333333");
+        assert_eq!(float_repr(f64::NAN), "nan");
+        assert_eq!(float_repr(f64::NEG_INFINITY), "-inf");
+        assert_eq!(float_repr(123456789012345680.0), "1.2345678901234568e+17");
+    }
+
+    #[test]
+    fn complex_prints_like_python_repr() {
+        assert_eq!(complex_repr(3.0, 4.0), "(3+4j)");
+        assert_eq!(complex_repr(0.0, 2.0), "2j");
+        assert_eq!(complex_repr(-0.0, -2.0), "(-0-2j)");
+        assert_eq!(complex_repr(1.5, -0.5), "(1.5-0.5j)");
+        assert_eq!(complex_repr(0.0, 1e16), "1e+16j");
+    }
+
+    #[test]
+    fn strings_are_escaped_like_pytest() {
+        assert_eq!(ascii_escaped_str("abc"), "abc");
+        assert_eq!(ascii_escaped_str("é\\\n\x7f"), "\\xe9\\\\\\n\\x7f");
+        assert_eq!(ascii_escaped_str("😀"), "\\U0001f600");
+        assert_eq!(ascii_escaped_str("日本"), "\\u65e5\\u672c");
+        assert_eq!(ascii_escaped_str("\x00\x1b"), "\\x00\\x1b");
+        assert_eq!(ascii_escaped_bytes(b"\x00\\\xff"), "\\x00\\\\xff");
+        assert_eq!(ascii_escaped_bytes(b"a\tb"), "a\\tb");
+    }
+
+    #[test]
+    fn duplicates_get_counters_that_skip_taken_ids() {
+        let mut ids = shown(&["a", "a", "a0", "1", "1", "b1"]);
+        make_unique(&mut ids);
+        assert_eq!(ids, shown(&["a1", "a2", "a0", "1_0", "1_1", "b1"]));
+        let mut ids = shown(&["x", "y"]);
+        make_unique(&mut ids);
+        assert_eq!(ids, shown(&["x", "y"]));
+    }
+
+    #[test]
+    fn values_without_an_id_fall_back_to_argname_and_index() {
+        assert_eq!(idval(&PyValue::Tuple(vec![]), "v", 3).unwrap(), "v3");
+        assert_eq!(
+            idval(&PyValue::Int(-1_000_000), "v", 0).unwrap(),
+            "-1000000"
+        );
+        assert_eq!(
+            idval(&PyValue::Str("a".repeat(100)), "v", 0).unwrap(),
+            "a".repeat(100)
+        );
+        assert_eq!(idval(&PyValue::Str("a".repeat(101)), "v", 7).unwrap(), "v7");
+        assert!(idval(&PyValue::Unknown("why".into()), "v", 0).is_err());
+        assert!(explicit_id(&PyValue::Tuple(vec![])).is_err());
+        assert_eq!(explicit_id(&PyValue::Float(1.5)).unwrap(), "1.5");
+    }
+}

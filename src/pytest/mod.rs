@@ -1,0 +1,4 @@
+//! pytest's own algorithms, re-implemented from its source (pytest 9): one concept per module.
+
+pub mod ids;
+pub mod value;
