@@ -46,9 +46,10 @@ step_node() {
 }
 
 step_python() {
-  if ! python3 -c 'import pytest' 2>/dev/null; then
-    log "installing pytest for the host python"
-    python3 -m pip install --quiet 'pytest>=8'
+  # The same pytest as the page's Pyodide wheels: ids and outcomes must agree on both sides.
+  if [ "$(python3 -c 'import pytest; print(pytest.__version__)' 2>/dev/null)" != "9.0.2" ]; then
+    log "installing pytest 9.0.2 for the host python"
+    python3 -m pip install --quiet 'pytest==9.0.2'
   fi
 }
 

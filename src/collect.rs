@@ -262,6 +262,20 @@ impl<'s, 'a> Collector<'s, 'a> {
         }
         let in_class = !prefix.is_empty();
         let class_body = in_class.then_some(body);
+        // `test_x = pytest.mark.skip(...)(test_x)` (or any rebinding of a test's name after its
+        // definition): pytest collects whatever the name holds then.
+        let mut rebound: HashMap<&str, TextRange> = HashMap::default();
+        for (i, stmt) in body.iter().enumerate() {
+            if let Stmt::Assign(a) = stmt {
+                for t in &a.targets {
+                    if let Expr::Name(n) = t {
+                        if last_def.get(n.id.as_str()).is_some_and(|&j| j < i) {
+                            rebound.insert(n.id.as_str(), stmt.range());
+                        }
+                    }
+                }
+            }
+        }
         for (i, stmt) in body.iter().enumerate() {
             match stmt {
                 Stmt::FunctionDef(f) if f.name.starts_with("test") => {
@@ -295,6 +309,15 @@ impl<'s, 'a> Collector<'s, 'a> {
                         };
                     for case in &mut cases {
                         case.setup.extend(outer_setup.iter().cloned());
+                        if let Some(r) = rebound.get(f.name.as_str()) {
+                            case.not_run.get_or_insert_with(|| {
+                                format!(
+                                    "`{}` on line {} rebinds the test's name; pytest collects what that makes of it (a mark, a wrapper)",
+                                    map.snippet(*r),
+                                    map.line(r.start())
+                                )
+                            });
+                        }
                         if let Some(j) = shadowed {
                             let line = map.line(body[j].range().start());
                             case.not_run = Some(format!(
@@ -347,7 +370,46 @@ impl<'s, 'a> Collector<'s, 'a> {
                     marks.extend(outer_marks.iter().copied());
                     let mut setup: Vec<(u32, String)> = outer_setup.to_vec();
                     let mut has_init = false;
+                    let mut not_a_test = false;
+                    // Bases may define setup methods and autouse fixtures the file does not show.
+                    if let Some(args) = &c.arguments {
+                        if let Some(base) = args
+                            .args
+                            .iter()
+                            .chain(args.keywords.iter().map(|k| &k.value))
+                            .find(|b| !matches!(b, Expr::Name(n) if n.id.as_str() == "object"))
+                        {
+                            let line = map.line(c.range.start());
+                            setup.push((
+                                line,
+                                format!(
+                                    "`{}` (line {line}) derives from `{}`, whose setup and fixtures may run before each test",
+                                    c.name,
+                                    map.snippet(base.range())
+                                ),
+                            ));
+                        }
+                    }
                     for s in &c.body {
+                        if let Stmt::Assign(a) = s {
+                            if matches!(a.targets.as_slice(), [Expr::Name(n)] if n.id.as_str() == "__test__")
+                                && !matches!(a.value.as_ref(), Expr::BooleanLiteral(b) if b.value)
+                            {
+                                not_a_test = true;
+                            }
+                        }
+                        if let Stmt::FunctionDef(m) = s {
+                            if self.is_autouse_fixture(m) {
+                                let line = map.line(m.range.start());
+                                setup.push((
+                                    line,
+                                    format!(
+                                        "the autouse fixture `{}.{}` (line {line}) runs before each test",
+                                        c.name, m.name
+                                    ),
+                                ));
+                            }
+                        }
                         if let Stmt::FunctionDef(m) = s {
                             match m.name.as_str() {
                                 "__init__" | "__new__" => has_init = true,
@@ -366,7 +428,7 @@ impl<'s, 'a> Collector<'s, 'a> {
                     }
                     // pytest does not collect a class with a constructor: its methods are not tests,
                     // and their asserts are reported as helper assertions.
-                    if !has_init {
+                    if !has_init && !not_a_test {
                         let class_prefix = format!("{prefix}{}::", c.name);
                         let inner =
                             Fixtures::of(&c.body, self.scope, Some(&c.body), Some(fixtures));
@@ -388,6 +450,18 @@ impl<'s, 'a> Collector<'s, 'a> {
                 _ => {}
             }
         }
+    }
+
+    /// `@pytest.fixture(autouse=True)` on a method or function.
+    fn is_autouse_fixture(&self, f: &ast::StmtFunctionDef) -> bool {
+        f.decorator_list.iter().any(|d| {
+            matches!(&d.expression, Expr::Call(call)
+                if self.scope.pytest_path(&d.expression).as_deref() == Some("pytest.fixture")
+                    && call.arguments.keywords.iter().any(|k| {
+                        k.arg.as_ref().is_some_and(|a| a.as_str() == "autouse")
+                            && !matches!(&k.value, Expr::BooleanLiteral(b) if !b.value)
+                    }))
+        })
     }
 
     /// The cases of one test function, or why its ids cannot be known.
@@ -441,6 +515,16 @@ impl<'s, 'a> Collector<'s, 'a> {
                     not_run.get_or_insert(format!(
                         "marked `xfail`{via} (line {line}): pytest expects it to fail"
                     ));
+                }
+                "pytest.mark.filterwarnings" => {
+                    let errors = matches!(mark.expr, Expr::Call(call) if call.arguments.args.iter().any(|a| {
+                        matches!(a, Expr::StringLiteral(s) if s.value.to_str().trim_start().starts_with("error"))
+                    }));
+                    if errors {
+                        not_run.get_or_insert(format!(
+                            "marked `filterwarnings(\"error…\")`{via} (line {line}): a warning fails the test under pytest, and evaluating an expression does not"
+                        ));
+                    }
                 }
                 "pytest.mark.usefixtures" => {
                     setup.push((
