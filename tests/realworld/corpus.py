@@ -51,6 +51,7 @@ PYPI = os.environ.get("REALWORLD_PYPI", "https://pypi.org/pypi")
 PYTEST_TIMEOUT = 180  # seconds for one test file under pytest (a package's session gets a third of that per file)
 EVAL_TIMEOUT = 10  # seconds for one kept assertion
 EVAL_FILE_TIMEOUT = 300  # seconds for all kept assertions of one file
+FORK = os.environ.get("REALWORLD_NO_FORK") is None  # see rw_eval.py: fork from one fresh import, or re-import
 
 
 class Unreachable(RuntimeError):
@@ -262,15 +263,19 @@ def run_extract(path: pathlib.Path, module: str) -> dict:
     return data
 
 
-def solution_imports(source: str, module: str) -> tuple[list[list[str]], list[str]]:
-    """Names the test file imports from `module` or its submodules (anywhere in the file), and star imports."""
+def solution_imports(source: str, module: str) -> tuple[list[list[str]], list[str], list[str]]:
+    """Names the test file imports from `module` or its submodules (anywhere in the file), its star imports, and
+    the submodules it imports with `import M.sub` (which bind `sub` in M's globals, adding no name of their own)."""
     try:
         tree = ast.parse(source)
     except SyntaxError:
-        return [], []
+        return [], [], []
     names: list[list[str]] = []
     star: list[str] = []
+    modules: list[str] = []
     for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            modules += [a.name for a in node.names if a.name.startswith(module + ".")]
         if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
             if node.module == module or node.module.startswith(module + "."):
                 for alias in node.names:
@@ -278,13 +283,13 @@ def solution_imports(source: str, module: str) -> tuple[list[list[str]], list[st
                         star.append(node.module)
                     else:
                         names.append([node.module, alias.name])
-    return names, star
+    return names, star, modules
 
 
 def run_eval(python: pathlib.Path, root: pathlib.Path, path: pathlib.Path, module: str,
              items: list[tuple[int, str]]) -> dict[int, dict]:
     """Each item's verdict; a crash or a hang is the verdict of the item it happened on, and the rest resume."""
-    imports, star = solution_imports(path.read_text(errors="replace"), module)
+    imports, star, modules = solution_imports(path.read_text(errors="replace"), module)
     results: dict[int, dict] = {}
     pending = list(items)
     deadline = time.monotonic() + EVAL_FILE_TIMEOUT
@@ -294,8 +299,8 @@ def run_eval(python: pathlib.Path, root: pathlib.Path, path: pathlib.Path, modul
             out = pathlib.Path(tmp) / "out.jsonl"
             out.write_text("")
             job.write_text(json.dumps({"package": module, "sys_path": [str(_pytest_basedir(path))],
-                                       "imports": imports, "star": star, "items": pending,
-                                       "timeout": EVAL_TIMEOUT}))
+                                       "imports": imports, "star": star, "modules": modules, "items": pending,
+                                       "timeout": EVAL_TIMEOUT, "fork": FORK}))
             left = deadline - time.monotonic()
             error = None
             try:
@@ -342,7 +347,9 @@ def check_file(python: pathlib.Path, pkg: dict, root: pathlib.Path, path: pathli
     module = pkg["import"]
     ext = run_extract(path, module)
     kept = [(i, a["expr"]) for i, a in enumerate(ext.get("assertions", [])) if a.get("status") == "kept"]
+    started = time.monotonic()
     verdicts = run_eval(python, root, path, module, kept) if kept else {}
+    ext["eval_seconds"] = round(time.monotonic() - started, 2)
     collected = {nid.split("::", 1)[1] for nid in pyt.get("collected", []) if "::" in nid}
     deselected = {nid.split("::", 1)[1] for nid in pyt.get("deselected", []) if "::" in nid}
     tests = {nid.split("::", 1)[1]: rec for nid, rec in pyt.get("tests", {}).items() if "::" in nid}
@@ -499,7 +506,8 @@ def run(packages: list[str] | None = None, max_files: int | None = None, jobs: i
         "phantom_passes": phantoms,
         "unmatched_ids": unmatched,
         "files": [{"package": r.package, "file": r.file, "pytest_session_seconds": r.pytest.get("session_seconds"),
-                   "extract_seconds": r.extraction.get("seconds"), "error": r.pytest.get("error")
+                   "extract_seconds": r.extraction.get("seconds"),
+                   "eval_seconds": r.extraction.get("eval_seconds"), "error": r.pytest.get("error")
                    or r.extraction.get("error"), "entries": r.entries} for r in results],
     }
     report["markdown"] = markdown(rows)
@@ -519,7 +527,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--packages", help="comma-separated package names (default: all of packages.toml)")
     ap.add_argument("--max-files", type=int, help="at most this many test files per package")
     ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--no-fork", action="store_true",
+                    help="import the package afresh in-process for every assertion instead of forking (slower)")
     args = ap.parse_args(argv)
+    if args.no_fork:
+        global FORK
+        FORK = False
     try:
         report = run(args.packages.split(",") if args.packages else None, args.max_files, args.jobs,
                      log=lambda m: print(m, file=sys.stderr))
