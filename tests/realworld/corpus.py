@@ -472,9 +472,6 @@ def run(packages: list[str] | None = None, max_files: int | None = None, jobs: i
     man = manifest()
     chosen = [p for p in man["package"] if not packages or p["name"] in packages]
     CACHE.mkdir(parents=True, exist_ok=True)
-    gitignore = CACHE.parent / ".gitignore"
-    if CACHE.parent != ROOT and not gitignore.exists():
-        gitignore.write_text("*\n")
     sdists = {p["name"]: fetch(p, log) for p in man["package"]}
     roots = {p["name"]: unpack(p, sdists[p["name"]]) for p in chosen}
     python = ensure_venv(man, sdists, log)
