@@ -325,12 +325,22 @@ def run_eval(python: pathlib.Path, root: pathlib.Path, path: pathlib.Path, modul
     return results
 
 
+_CAUSE = re.compile(r"is a fixture|is a module|comes from|not part of the solution|cannot be folded|is decorated|"
+                    r"inside the|changed by|skip|xfail|parametri[sz]|not defined|unknown|cannot")
+
+
 def reason_category(reason: str) -> str:
-    """The reason's first words, with code and numbers blanked, so that similar reasons group together."""
-    text = re.sub(r"`[^`]*`", "…", reason or "")
+    """A short label for a drop reason, so that similar reasons group: the clause that names the cause (reasons
+    read "`x` on line 3 feeds this assertion, and <cause>; <explanation>"), with code, numbers and parenthesized
+    asides blanked, cut to its first words."""
+    clauses = [c for c in re.split(r";\s+|,\s+and\s+", reason or "") if c.strip()]
+    text = next((c for c in clauses if _CAUSE.search(c)), clauses[0] if clauses else "")
+    text = re.sub(r"\([^)]*\)", "", text)
+    text = re.sub(r"`[^`]*`", "…", text)
+    text = re.sub(r"…(,\s*…)+", "…", text)
     text = re.sub(r"\d+", "N", text)
     words = text.replace(":", " ").split()
-    return " ".join(words[:5]) or "(no reason)"
+    return " ".join(words[:7]).rstrip(",") or "(no reason)"
 
 
 @dataclass
@@ -441,7 +451,7 @@ def summarize(results: list[FileResult], packages: list[str]) -> dict:
     return rows
 
 
-def markdown(rows: dict, top_reasons: int = 8) -> str:
+def markdown(rows: dict, top_reasons: int = 10) -> str:
     head = ("| package | files | asserts run in passing tests | kept | dropped | retention | false fails | "
             "phantom passes | unmatched ids | output / input chars |")
     lines = [head, "|" + " --- |" * 10]
