@@ -29,6 +29,8 @@ cargo build --quiet --lib --target wasm32-unknown-unknown
 step "Python: the bench (solutions, stubs, conventions) and the differential checks against pytest"
 cargo build --quiet --bin bench-explorer
 python3 -m pytest tests/bench tests/python -q -p no:cacheprovider
+step "Python: the real-world corpus (PyPI sdists at pinned hashes, cached in .cache/realworld/)"
+bash scripts/realworld.sh
 
 step "Node: the Pyodide worker's engine and client"
 node --test tests/node/

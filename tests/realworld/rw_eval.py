@@ -1,0 +1,138 @@
+"""Evaluate kept assertions of one test file in the extraction contract's namespace (run in the corpus venv).
+
+    python rw_eval.py JOB.json OUT.jsonl
+
+JOB: {"package": import name, "sys_path": [folders to put first], "imports": [[module, name], ...],
+"star": [module, ...], "modules": [submodules imported by `import M.sub`], "items": [[index, expr], ...],
+"timeout": seconds, "fork": true}.
+
+The package is imported afresh (it and its submodules dropped from `sys.modules` first), the namespace built from
+its globals plus each name the test file imports from it or its submodules (under its own name); then each item
+is evaluated, with its truth value, in a child forked from that state, so every assertion starts from a freshly
+imported module and no assertion sees what another one did (with `"fork": false` in JOB, the package is imported
+afresh in this process for each item instead: slower, same meaning). One JSON line per item is appended to OUT
+(flushed), so that the caller can tell which item a crash or a hang happened on and resume after it.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import os
+import select
+import signal
+import sys
+import time
+
+
+class _Timeout(BaseException):
+    pass
+
+
+def _alarm(signum, frame):
+    raise _Timeout()
+
+
+def _fresh(package: str):
+    for name in [m for m in sys.modules if m == package or m.startswith(package + ".")]:
+        del sys.modules[name]
+    return importlib.import_module(package)
+
+
+def _namespace(job: dict) -> dict:
+    module = _fresh(job["package"])
+    # What the test file imports runs first (as when pytest imports the file): importing a submodule binds it as an
+    # attribute of its package, so the package's globals are read after those imports.
+    for modname in job.get("modules", []) + job["star"] + [m for m, _ in job["imports"]]:
+        importlib.import_module(modname)
+    ns = dict(vars(module))
+    for modname in job["star"]:
+        sub = importlib.import_module(modname)
+        names = getattr(sub, "__all__", None) or [n for n in vars(sub) if not n.startswith("_")]
+        for n in names:
+            ns[n] = getattr(sub, n)
+    for modname, name in job["imports"]:
+        sub = importlib.import_module(modname)
+        if hasattr(sub, name):
+            ns[name] = getattr(sub, name)
+        else:
+            ns[name] = importlib.import_module(f"{modname}.{name}")
+    return ns
+
+
+def _evaluate(expr: str, ns: dict, timeout: float) -> dict:
+    signal.setitimer(signal.ITIMER_REAL, timeout)
+    try:
+        return {"truthy": bool(eval(expr, ns))}
+    except _Timeout:
+        return {"truthy": False, "error": f"timeout after {timeout}s"}
+    except BaseException as exc:  # noqa: BLE001 — everything an expression raises is a verdict
+        return {"truthy": False, "error": f"{type(exc).__name__}: {exc}"[:300]}
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+
+
+def _in_child(expr: str, ns: dict, timeout: float) -> dict:
+    """Evaluate in a forked child: it starts from the freshly imported module and nothing it does comes back."""
+    read_end, write_end = os.pipe()
+    sys.stdout.flush()
+    sys.stderr.flush()
+    pid = os.fork()
+    if pid == 0:  # the child
+        os.close(read_end)
+        try:
+            data = json.dumps(_evaluate(expr, ns, timeout)).encode()
+        except BaseException as exc:  # noqa: BLE001
+            data = json.dumps({"truthy": False, "error": f"{type(exc).__name__}: {exc}"[:300]}).encode()
+        with os.fdopen(write_end, "wb") as fh:
+            fh.write(data)
+        os._exit(0)
+    os.close(write_end)
+    chunks = []
+    deadline = time.monotonic() + timeout + 5
+    with os.fdopen(read_end, "rb") as fh:
+        while True:
+            left = deadline - time.monotonic()
+            ready, _, _ = select.select([fh], [], [], max(left, 0))
+            if not ready:
+                os.kill(pid, signal.SIGKILL)
+                os.waitpid(pid, 0)
+                return {"truthy": False, "error": f"timeout after {timeout}s (killed)"}
+            chunk = os.read(fh.fileno(), 65536)
+            if not chunk:
+                break
+            chunks.append(chunk)
+    _, status = os.waitpid(pid, 0)
+    if not chunks:
+        return {"truthy": False, "error": f"the evaluation died (wait status {status})"}
+    return json.loads(b"".join(chunks))
+
+
+def main() -> None:
+    job = json.load(open(sys.argv[1]))
+    out = open(sys.argv[2], "a")
+    sys.path[:0] = job["sys_path"]
+    signal.signal(signal.SIGALRM, _alarm)
+    timeout = job.get("timeout", 10)
+    try:
+        ns = _namespace(job)
+        failure = None
+    except BaseException as exc:  # noqa: BLE001 — the package itself cannot be imported
+        ns, failure = {}, f"importing {job['package']}: {type(exc).__name__}: {exc}"[:300]
+    for index, expr in job["items"]:
+        if failure:
+            result = {"truthy": False, "error": failure}
+        elif job.get("fork", True):
+            result = _in_child(expr, ns, timeout)
+        else:  # a fresh import for every assertion, in this process
+            try:
+                result = _evaluate(expr, _namespace(job), timeout)
+            except BaseException as exc:  # noqa: BLE001
+                result = {"truthy": False, "error": f"{type(exc).__name__}: {exc}"[:300]}
+        result["i"] = index
+        out.write(json.dumps(result) + "\n")
+        out.flush()
+
+
+if __name__ == "__main__":
+    main()
