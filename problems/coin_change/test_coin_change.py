@@ -5,7 +5,7 @@ from pathlib import Path
 def _load_solution():
     path = Path(__file__).with_name("solution.py")
     spec = importlib.util.spec_from_file_location("solution", path)
-    assert spec is not None and spec.loader is not None
+    assert spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
@@ -34,3 +34,16 @@ def test_impossible_amount():
 
 def test_impossible_with_several_coins():
     assert min_coins([5, 10], 7) == -1
+
+
+def test_single_coin_exact():
+    assert min_coins([7], 21) == 3
+
+
+def test_only_pennies():
+    assert min_coins([1], 9) == 9
+
+
+def test_largest_coin_first_is_not_always_best():
+    count = min_coins([1, 5, 6, 9], 11)
+    assert count == 2

@@ -5,7 +5,7 @@ from pathlib import Path
 def _load_solution():
     path = Path(__file__).with_name("solution.py")
     spec = importlib.util.spec_from_file_location("solution", path)
-    assert spec is not None and spec.loader is not None
+    assert spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
@@ -31,3 +31,12 @@ class TestLcsLength:
     def test_case_sensitive(self):
         length = lcs_length("abc", "ABC")
         assert length == 0
+
+
+class TestLcsLengthEdges:
+    def test_identical_strings(self):
+        assert lcs_length("abcd", "abcd") == 4
+
+    def test_order_matters(self):
+        length = lcs_length("abc", "cba")
+        assert length == 1

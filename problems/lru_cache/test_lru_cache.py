@@ -5,7 +5,7 @@ from pathlib import Path
 def _load_solution():
     path = Path(__file__).with_name("solution.py")
     spec = importlib.util.spec_from_file_location("solution", path)
-    assert spec is not None and spec.loader is not None
+    assert spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
@@ -51,3 +51,12 @@ def test_overwrite_keeps_size():
     cache.put("y", 2)
     cache.put("x", 10)
     assert (cache.get("x"), cache.get("y")) == (10, 2)
+
+
+def test_new_cache_is_empty():
+    cache = _load_solution().LRUCache(1)
+    assert cache.get(1) is None
+
+
+def test_falsy_key_is_missing_too():
+    assert _load_solution().LRUCache(3).get(0) is None

@@ -5,7 +5,7 @@ from pathlib import Path
 def _load_solution():
     path = Path(__file__).with_name("solution.py")
     spec = importlib.util.spec_from_file_location("solution", path)
-    assert spec is not None and spec.loader is not None
+    assert spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
@@ -58,3 +58,13 @@ def test_expired_entries_go_before_live_ones():
     cache.get("a", now=4)
     cache.put("c", "C", now=6)
     assert cache.get("b", now=7) == "B"
+
+
+def test_empty_cache_returns_none():
+    cache = TTLCache(2, ttl=10)
+    assert cache.get("a", now=0) is None
+    assert cache.get("b", now=50) is None
+
+
+def test_nothing_stored_nothing_returned_later():
+    assert TTLCache(1, ttl=5).get("x", now=100) is None

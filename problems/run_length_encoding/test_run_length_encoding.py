@@ -7,7 +7,7 @@ import pytest
 def _load_solution():
     path = Path(__file__).with_name("solution.py")
     spec = importlib.util.spec_from_file_location("solution", path)
-    assert spec is not None and spec.loader is not None
+    assert spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
@@ -32,6 +32,19 @@ def test_encode(text, encoded):
 
 def test_decode():
     assert rle_decode("3x2y1z") == "xxxyyz"
+
+
+def test_runs_of_one():
+    assert rle_encode("abc") == "1a1b1c"
+
+
+def test_decode_a_long_run():
+    decoded = rle_decode("12w1b")
+    assert decoded == "w" * 12 + "b"
+
+
+def test_decode_empty():
+    assert rle_decode("") == ""
 
 
 @pytest.mark.parametrize(

@@ -7,7 +7,7 @@ import pytest
 def _load_solution():
     path = Path(__file__).with_name("solution.py")
     spec = importlib.util.spec_from_file_location("solution", path)
-    assert spec is not None and spec.loader is not None
+    assert spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
@@ -25,3 +25,33 @@ def test_insert_position(target, expected, shift):
 
 def test_empty_list():
     assert _load_solution().search_insert([], 3) == 0
+
+
+@pytest.mark.parametrize(
+    "arr, target, expected",
+    [
+        ([1, 3, 5, 6], 0, 0),
+        ([1, 3, 5, 6], 6, 3),
+        ([2], 3, 1),
+    ],
+)
+def test_edges(arr, target, expected):
+    assert _load_solution().search_insert(arr, target) == expected
+
+
+def test_target_found_at_the_start():
+    assert _load_solution().search_insert([4, 8, 15], 4) == 0
+
+
+def test_insert_in_the_middle():
+    position = _load_solution().search_insert([10, 20, 30, 40], 25)
+    assert position == 2
+
+
+def test_negative_numbers():
+    position = _load_solution().search_insert([-9, -4, 0, 3], -5)
+    assert position == 1
+
+
+def test_single_element_list():
+    assert _load_solution().search_insert([5], 5) == 0

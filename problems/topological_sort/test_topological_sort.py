@@ -7,7 +7,7 @@ import pytest
 def _load_solution():
     path = Path(__file__).with_name("solution.py")
     spec = importlib.util.spec_from_file_location("solution", path)
-    assert spec is not None and spec.loader is not None
+    assert spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
@@ -46,6 +46,21 @@ def test_independent_nodes_in_sorted_order():
 
 def test_node_only_named_as_a_successor():
     assert topo_sort({"b": ["a"]}) == ["b", "a"]
+
+
+def test_chain():
+    order = topo_sort({"a": ["b"], "b": ["c"], "c": []})
+    assert order == ["a", "b", "c"]
+
+
+def test_smallest_ready_node_first():
+    graph = {"z": ["m"], "a": ["m"], "m": []}
+    assert topo_sort(graph) == ["a", "z", "m"]
+
+
+def test_diamond():
+    order = topo_sort({"top": ["left", "right"], "left": ["bottom"], "right": ["bottom"]})
+    assert order == ["top", "left", "right", "bottom"]
 
 
 def test_two_node_cycle():

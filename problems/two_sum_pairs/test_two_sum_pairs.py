@@ -5,15 +5,14 @@ from pathlib import Path
 def _load_solution():
     path = Path(__file__).with_name("solution.py")
     spec = importlib.util.spec_from_file_location("solution", path)
-    assert spec is not None and spec.loader is not None
+    assert spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
 
 
 def test_repeated_values_count_by_position():
-    sol = _load_solution()
-    count = sol.count_pairs([1, 5, 7, -1, 5], 6)
+    count = _load_solution().count_pairs([1, 5, 7, -1, 5], 6)
     assert count == 3
 
 

@@ -41,7 +41,7 @@ DIFFICULTIES = ("easy", "medium", "hard")
 LOADER_SOURCE = '''def _load_solution():
     path = Path(__file__).with_name("solution.py")
     spec = importlib.util.spec_from_file_location("solution", path)
-    assert spec is not None and spec.loader is not None
+    assert spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module'''

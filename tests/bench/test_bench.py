@@ -23,7 +23,9 @@ KNOWN_SLUGS = (
 )
 
 MIN_ASSERTS, MAX_ASSERTS = 5, 16
-MIN_TOTAL, MAX_TOTAL = 140, 160
+# The write-up's extractor checked 148 assertions of its bench after the six-shape fix; pytest runs
+# at least those, and more (parametrized cases and stateful tests that extractor dropped).
+MIN_TOTAL, MAX_TOTAL = 148, 200
 
 per_problem = pytest.mark.parametrize("slug", SLUGS)
 
@@ -254,7 +256,7 @@ def test_test_file_uses_the_bench_loader(slug):
     assert bl.loader_source(source) == bl.LOADER_SOURCE
     tree = ast.parse(source)
     imports = [ast.unparse(n) for n in tree.body if isinstance(n, (ast.Import, ast.ImportFrom))]
-    assert imports[:1] == ["import importlib.util"]
+    assert "import importlib.util" in imports
     assert "from pathlib import Path" in imports
 
 

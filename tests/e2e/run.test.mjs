@@ -165,20 +165,39 @@ test("the whole bench replays the write-up: quiet bugs, fixes, 21 of 21", async 
   const report = await hook("lastBenchRun");
   const byStage = Object.fromEntries(report.stages.map((s) => [s.stage, s]));
   const row = (stage) => p.page.locator(`[data-testid='bench-stage-row'][data-stage='${stage}']`);
-  // The write-up's table, measured here.
+  // The write-up's table, measured here (tests/python/test_stages.py asserts the same figures natively).
+  const figures = (s) => [s.firstTry, s.passing, s.checked, s.measurementBugs];
   assert.equal(byStage["as-written"].firstTry, 0);
-  assert.equal(byStage["as-written"].measurementBugs, 107);
-  assert.equal(byStage["six-shapes"].firstTry, 12);
-  assert.equal(byStage["seven-shapes"].firstTry, 13);
-  assert.equal(byStage["full"].firstTry, 21);
-  assert.equal(byStage["full"].checked, 152);
-  assert.equal(byStage["full"].passing, 152);
-  assert.equal(byStage["full"].measurementBugs, 0);
+  assert.equal(byStage["as-written"].measurementBugs, 163);
+  // After the six-shape fix: 20 of 21 first try, 147 of 148 assertions (the seventh shape bites once).
+  assert.deepEqual(figures(byStage["six-shapes"]), [20, 147, 148, 1]);
+  // After the seventh-shape fix: 21 of 21.
+  assert.deepEqual(figures(byStage["seven-shapes"]), [21, 147, 147, 0]);
+  // Ours: every assertion pytest runs as a passing check, except the write-up's `random` loop.
+  assert.deepEqual(figures(byStage["full"]), [21, 189, 189, 0]);
   assert.equal(report.pytestRuns, 21);
-  assert.equal(await row("as-written").getAttribute("data-measurement-bugs"), "107");
+  assert.equal(await row("as-written").getAttribute("data-measurement-bugs"), "163");
   assert.equal(await row("as-written").getAttribute("data-first-try"), "0");
+  assert.equal(await row("six-shapes").getAttribute("data-first-try"), "20");
+  assert.equal(await row("six-shapes").getAttribute("data-checked"), "148");
+  assert.equal(await row("six-shapes").getAttribute("data-passing"), "147");
   assert.equal(await row("full").getAttribute("data-first-try"), "21");
-  assert.equal(await row("full").getAttribute("data-checked"), "152");
+  assert.equal(await row("full").getAttribute("data-checked"), "189");
+  // Problem by problem after the six-shape fix: the write-up's seven unblocked problems, and
+  // inversion counting failing one of its nine checks.
+  await row("six-shapes").locator("button.link").click();
+  await p.page.locator("[data-testid='bench-problem-table'][data-stage='six-shapes']").waitFor();
+  const passingOf = (slug) =>
+    p.page.locator(`[data-testid='bench-problem-table'] [data-testid='bench-problem-row'][data-slug='${slug}'] td.num`).first().innerText();
+  const seven = {
+    damerau_levenshtein: 12, dijkstra_shortest_path: 10, bfs_shortest_path: 7, kadane_max_subarray: 5,
+    subarray_sum_k: 8, two_sum_pairs: 8, wildcard_match: 16,
+  };
+  for (const [slug, n] of Object.entries(seven)) assert.equal(await passingOf(slug), `${n} / ${n}`, slug);
+  assert.equal(await passingOf("count_inversions"), "8 / 9");
+  await row("seven-shapes").locator("button.link").click();
+  await p.page.locator("[data-testid='bench-problem-table'][data-stage='seven-shapes']").waitFor();
+  assert.equal(await passingOf("count_inversions"), "8 / 8");
   assert.equal(await p.tid("bench-progress").getAttribute("data-done"), "84");
   console.log(
     `[timing] whole bench (21 problems × 4 stages, 21 pytest runs): ${ms(report.wallMs)} ` +
