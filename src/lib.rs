@@ -2,8 +2,8 @@
 //! loop can `eval` in the solution's namespace, keeping only what is faithful and saying why the rest
 //! is dropped. See `ARCHITECTURE.md` for the map and `extraction-contract.md` for the output.
 //!
-//! The library is pure: no I/O, no UI, no platform-specific types. The CLI (`src/cli/`) and the web
-//! page (`src/web/`) are thin layers over [`extract`].
+//! The library is pure: no I/O, no UI, no platform-specific types. The CLI (`crates/cli/`) and the web
+//! page (`crates/web/`) are thin layers over [`extract`].
 
 mod collect;
 mod extract;

@@ -4,7 +4,7 @@
 // edits and cursor moves back through the callbacks it is given.
 //
 // Positions crossing this boundary are UTF-16 offsets (JavaScript's), converted from the extractor's
-// UTF-8 byte offsets on the Rust side (src/web/logic/offsets.rs).
+// UTF-8 byte offsets on the Rust side (crates/web/src/logic/offsets.rs).
 
 import { EditorState, StateEffect, StateField, RangeSet, RangeSetBuilder } from "@codemirror/state";
 import {

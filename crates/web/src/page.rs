@@ -1,31 +1,11 @@
-//! The web page: the extractor compiled to wasm, with a Leptos (client-side rendered) front end.
-//!
-//! - `logic/`: view-independent logic (offsets, permalinks, grouping, audit rows, diagnostics,
-//!   Markdown, the teaching text), pure Rust, also tested natively by `tests/web_logic.rs`.
-//! - `bench`: the bench embedded at build time (`build.rs`) and its audits.
-//! - `js`: the JavaScript side (the bundled CodeMirror module, the `window.__benchExplorer` hook).
-//! - `engine`: live extraction and the actions that load files.
-//! - `run`, `python`: the Run tab's state and actions, and the handle on the Python worker
-//!   (`www/py/`): the bench loop's view and pytest's, side by side, for a file or the whole bench.
-//! - `state`: shared signals, provided as context.
-//! - `ui/`: the components.
-//!
-//! Nothing derived from a file is ever rendered as HTML: every such string reaches the DOM as a
-//! Leptos text node.
-
-mod bench;
-mod engine;
-mod js;
-pub mod logic;
-mod python;
-mod run;
-mod state;
-mod ui;
+//! Starting the page, and the page-wide settings kept in local storage (theme, intro seen).
 
 use leptos::prelude::*;
+
+use crate::{engine, js, run, ui};
 use wasm_bindgen::JsCast;
 
-use state::{AppState, Theme};
+use crate::state::{AppState, Theme};
 
 const INTRO_KEY: &str = "bench-explorer:intro-seen";
 const THEME_KEY: &str = "bench-explorer:theme";
@@ -103,7 +83,7 @@ fn apply_theme(theme: Theme) {
 }
 
 /// Switch theme and remember the choice.
-fn set_theme(app: AppState, theme: Theme) {
+pub(crate) fn set_theme(app: AppState, theme: Theme) {
     apply_theme(theme);
     app.set_theme.set(theme);
     if let Some(s) = js::local_storage() {
@@ -118,7 +98,7 @@ fn set_theme(app: AppState, theme: Theme) {
     }
 }
 
-fn dismiss_intro(app: AppState) {
+pub(crate) fn dismiss_intro(app: AppState) {
     app.set_intro_open.set(false);
     if let Some(s) = js::local_storage() {
         let _ = s.set_item(INTRO_KEY, "1");
@@ -126,7 +106,7 @@ fn dismiss_intro(app: AppState) {
 }
 
 /// Until the user picks a theme with the toggle, follow the system's light/dark setting as it changes.
-fn follow_system_theme(app: AppState) {
+pub(crate) fn follow_system_theme(app: AppState) {
     use wasm_bindgen::closure::Closure;
     let Some(mq) = web_sys::window()
         .and_then(|w| w.match_media("(prefers-color-scheme: dark)").ok().flatten())

@@ -12,20 +12,20 @@ use leptos::prelude::*;
 use wasm_bindgen::prelude::*;
 
 use super::common::plural;
-use crate::web::js::{self, EditorHandle, EditorOptions};
-use crate::web::logic::grouping::split_case;
-use crate::web::logic::run::{
+use crate::js::{self, EditorHandle, EditorOptions};
+use crate::logic::grouping::split_case;
+use crate::logic::run::{
     eval_id, format_ms, headline, pytest_id, pytest_label, pytest_tally, stage_totals,
     verdict_explanation, verdict_id, JobOutcome, PyState, RowGroup, RunRow, SolutionChoice,
     StageTotals, PY_STEPS,
 };
-use crate::web::logic::teach::stage_short;
-use crate::web::run::{
+use crate::logic::teach::stage_short;
+use crate::run::{
     cancel_bench, default_custom_code, effective_choice, run_bench, run_file, stop, use_run,
     FileRunView, RunMode, RunState, RunStatus,
 };
-use crate::web::state::{use_app, SourceOrigin, Tab};
-use crate::web::{bench, engine, python};
+use crate::state::{use_app, SourceOrigin, Tab};
+use crate::{bench, engine, python};
 
 /// Rows shown before "show more".
 const PAGE: usize = 300;
@@ -355,7 +355,7 @@ fn SolutionEditor() -> impl IntoView {
     }
 }
 
-fn read_solution_file(app: crate::web::state::AppState, rs: RunState, file: web_sys::File) {
+fn read_solution_file(app: crate::state::AppState, rs: RunState, file: web_sys::File) {
     if file.size() > 4.0 * 1024.0 * 1024.0 {
         engine::toast(
             app,
@@ -395,9 +395,7 @@ fn StatusLine() -> impl IntoView {
         rs.result.with(|r| {
             r.as_ref().is_some_and(|v| {
                 let text = js::with_editor(|e| e.get_doc()).unwrap_or_default();
-                let solution = crate::web::run::solution_for(app, rs, choice)
-                    .map(|s| s.0)
-                    .ok();
+                let solution = crate::run::solution_for(app, rs, choice).map(|s| s.0).ok();
                 text != v.test_source
                     || solution.as_deref() != Some(v.solution.as_str())
                     || stage != v.run.stage
@@ -655,7 +653,7 @@ fn FileResults(view: Arc<FileRunView>) -> impl IntoView {
 }
 
 /// Put the main editor's cursor on a line.
-fn jump_to_line(app: crate::web::state::AppState, line: u32) {
+fn jump_to_line(app: crate::state::AppState, line: u32) {
     let pos = app
         .analysis
         .with_untracked(|a| a.as_ref().map(|a| a.map.line_utf16(line).0));

@@ -8,9 +8,9 @@ use std::cell::{Cell, RefCell};
 use leptos::prelude::*;
 use wasm_bindgen::prelude::*;
 
-use super::js;
-use super::logic::run::{PyState, Reply, RunRequest};
-use super::run::RunState;
+use crate::js;
+use crate::logic::run::{PyState, Reply, RunRequest};
+use crate::run::RunState;
 
 #[wasm_bindgen]
 extern "C" {

@@ -7,11 +7,11 @@ use bench_explorer::Stage;
 use leptos::prelude::*;
 use wasm_bindgen::prelude::*;
 
-use crate::web::logic::permalink::{fragment, parse_fragment, PermalinkState, Route};
-use crate::web::logic::run::SolutionChoice;
-use crate::web::run::{effective_choice_untracked, run_state};
-use crate::web::state::{AppState, SourceOrigin, Tab};
-use crate::web::{bench, engine, js};
+use crate::logic::permalink::{fragment, parse_fragment, PermalinkState, Route};
+use crate::logic::run::SolutionChoice;
+use crate::run::{effective_choice_untracked, run_state};
+use crate::state::{AppState, SourceOrigin, Tab};
+use crate::{bench, engine, js};
 
 const RESCUE_KEY: &str = "bench-explorer:rescue";
 const DEFAULT_PROBLEM: &str = "word_ladder";
@@ -33,7 +33,7 @@ pub fn current_state(app: AppState) -> PermalinkState {
         .and_then(bench::find)
         .is_some_and(|p| p.test == text);
     PermalinkState {
-        version: crate::web::logic::permalink::VERSION,
+        version: crate::logic::permalink::VERSION,
         problem: problem.map(str::to_string),
         file: if unchanged {
             String::new()

@@ -16,13 +16,13 @@ use bench_explorer::{extract, Stage};
 use leptos::prelude::*;
 use wasm_bindgen::prelude::*;
 
-use super::logic::run::{
+use crate::logic::run::{
     bench_plan, file_run, job_outcome, request, stage_totals, timeout_ms, BenchJob, BenchReport,
     FileRun, JobOutcome, JobResult, PyState, Reply, SolutionChoice, StageReport, Truth,
     DEFAULT_TIMEOUT_S,
 };
-use super::state::{AppState, SourceOrigin, Tab};
-use super::{bench, engine, js, python};
+use crate::state::{AppState, SourceOrigin, Tab};
+use crate::{bench, engine, js, python};
 
 /// The Run tab shows one of these.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -12,13 +12,13 @@ use leptos::prelude::*;
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
-use super::bench;
-use super::js;
-use super::logic::compare::{compare, tally};
-use super::logic::diagnostics::{counts, diagnostics};
-use super::logic::grouping::group_by_test;
-use super::logic::offsets::OffsetMap;
-use super::state::{Analysis, AppState, SourceOrigin};
+use crate::bench;
+use crate::js;
+use crate::logic::compare::{compare, tally};
+use crate::logic::diagnostics::{counts, diagnostics};
+use crate::logic::grouping::group_by_test;
+use crate::logic::offsets::OffsetMap;
+use crate::state::{Analysis, AppState, SourceOrigin};
 
 thread_local! {
     static PENDING: Cell<bool> = const { Cell::new(false) };

@@ -7,10 +7,10 @@ use bench_explorer::shape::Shape;
 use bench_explorer::{Extraction, Stage};
 use leptos::prelude::*;
 
-use super::logic::compare::{Tally, Verdict};
-use super::logic::diagnostics::{Counts, Diagnostic};
-use super::logic::grouping::TestGroup;
-use super::logic::offsets::OffsetMap;
+use crate::logic::compare::{Tally, Verdict};
+use crate::logic::diagnostics::{Counts, Diagnostic};
+use crate::logic::grouping::TestGroup;
+use crate::logic::offsets::OffsetMap;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Tab {

@@ -5,11 +5,11 @@ use bench_explorer::Stage;
 use leptos::prelude::*;
 
 use super::common::inlines;
-use crate::web::bench;
-use crate::web::engine;
-use crate::web::logic::audit::{shape_rows, stage_index};
-use crate::web::logic::teach::{lesson, stage_short};
-use crate::web::state::{use_app, Tab};
+use crate::bench;
+use crate::engine;
+use crate::logic::audit::{shape_rows, stage_index};
+use crate::logic::teach::{lesson, stage_short};
+use crate::state::{use_app, Tab};
 
 #[component]
 pub fn ShapesView() -> impl IntoView {

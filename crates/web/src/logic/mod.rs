@@ -1,9 +1,6 @@
 //! The page's view-independent logic: plain Rust over the library's types, no web-sys, no Leptos.
-//! Compiled into the wasm page (`src/web/`) and, through `#[path]`, into the native test
-//! `tests/web_logic.rs`, so `cargo test` covers it without a browser.
-
-// Some helpers exist for the native tests and for the next issue's views.
-#![allow(dead_code)]
+//! Compiled on every target: into the wasm page, and natively, where `cargo test` runs its tests
+//! without a browser.
 
 pub mod audit;
 pub mod compare;

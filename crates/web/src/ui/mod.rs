@@ -16,7 +16,7 @@ use leptos::prelude::*;
 
 use super::engine;
 use super::state::{use_app, Tab};
-use crate::web::run as running;
+use crate::run as running;
 
 #[component]
 pub fn App() -> impl IntoView {
@@ -36,7 +36,7 @@ pub fn App() -> impl IntoView {
     // once the editor exists: see `source::SourcePane`.
     permalink::listen_for_hash_changes(app);
 
-    crate::web::follow_system_theme(app);
+    crate::page::follow_system_theme(app);
 
     // Python loads in the background once the first extraction is on screen; extraction never
     // waits for it. Ctrl+Enter runs the current file.

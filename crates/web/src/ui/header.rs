@@ -5,8 +5,8 @@ use leptos::prelude::*;
 
 use super::common::inlines;
 use super::permalink;
-use crate::web::logic::teach::{stage_blurb, stage_short};
-use crate::web::state::{use_app, Theme};
+use crate::logic::teach::{stage_blurb, stage_short};
+use crate::state::{use_app, Theme};
 
 #[component]
 pub fn Header() -> impl IntoView {
@@ -35,7 +35,7 @@ pub fn Header() -> impl IntoView {
                     title=move || if app.theme.get() == Theme::Dark { "Light mode" } else { "Dark mode" }
                     on:click=move |_| {
                         let next = if app.theme.get_untracked() == Theme::Dark { Theme::Light } else { Theme::Dark };
-                        crate::web::set_theme(app, next);
+                        crate::page::set_theme(app, next);
                     }>
                     {move || if app.theme.get() == Theme::Dark {
                         view! { <Icon d="M8 5a3 3 0 100 6 3 3 0 000-6zM8 1v1.5M8 13.5V15M1 8h1.5M13.5 8H15M3 3l1 1M12 12l1 1M3 13l1-1M12 4l1-1"/> }.into_any()

@@ -4,8 +4,8 @@ use bench_explorer::shape::Shape;
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
-use crate::web::logic::markdown::{self, Block, Inline};
-use crate::web::state::{use_app, Tab};
+use crate::logic::markdown::{self, Block, Inline};
+use crate::state::{use_app, Tab};
 
 /// A shape's badge: a link to its teaching page.
 #[component]

@@ -1,4 +1,5 @@
-//! The command-line tool: a thin layer over the library that reads files and prints reports.
+//! `bench-explorer`, the command-line tool: a thin layer over the library that reads files and prints
+//! reports. `cargo install --path crates/cli` installs it.
 //!
 //! Exit status: 0 when everything was kept and nothing was found; 1 when anything was dropped, found
 //! or a syntax error reported; 2 for usage or I/O errors, with one line on stderr.
@@ -75,9 +76,13 @@ impl From<StageArg> for Stage {
 }
 
 /// A one-line error for exit status 2.
-pub struct Fatal(String);
+struct Fatal(String);
 
-pub fn run() -> i32 {
+fn main() {
+    std::process::exit(run());
+}
+
+fn run() -> i32 {
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => {
@@ -188,14 +193,14 @@ fn run_extract(
 }
 
 /// One problem folder read from disk.
-pub struct Problem {
+struct Problem {
     pub extraction: Extraction,
     pub meta: Option<Meta>,
     pub statement: Option<String>,
     pub original_statement: Option<String>,
 }
 
-pub fn read_bench(dir: &Path, stage: Stage) -> Result<Vec<Problem>, Fatal> {
+fn read_bench(dir: &Path, stage: Stage) -> Result<Vec<Problem>, Fatal> {
     let entries = std::fs::read_dir(dir)
         .map_err(|e| Fatal(format!("cannot read {}: {}", dir.display(), io_reason(&e))))?;
     let mut folders: Vec<PathBuf> = entries

@@ -13,12 +13,12 @@ use serde::Serialize;
 use wasm_bindgen::JsCast;
 
 use super::common::{inlines, plural, ShapeBadge};
-use crate::web::js;
-use crate::web::logic::compare::Verdict;
-use crate::web::logic::grouping::split_case;
-use crate::web::logic::links::{fed_by_line, link_ranges, role_label};
-use crate::web::logic::teach::stage_short;
-use crate::web::state::{use_app, Analysis};
+use crate::js;
+use crate::logic::compare::Verdict;
+use crate::logic::grouping::split_case;
+use crate::logic::links::{fed_by_line, link_ranges, role_label};
+use crate::logic::teach::stage_short;
+use crate::state::{use_app, Analysis};
 
 /// Rows shown before "show more" (a generated file can hold thousands).
 const PAGE: usize = 400;

@@ -6,9 +6,9 @@ use wasm_bindgen::prelude::*;
 
 use super::common::plural;
 use super::permalink;
-use crate::web::js::{self, EditorOptions};
-use crate::web::state::{use_app, AppState, SourceOrigin};
-use crate::web::{bench, engine};
+use crate::js::{self, EditorOptions};
+use crate::state::{use_app, AppState, SourceOrigin};
+use crate::{bench, engine};
 
 /// Files larger than this are refused (the extractor handles them, but the page would crawl).
 const MAX_FILE_BYTES: f64 = 16.0 * 1024.0 * 1024.0;

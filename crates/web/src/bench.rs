@@ -7,14 +7,15 @@ use std::sync::{Arc, OnceLock};
 use bench_explorer::bench::{Audit, Meta, ProblemInput};
 use bench_explorer::{extract, Extraction, Options, Stage};
 
-use super::logic::compare::{compare, tally, Tally};
+use crate::logic::compare::{compare, tally, Tally};
 
 pub struct EmbeddedProblem {
     pub slug: &'static str,
     /// The test file's name, `test_<slug>.py`.
     pub test_name: &'static str,
     pub test: &'static str,
-    pub meta: Option<&'static str>,
+    /// `meta.toml` as JSON (parsed by `build.rs`).
+    pub meta_json: Option<&'static str>,
     pub statement: Option<&'static str>,
     /// The statement before its hidden convention was written in (clean_phone).
     pub original_statement: Option<&'static str>,
@@ -38,7 +39,7 @@ fn metas() -> &'static [Option<Meta>] {
     METAS.get_or_init(|| {
         BENCH
             .iter()
-            .map(|p| p.meta.and_then(|m| Meta::parse(m).ok()))
+            .map(|p| p.meta_json.and_then(|m| serde_json::from_str(m).ok()))
             .collect()
     })
 }
@@ -85,14 +86,14 @@ pub fn extractions(stage: Stage) -> Arc<Vec<Extraction>> {
     if let Some(e) = EXTRACTIONS.with(|m| m.borrow().get(&stage).cloned()) {
         return e;
     }
-    let t0 = super::js::now_ms();
+    let t0 = crate::js::now_ms();
     let e: Arc<Vec<Extraction>> = Arc::new(
         BENCH
             .iter()
             .map(|p| extract(p.test, &options(p, stage)))
             .collect(),
     );
-    AUDIT_MS.with(|t| t.set(t.get() + super::js::now_ms() - t0));
+    AUDIT_MS.with(|t| t.set(t.get() + crate::js::now_ms() - t0));
     EXTRACTIONS.with(|m| m.borrow_mut().insert(stage, e.clone()));
     e
 }

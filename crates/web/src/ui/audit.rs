@@ -6,11 +6,11 @@ use bench_explorer::Stage;
 use leptos::prelude::*;
 
 use super::common::ShapeBadge;
-use crate::web::bench;
-use crate::web::engine;
-use crate::web::logic::audit::{attach_tallies, audit_rows, shape_rows, stage_index, stage_totals};
-use crate::web::logic::teach::stage_short;
-use crate::web::state::{use_app, Tab};
+use crate::bench;
+use crate::engine;
+use crate::logic::audit::{attach_tallies, audit_rows, shape_rows, stage_index, stage_totals};
+use crate::logic::teach::stage_short;
+use crate::state::{use_app, Tab};
 
 #[component]
 pub fn AuditView() -> impl IntoView {

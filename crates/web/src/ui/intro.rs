@@ -4,9 +4,9 @@ use bench_explorer::Stage;
 use leptos::prelude::*;
 
 use super::common::{focus_selector, inlines};
-use crate::web::engine;
-use crate::web::logic::teach::INTRO;
-use crate::web::state::{use_app, Tab};
+use crate::engine;
+use crate::logic::teach::INTRO;
+use crate::state::{use_app, Tab};
 
 #[component]
 pub fn Intro() -> impl IntoView {
@@ -15,7 +15,7 @@ pub fn Intro() -> impl IntoView {
         engine::load_problem(app, "word_ladder");
         app.set_stage.set(Stage::AsWritten);
         app.set_tab.set(Tab::Assertions);
-        crate::web::dismiss_intro(app);
+        crate::page::dismiss_intro(app);
         focus_selector("[data-testid='stage-as-written']");
     };
     view! {
@@ -30,7 +30,7 @@ pub fn Intro() -> impl IntoView {
                 </p>
                 <div class="intro-actions">
                     <button class="btn primary" data-testid="intro-try" on:click=show_me>"Show me word_ladder, as written"</button>
-                    <button class="btn" data-testid="intro-dismiss" on:click=move |_| crate::web::dismiss_intro(app)>"Got it"</button>
+                    <button class="btn" data-testid="intro-dismiss" on:click=move |_| crate::page::dismiss_intro(app)>"Got it"</button>
                 </div>
             </aside>
         </Show>

@@ -11,9 +11,9 @@ use leptos::html;
 use leptos::prelude::*;
 
 use super::common::{markdown_view, ShapeBadge};
-use crate::web::bench::{self, EmbeddedProblem};
-use crate::web::js::{self, EditorHandle, EditorOptions};
-use crate::web::state::use_app;
+use crate::bench::{self, EmbeddedProblem};
+use crate::js::{self, EditorHandle, EditorOptions};
+use crate::state::use_app;
 
 #[component]
 pub fn ProblemView() -> impl IntoView {
