@@ -96,7 +96,8 @@ mod tests {
     use super::*;
     use bench_explorer::{extract, Options, Status};
 
-    const SRC: &str = "def f(x): return x
+    // `f` is the solution's, so `result = f(1)` is inlined into the first assertion, which is kept.
+    const SRC: &str = "from solution import f
 def test_a():
     result = f(1)
     assert result == 1
@@ -112,9 +113,9 @@ def test_b():
         assert!(!e.assertions.is_empty());
         let first = &e.assertions[0];
         assert_eq!(first.span.line, 4);
-        if first.status == Status::Kept {
-            assert_eq!(fed_by_line(&e.assertions, 3), vec![0]);
-        }
+        assert_eq!(first.status, Status::Kept, "{:?}", first.reason);
+        assert_eq!(first.expr.as_deref(), Some("f(1) == 1"));
+        assert_eq!(fed_by_line(&e.assertions, 3), vec![0]);
         assert_eq!(fed_by_line(&e.assertions, 4), vec![0]);
         assert_eq!(fed_by_line(&e.assertions, 7), vec![1]);
         assert!(fed_by_line(&e.assertions, 5).is_empty());
