@@ -1,6 +1,6 @@
 //! bench-explorer's extractor: turns a pytest file into standalone assertion expressions that a bench
 //! loop can `eval` in the solution's namespace, keeping only what is faithful and saying why the rest
-//! is dropped. See `ARCHITECTURE.md` for the map and `extraction-contract.md` for the output.
+//! is dropped. See `ARCHITECTURE.md` for the map and `docs/contract.md` for the output.
 //!
 //! The library is pure: no I/O, no UI, no platform-specific types. The CLI (`crates/cli/`) and the web
 //! page (`crates/web/`) are thin layers over [`extract`].
