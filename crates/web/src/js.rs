@@ -34,8 +34,6 @@ extern "C" {
 
     #[wasm_bindgen(js_namespace = benchEditor)]
     pub fn compress(text: &str) -> String;
-    #[wasm_bindgen(js_namespace = benchEditor)]
-    pub fn decompress(text: &str) -> Option<String>;
     #[wasm_bindgen(js_namespace = benchEditor, js_name = copyText)]
     pub fn copy_text(text: &str) -> js_sys::Promise;
 }

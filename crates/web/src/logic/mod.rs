@@ -7,6 +7,7 @@ pub mod compare;
 pub mod diagnostics;
 pub mod grouping;
 pub mod links;
+pub mod lzstring;
 pub mod markdown;
 pub mod offsets;
 pub mod permalink;

@@ -1,9 +1,10 @@
 //! The page state a permalink carries, and the URL fragment it lives in.
 //!
-//! The fragment is `#s=` followed by the state's JSON compressed with lz-string (done on the JS side,
-//! `compressToEncodedURIComponent`). Nothing in it is ever executed: the source is only put in the
-//! editor. Decoding is forgiving (unknown fields ignored, unknown values fall back to defaults) but
-//! bounded, because a fragment is untrusted input.
+//! The fragment is `#s=` followed by the state's JSON compressed with lz-string (written on the JS
+//! side, `compressToEncodedURIComponent`; read by `lzstring`, which stops at the size bound while it
+//! decompresses). Nothing in it is ever executed: the source is only put in the editor. Decoding is
+//! forgiving (unknown fields ignored, unknown values fall back to defaults) but bounded, because a
+//! fragment is untrusted input.
 
 use serde::{Deserialize, Serialize};
 
@@ -13,6 +14,9 @@ pub const VERSION: u32 = 1;
 /// The most source text a permalink may carry once decompressed (URLs this long are already
 /// impractical; the bound protects the page from a crafted fragment).
 pub const MAX_SOURCE_BYTES: usize = 4 * 1024 * 1024;
+
+/// The most JSON a permalink may decompress to: the source and room for the rest of the state.
+pub const MAX_JSON_BYTES: usize = MAX_SOURCE_BYTES + 64 * 1024;
 
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default)]
@@ -56,8 +60,21 @@ impl PermalinkState {
         serde_json::to_string(&s).expect("plain data serialises")
     }
 
+    /// The state a fragment's data (after `#s=`) carries. Decompression stops as soon as the text
+    /// passes [`MAX_JSON_BYTES`] (counted in UTF-16 units, never more than the UTF-8 bytes), so a
+    /// crafted fragment costs no more than that bound.
+    pub fn from_fragment_data(data: &str) -> Result<PermalinkState, String> {
+        let json = super::lzstring::decompress(data, MAX_JSON_BYTES).map_err(|e| match e {
+            super::lzstring::LzError::Damaged => {
+                "the permalink could not be decompressed".to_string()
+            }
+            super::lzstring::LzError::TooLarge => "the permalink is too large".to_string(),
+        })?;
+        PermalinkState::from_json(&json)
+    }
+
     pub fn from_json(text: &str) -> Result<PermalinkState, String> {
-        if text.len() > MAX_SOURCE_BYTES + 64 * 1024 {
+        if text.len() > MAX_JSON_BYTES {
             return Err("the permalink is too large".into());
         }
         let mut s: PermalinkState =

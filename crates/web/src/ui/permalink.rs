@@ -136,9 +136,7 @@ fn save_text(name: &str, text: &str, mime: &str) -> Result<(), JsValue> {
 
 /// Apply a permalink's state. The source is only put in the editor; nothing runs it.
 fn apply_permalink(app: AppState, data: &str) -> Result<(), String> {
-    let json = js::decompress(data)
-        .ok_or_else(|| "the permalink could not be decompressed".to_string())?;
-    let s = PermalinkState::from_json(&json)?;
+    let s = PermalinkState::from_fragment_data(data)?;
     if let Some(stage) = Stage::from_id(&s.stage) {
         app.set_stage.set(stage);
     } else {
