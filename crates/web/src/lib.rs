@@ -7,7 +7,7 @@
 //! - `bench`: the bench embedded at build time (`build.rs`) and its audits.
 //! - `js`: the JavaScript side (the bundled CodeMirror module, the `window.__benchExplorer` hook).
 //! - `engine`: live extraction and the actions that load files.
-//! - `run`, `python`: the Run tab's state and actions, and the handle on the Python worker
+//! - `run_control`, `python`: the Run tab's state and actions, and the handle on the Python worker
 //!   (`www/py/`): the bench loop's view and pytest's, side by side, for a file or the whole bench.
 //! - `state`: shared signals, provided as context.
 //! - `ui/`: the components.
@@ -28,7 +28,7 @@ mod js;
 #[cfg(target_arch = "wasm32")]
 mod python;
 #[cfg(target_arch = "wasm32")]
-mod run;
+mod run_control;
 #[cfg(target_arch = "wasm32")]
 mod state;
 #[cfg(target_arch = "wasm32")]

@@ -2,7 +2,7 @@
 
 use leptos::prelude::*;
 
-use crate::{engine, js, run, ui};
+use crate::{engine, js, run_control, ui};
 use wasm_bindgen::JsCast;
 
 use crate::state::{AppState, Theme};
@@ -37,7 +37,7 @@ pub fn start() {
     let handle = leptos::mount::mount_to(root, move || {
         let app = AppState::new(theme, intro_open);
         provide_context(app);
-        provide_context(run::RunState::new());
+        provide_context(run_control::RunState::new());
         view! { <ui::App/> }
     });
     std::mem::forget(handle);

@@ -1,7 +1,8 @@
 //! The page's handle on the Python worker: `PyRunner` from `www/py/client.mjs`, reached through
 //! `window.benchPython` (defined in `www/boot.js`, which imports the client on demand). One runner
 //! for the page; it starts in the background once the page is interactive, or at the first run.
-//! Its start-up progress and restarts update [`RunState::py`] and the benchmark's hooks.
+//! Its start-up progress and restarts update its own [`PyStatus`] (which the Run tab's state embeds)
+//! and the benchmark's hooks.
 
 use std::cell::{Cell, RefCell};
 
@@ -9,8 +10,7 @@ use leptos::prelude::*;
 use wasm_bindgen::prelude::*;
 
 use crate::js;
-use crate::logic::run::{PyState, Reply, RunRequest};
-use crate::run::RunState;
+use crate::logic::run_results::{PyState, Reply, RunRequest};
 
 #[wasm_bindgen]
 extern "C" {
@@ -34,6 +34,24 @@ extern "C" {
 }
 
 /// How long a start may take before the page says it is stuck.
+/// Python's status: its start-up state and how long the first start took. Owned here; the Run tab's
+/// state embeds it.
+#[derive(Clone, Copy)]
+pub struct PyStatus {
+    pub state: RwSignal<PyState>,
+    /// How long the first start-up took (ms), once Python is ready.
+    pub load_ms: RwSignal<Option<f64>>,
+}
+
+impl PyStatus {
+    pub fn new() -> PyStatus {
+        PyStatus {
+            state: RwSignal::new(PyState::Idle),
+            load_ms: RwSignal::new(None),
+        }
+    }
+}
+
 const START_WATCHDOG: std::time::Duration = std::time::Duration::from_secs(90);
 
 type Waiter = Box<dyn FnOnce(Result<&PyRunner, String>)>;
@@ -50,15 +68,15 @@ thread_local! {
 }
 
 /// Start the worker if it is not started yet (idempotent).
-pub fn start(rs: RunState) {
+pub fn start(py: PyStatus) {
     let exists = RUNNER.with(|r| r.borrow().is_some());
     if exists || CREATING.with(|c| c.get()) {
         return;
     }
-    create(rs);
+    create(py);
 }
 
-fn create(rs: RunState) {
+fn create(py: PyStatus) {
     CREATING.with(|c| c.set(true));
     let generation = GENERATION.with(|g| {
         g.set(g.get() + 1);
@@ -69,7 +87,7 @@ fn create(rs: RunState) {
         STARTED_AT.with(|s| s.set(t0));
         js::hook_set("pyStartedMs", &JsValue::from_f64(t0));
     }
-    rs.py.set(PyState::Loading {
+    py.state.set(PyState::Loading {
         step: 0,
         detail: "loading the worker".into(),
     });
@@ -80,12 +98,12 @@ fn create(rs: RunState) {
             if GENERATION.with(|g| g.get()) != generation {
                 return;
             }
-            let next = rs.py.get_untracked().after(&stage, &detail);
+            let next = py.state.get_untracked().after(&stage, &detail);
             if stage == "ready" {
-                on_ready(rs, t0, &detail);
+                on_ready(py, t0, &detail);
             }
             js::hook_set("pyState", &JsValue::from_str(next.id()));
-            rs.py.set(next);
+            py.state.set(next);
         });
     let on_progress = on_progress.into_js_value();
     let done = Closure::once_into_js(move |runner: JsValue, error: Option<String>| {
@@ -109,7 +127,7 @@ fn create(rs: RunState) {
             other => {
                 let message = other.unwrap_or_else(|| "no Python runner".into());
                 fail_waiting(&message);
-                rs.py.set(PyState::Failed { message });
+                py.state.set(PyState::Failed { message });
                 js::hook_set("pyState", &JsValue::from_str("failed"));
             }
         }
@@ -120,9 +138,9 @@ fn create(rs: RunState) {
     set_timeout(
         move || {
             let stuck = GENERATION.with(|g| g.get()) == generation
-                && matches!(rs.py.get_untracked(), PyState::Loading { .. });
+                && matches!(py.state.get_untracked(), PyState::Loading { .. });
             if stuck {
-                rs.py.set(PyState::Failed {
+                py.state.set(PyState::Failed {
                     message: format!(
                         "Python has not finished starting after {} s (the browser console may say why)",
                         START_WATCHDOG.as_secs()
@@ -141,7 +159,7 @@ fn create(rs: RunState) {
                 .unwrap_or_else(|| "window.benchPython is missing".into())
         );
         fail_waiting(&message);
-        rs.py.set(PyState::Failed { message });
+        py.state.set(PyState::Failed { message });
     }
 }
 
@@ -152,9 +170,9 @@ fn fail_waiting(message: &str) {
     }
 }
 
-fn on_ready(rs: RunState, t0: f64, detail: &str) {
+fn on_ready(py: PyStatus, t0: f64, detail: &str) {
     let now = js::now_ms();
-    rs.py_load_ms.set(Some(now - t0));
+    py.load_ms.set(Some(now - t0));
     js::hook_set("pyLastReadyMs", &JsValue::from_f64(now));
     if !FIRST_READY.with(|f| f.replace(true)) {
         // Cold start: from navigation start, and from when the page asked for Python.
@@ -168,7 +186,7 @@ fn on_ready(rs: RunState, t0: f64, detail: &str) {
 
 /// Run one request; `done` gets the reply (a rejected run becomes [`Reply::Failed`]).
 pub fn run(
-    rs: RunState,
+    py: PyStatus,
     request: &RunRequest,
     timeout_ms: u32,
     done: impl FnOnce(Reply) + 'static,
@@ -216,12 +234,12 @@ pub fn run(
         go(Ok(&runner));
     } else {
         WAITING.with(|w| w.borrow_mut().push(Box::new(go)));
-        start(rs);
+        start(py);
     }
 }
 
 /// Stop whatever runs: end the worker and start a fresh one. Pending runs end as `Failed`.
-pub fn restart(rs: RunState) {
+pub fn restart(py: PyStatus) {
     let old = RUNNER.with(|r| r.borrow_mut().take());
     // Progress from the old runner no longer counts; a creation under way is superseded.
     GENERATION.with(|g| g.set(g.get() + 1));
@@ -230,5 +248,5 @@ pub fn restart(rs: RunState) {
     if let Some(old) = old {
         old.dispose();
     }
-    create(rs);
+    create(py);
 }

@@ -7,7 +7,7 @@ use bench_explorer::shape::Shape;
 use bench_explorer::{Extraction, Stage};
 use leptos::prelude::*;
 
-use crate::logic::compare::{Tally, Verdict};
+use crate::logic::compare::{StageFidelity, Tally};
 use crate::logic::diagnostics::{Counts, Diagnostic};
 use crate::logic::grouping::TestGroup;
 use crate::logic::offsets::OffsetMap;
@@ -78,7 +78,7 @@ pub struct Analysis {
     pub diagnostics: Vec<Diagnostic>,
     pub counts: Counts,
     /// Per assertion, how it compares with the faithful extractor (empty under the faithful stage).
-    pub verdicts: Vec<Verdict>,
+    pub verdicts: Vec<StageFidelity>,
     pub tally: Tally,
     /// Time spent in `extract`, in milliseconds (the stage's extraction only).
     pub ms: f64,

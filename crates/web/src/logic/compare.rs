@@ -6,8 +6,10 @@ use bench_explorer::model::{Assertion, Extraction, Status};
 
 use super::grouping::split_case;
 
+/// How one assertion of a stage compares with the faithful extractor's. (Not a run's verdict: that is
+/// `bench_explorer::verdict::Verdict`, the bench loop's view against pytest's.)
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Verdict {
+pub enum StageFidelity {
     /// The faithful extractor keeps the same expression (or this is the faithful stage).
     Agrees,
     /// Kept here, but the faithful extractor keeps something else: `faithful` lists its expressions
@@ -23,18 +25,32 @@ pub enum Verdict {
     BothDrop,
 }
 
-impl Verdict {
+impl StageFidelity {
+    /// The stable id the page writes (`data-verdict`).
+    pub fn id(&self) -> &'static str {
+        match self {
+            StageFidelity::Agrees => "agrees",
+            StageFidelity::Differs { .. } => "differs",
+            StageFidelity::FaithfulDrops { .. } => "faithful-drops",
+            StageFidelity::NotATest => "not-a-test",
+            StageFidelity::NotMeasured { .. } => "not-measured",
+            StageFidelity::BothDrop => "both-drop",
+        }
+    }
+
     /// A kept check that does not check what the test checks: a false failure (or pass) waiting.
     pub fn is_wrong_check(&self) -> bool {
         matches!(
             self,
-            Verdict::Differs { .. } | Verdict::FaithfulDrops { .. } | Verdict::NotATest
+            StageFidelity::Differs { .. }
+                | StageFidelity::FaithfulDrops { .. }
+                | StageFidelity::NotATest
         )
     }
 }
 
 /// One verdict per assertion of `stage`, matched to `faithful` by line and test function.
-pub fn compare(stage: &Extraction, faithful: &Extraction) -> Vec<Verdict> {
+pub fn compare(stage: &Extraction, faithful: &Extraction) -> Vec<StageFidelity> {
     stage
         .assertions
         .iter()
@@ -60,7 +76,7 @@ pub fn compare(stage: &Extraction, faithful: &Extraction) -> Vec<Verdict> {
         .collect()
 }
 
-fn verdict(a: &Assertion, twins: &[&Assertion]) -> Verdict {
+fn verdict(a: &Assertion, twins: &[&Assertion]) -> StageFidelity {
     let kept: Vec<&Assertion> = twins
         .iter()
         .copied()
@@ -69,26 +85,26 @@ fn verdict(a: &Assertion, twins: &[&Assertion]) -> Verdict {
     match a.status {
         Status::Kept => {
             if twins.is_empty() {
-                return Verdict::NotATest;
+                return StageFidelity::NotATest;
             }
             if kept.is_empty() {
                 let reason = twins[0].reason.clone().unwrap_or_default();
-                return Verdict::FaithfulDrops { reason };
+                return StageFidelity::FaithfulDrops { reason };
             }
             let expr = a.expr.as_deref().unwrap_or("");
             if kept.len() == twins.len() && kept.iter().all(|f| f.expr.as_deref() == Some(expr)) {
-                Verdict::Agrees
+                StageFidelity::Agrees
             } else {
-                Verdict::Differs {
+                StageFidelity::Differs {
                     faithful: kept.iter().filter_map(|f| f.expr.clone()).collect(),
                 }
             }
         }
         Status::Dropped => {
             if kept.is_empty() {
-                Verdict::BothDrop
+                StageFidelity::BothDrop
             } else {
-                Verdict::NotMeasured {
+                StageFidelity::NotMeasured {
                     faithful_kept: kept.len(),
                 }
             }
@@ -103,13 +119,13 @@ pub struct Tally {
     pub not_measured: usize,
 }
 
-pub fn tally(verdicts: &[Verdict]) -> Tally {
+pub fn tally(verdicts: &[StageFidelity]) -> Tally {
     let mut t = Tally::default();
     for v in verdicts {
         if v.is_wrong_check() {
             t.wrong += 1;
         }
-        if matches!(v, Verdict::NotMeasured { .. }) {
+        if matches!(v, StageFidelity::NotMeasured { .. }) {
             t.not_measured += 1;
         }
     }
@@ -159,14 +175,14 @@ def test_cases(x):
         let (w, f) = (at(Stage::AsWritten), at(Stage::Full));
         let v = compare(&w, &f);
         let by_line = |line: u32| &v[w.assertions.iter().position(|a| a.line == line).unwrap()];
-        assert_eq!(by_line(6), &Verdict::NotATest);
+        assert_eq!(by_line(6), &StageFidelity::NotATest);
         assert!(
-            matches!(by_line(10), Verdict::Differs { faithful } if faithful == &vec!["f(1) == 1".to_string()])
+            matches!(by_line(10), StageFidelity::Differs { faithful } if faithful == &vec!["f(1) == 1".to_string()])
         );
-        assert_eq!(by_line(13), &Verdict::Agrees);
-        assert!(matches!(by_line(16), Verdict::FaithfulDrops { .. }));
+        assert_eq!(by_line(13), &StageFidelity::Agrees);
+        assert!(matches!(by_line(16), StageFidelity::FaithfulDrops { .. }));
         // As written, `x` is not expanded: the faithful extractor keeps both cases, written differently.
-        assert!(matches!(by_line(20), Verdict::Differs { faithful } if faithful.len() == 2));
+        assert!(matches!(by_line(20), StageFidelity::Differs { faithful } if faithful.len() == 2));
         assert_eq!(tally(&v).wrong, 4);
     }
 
@@ -176,7 +192,7 @@ def test_cases(x):
         let v = compare(&f, &f);
         assert!(v
             .iter()
-            .all(|v| matches!(v, Verdict::Agrees | Verdict::BothDrop)));
+            .all(|v| matches!(v, StageFidelity::Agrees | StageFidelity::BothDrop)));
         assert_eq!(tally(&v), Tally::default());
     }
 
@@ -185,6 +201,10 @@ def test_cases(x):
         let (s, f) = (at(Stage::SixShapes), at(Stage::Full));
         let v = compare(&s, &f);
         let i = s.assertions.iter().position(|a| a.line == 16).unwrap();
-        assert!(matches!(v[i], Verdict::FaithfulDrops { .. }), "{:?}", v[i]);
+        assert!(
+            matches!(v[i], StageFidelity::FaithfulDrops { .. }),
+            "{:?}",
+            v[i]
+        );
     }
 }

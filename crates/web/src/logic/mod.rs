@@ -11,5 +11,5 @@ pub mod lzstring;
 pub mod markdown;
 pub mod offsets;
 pub mod permalink;
-pub mod run;
+pub mod run_results;
 pub mod teach;

@@ -8,7 +8,7 @@ mod intro;
 mod permalink;
 mod problem;
 mod results;
-mod run;
+mod run_tab;
 mod shapes;
 mod source;
 
@@ -16,7 +16,7 @@ use leptos::prelude::*;
 
 use super::engine;
 use super::state::{use_app, Tab};
-use crate::run as running;
+use crate::run_control as running;
 
 #[component]
 pub fn App() -> impl IntoView {
@@ -77,7 +77,7 @@ pub fn App() -> impl IntoView {
                         Tab::Problem => view! { <problem::ProblemView/> }.into_any(),
                         Tab::Audit => view! { <audit::AuditView/> }.into_any(),
                         Tab::Shapes => view! { <shapes::ShapesView/> }.into_any(),
-                        Tab::Run => view! { <run::RunPanel/> }.into_any(),
+                        Tab::Run => view! { <run_tab::RunPanel/> }.into_any(),
                     }}
                 </div>
             </section>
@@ -139,7 +139,7 @@ fn TabBar() -> impl IntoView {
                                         </span>
                                     }
                                 })}
-                            {(t == Tab::Run).then(|| view! { <run::PyDot/> })}
+                            {(t == Tab::Run).then(|| view! { <run_tab::PyDot/> })}
                         </button>
                     }
                 })

@@ -8,8 +8,8 @@ use leptos::prelude::*;
 use wasm_bindgen::prelude::*;
 
 use crate::logic::permalink::{fragment, parse_fragment, PermalinkState, Route};
-use crate::logic::run::SolutionChoice;
-use crate::run::{effective_choice_untracked, run_state};
+use crate::logic::run_results::SolutionChoice;
+use crate::run_control::{effective_choice_untracked, run_state};
 use crate::state::{AppState, SourceOrigin, Tab};
 use crate::{bench, engine, js};
 

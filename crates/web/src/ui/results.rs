@@ -14,7 +14,7 @@ use wasm_bindgen::JsCast;
 
 use super::common::{inlines, plural, ShapeBadge};
 use crate::js;
-use crate::logic::compare::Verdict;
+use crate::logic::compare::StageFidelity;
 use crate::logic::grouping::split_case;
 use crate::logic::links::{fed_by_line, link_ranges, role_label};
 use crate::logic::teach::stage_short;
@@ -273,9 +273,9 @@ fn AssertionRow(analysis: Arc<Analysis>, index: usize, fed: Memo<Vec<usize>>) ->
         .verdicts
         .get(index)
         .cloned()
-        .unwrap_or(Verdict::Agrees);
+        .unwrap_or(StageFidelity::Agrees);
     let wrong = verdict.is_wrong_check();
-    let verdict_id = verdict_id(&verdict);
+    let verdict_id = verdict.id();
     let callout = verdict_callout(verdict);
 
     let is_selected = move || app.selected.get() == Some(index);
@@ -387,22 +387,11 @@ fn scroll_row_into_view(index: usize) {
     }
 }
 
-fn verdict_id(v: &Verdict) -> &'static str {
-    match v {
-        Verdict::Agrees => "agrees",
-        Verdict::Differs { .. } => "differs",
-        Verdict::FaithfulDrops { .. } => "faithful-drops",
-        Verdict::NotATest => "not-a-test",
-        Verdict::NotMeasured { .. } => "not-measured",
-        Verdict::BothDrop => "both-drop",
-    }
-}
-
 /// Under an earlier stage: what the faithful extractor makes of the same `assert`.
-fn verdict_callout(v: Verdict) -> Option<AnyView> {
+fn verdict_callout(v: StageFidelity) -> Option<AnyView> {
     let view = match v {
-        Verdict::Agrees | Verdict::BothDrop => return None,
-        Verdict::Differs { faithful } => {
+        StageFidelity::Agrees | StageFidelity::BothDrop => return None,
+        StageFidelity::Differs { faithful } => {
             let n = faithful.len();
             let first = faithful.into_iter().next().unwrap_or_default();
             view! {
@@ -415,21 +404,21 @@ fn verdict_callout(v: Verdict) -> Option<AnyView> {
             }
             .into_any()
         }
-        Verdict::FaithfulDrops { reason } => view! {
+        StageFidelity::FaithfulDrops { reason } => view! {
             <div class="callout bad" data-testid="verdict">
                 <span class="callout-title">"Wrong check. "</span>
                 "The faithful extractor drops it: "{inlines(&reason)}
             </div>
         }
         .into_any(),
-        Verdict::NotATest => view! {
+        StageFidelity::NotATest => view! {
             <div class="callout bad" data-testid="verdict">
                 <span class="callout-title">"Wrong check. "</span>
                 "This assert is in no test: it checks the test file's own plumbing, and fails against any solution."
             </div>
         }
         .into_any(),
-        Verdict::NotMeasured { faithful_kept } => view! {
+        StageFidelity::NotMeasured { faithful_kept } => view! {
             <div class="callout note" data-testid="verdict">
                 <span class="callout-title">"Not measured here. "</span>
                 {format!(

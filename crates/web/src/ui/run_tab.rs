@@ -14,13 +14,12 @@ use wasm_bindgen::prelude::*;
 use super::common::plural;
 use crate::js::{self, EditorHandle, EditorOptions};
 use crate::logic::grouping::split_case;
-use crate::logic::run::{
-    eval_id, format_ms, headline, pytest_id, pytest_label, pytest_tally, stage_totals,
-    verdict_explanation, verdict_id, JobOutcome, PyState, RowGroup, RunRow, SolutionChoice,
-    StageTotals, PY_STEPS,
+use crate::logic::run_results::{
+    format_ms, headline, pytest_tally, stage_totals, JobOutcome, PyState, RowGroup, RunRow,
+    SolutionChoice, StageTotals, PY_STEPS,
 };
 use crate::logic::teach::stage_short;
-use crate::run::{
+use crate::run_control::{
     cancel_bench, default_custom_code, effective_choice, run_bench, run_file, stop, use_run,
     FileRunView, RunMode, RunState, RunStatus,
 };
@@ -39,17 +38,6 @@ const VERDICT_ORDER: [Verdict; 6] = [
     Verdict::PhantomPass,
     Verdict::FailsElsewhere,
 ];
-
-fn verdict_title(v: Verdict) -> &'static str {
-    match v {
-        Verdict::MeasurementBug => "Measurement bug",
-        Verdict::SolutionBug => "Solution bug",
-        Verdict::Agree => "Agree",
-        Verdict::NotMeasured => "Not measured",
-        Verdict::PhantomPass => "Phantom pass",
-        Verdict::FailsElsewhere => "Fails elsewhere",
-    }
-}
 
 fn verdict_icon(v: Verdict) -> &'static str {
     match v {
@@ -95,8 +83,8 @@ pub fn PyDot() -> impl IntoView {
     let rs = use_run();
     view! {
         <span class="py-dot" aria-hidden="true" data-testid="py-dot"
-            data-state=move || rs.py.with(|p| p.id())
-            title=move || rs.py.with(|p| p.label())></span>
+            data-state=move || rs.py.state.with(|p| p.id())
+            title=move || rs.py.state.with(|p| p.label())></span>
     }
 }
 
@@ -106,20 +94,20 @@ fn PyStatus() -> impl IntoView {
     let rs = use_run();
     view! {
         <div class="py-status" data-testid="py-progress" role="status" aria-live="polite"
-            data-state=move || rs.py.with(|p| p.id())>
-            <span class="py-dot" data-state=move || rs.py.with(|p| p.id()) aria-hidden="true"></span>
-            <span class="py-label">{move || rs.py.with(|p| p.label())}</span>
-            {move || match rs.py.get() {
+            data-state=move || rs.py.state.with(|p| p.id())>
+            <span class="py-dot" data-state=move || rs.py.state.with(|p| p.id()) aria-hidden="true"></span>
+            <span class="py-label">{move || rs.py.state.with(|p| p.label())}</span>
+            {move || match rs.py.state.get() {
                 PyState::Loading { step, .. } => view! {
                     <progress class="py-bar" max=PY_STEPS.to_string() value=step.to_string()
                         aria-label="Python start-up"></progress>
                 }.into_any(),
                 PyState::Ready => view! {
-                    <span class="muted small">{move || rs.py_load_ms.get().map(|ms| format!("started in {}", format_ms(ms))).unwrap_or_default()}</span>
+                    <span class="muted small">{move || rs.py.load_ms.get().map(|ms| format!("started in {}", format_ms(ms))).unwrap_or_default()}</span>
                 }.into_any(),
                 PyState::Failed { message } => view! {
                     <span class="py-error" title=message.clone()>{message.clone()}</span>
-                    <button class="btn small" on:click=move |_| python::restart(rs)>"Retry"</button>
+                    <button class="btn small" on:click=move |_| python::restart(rs.py)>"Retry"</button>
                 }.into_any(),
                 _ => ().into_any(),
             }}
@@ -395,7 +383,9 @@ fn StatusLine() -> impl IntoView {
         rs.result.with(|r| {
             r.as_ref().is_some_and(|v| {
                 let text = js::with_editor(|e| e.get_doc()).unwrap_or_default();
-                let solution = crate::run::solution_for(app, rs, choice).map(|s| s.0).ok();
+                let solution = crate::run_control::solution_for(app, rs, choice)
+                    .map(|s| s.0)
+                    .ok();
                 text != v.test_source
                     || solution.as_deref() != Some(v.solution.as_str())
                     || stage != v.run.stage
@@ -407,7 +397,7 @@ fn StatusLine() -> impl IntoView {
             data-state=move || rs.status.with(|s| s.id())
             data-stale=move || stale.get().to_string()>
             {move || {
-                let py_ready = rs.py.with(|p| *p == PyState::Ready);
+                let py_ready = rs.py.state.with(|p| *p == PyState::Ready);
                 match rs.status.get() {
                     RunStatus::Idle => view! {
                         <span class="muted">"Press "<strong>"Run"</strong>" (Ctrl+Enter) to run this file's assertions as the bench loop does, and the file under pytest."</span>
@@ -468,7 +458,7 @@ fn Explainer() -> impl IntoView {
             <h3>"The verdict, per assertion"</h3>
             <ul class="verdict-legend">
                 {VERDICT_ORDER.into_iter().map(|v| view! {
-                    <li><span class=format!("verdict-pill v-{}", verdict_id(v))>{verdict_icon(v)}" "{verdict_title(v)}</span>" "{verdict_explanation(v)}</li>
+                    <li><span class=format!("verdict-pill v-{}", v.id())>{verdict_icon(v)}" "{v.title()}</span>" "{v.explanation()}</li>
                 }).collect_view()}
             </ul>
             <p class="muted small">"Python is Pyodide in a Web Worker, served by this page (no CDN): it cannot reach the page, and a runaway run ends at the time limit, not the tab."</p>
@@ -497,14 +487,14 @@ fn FileResults(view: Arc<FileRunView>) -> impl IntoView {
         .map(|v| {
             let n = run.count(v);
             view! {
-                <button class=format!("verdict-card v-{}", verdict_id(v)) class:zero={n == 0}
-                    data-testid=format!("verdict-filter-{}", verdict_id(v)) data-count=n
+                <button class=format!("verdict-card v-{}", v.id()) class:zero={n == 0}
+                    data-testid=format!("verdict-filter-{}", v.id()) data-count=n
                     aria-pressed=move || (filter.get() == Some(v)).to_string()
                     class:active=move || filter.get() == Some(v)
-                    title=format!("{} — click to show only these", verdict_explanation(v))
+                    title=format!("{} — click to show only these", v.explanation())
                     on:click=move |_| filter.update(|f| *f = if *f == Some(v) { None } else { Some(v) })>
                     <span class="vc-num">{n}</span>
-                    <span class="vc-label">{verdict_icon(v)}" "{verdict_title(v)}</span>
+                    <span class="vc-label">{verdict_icon(v)}" "{v.title()}</span>
                 </button>
             }
         })
@@ -581,7 +571,7 @@ fn FileResults(view: Arc<FileRunView>) -> impl IntoView {
                     <span class="muted small">{format!(" · {}", plural(total_rows, "assertion", "assertions"))}</span>
                     <Show when=move || filter.get().is_some()>
                         <button class="btn small clear-filter" on:click=move |_| filter.set(None)>
-                            {move || format!("Showing only “{}” · show all", filter.get().map(verdict_title).unwrap_or_default())}
+                            {move || format!("Showing only “{}” · show all", filter.get().map(Verdict::title).unwrap_or_default())}
                         </button>
                     </Show>
                 </h3>
@@ -614,9 +604,9 @@ fn FileResults(view: Arc<FileRunView>) -> impl IntoView {
                                 let failed = !p.crash.is_empty() || !p.message.is_empty();
                                 let line = p.line;
                                 view! {
-                                    <tr data-testid="pytest-row" data-test=p.name.clone() data-outcome=pytest_id(p.outcome)
-                                        class=format!("o-{}", pytest_id(p.outcome))>
-                                        <td><span class=format!("outcome o-{}", pytest_id(p.outcome))>{pytest_icon(p.outcome)}" "{pytest_label(p.outcome)}</span></td>
+                                    <tr data-testid="pytest-row" data-test=p.name.clone() data-outcome=p.outcome.id()
+                                        class=format!("o-{}", p.outcome.id())>
+                                        <td><span class=format!("outcome o-{}", p.outcome.id())>{pytest_icon(p.outcome)}" "{p.outcome.label()}</span></td>
                                         <td class="pt-name">
                                             <button class="link mono" title="Show this test in the editor"
                                                 on:click=move |_| { if let Some(l) = line { jump_to_line(app, l); } }>
@@ -669,8 +659,8 @@ fn GroupView(group: RowGroup, rows: Vec<RunRow>) -> impl IntoView {
         <div class="run-group" data-testid="run-group" data-test=group.name.clone()>
             <div class="group-head">
                 <span class="test-name">{group.name.clone()}</span>
-                <span class=format!("outcome o-{}", pytest_id(p)) title="pytest's outcome for this test (all its cases)">
-                    "pytest "{pytest_icon(p)}" "{pytest_label(p)}
+                <span class=format!("outcome o-{}", p.id()) title="pytest's outcome for this test (all its cases)">
+                    "pytest "{pytest_icon(p)}" "{p.label()}
                 </span>
             </div>
             <ul class="rows">
@@ -684,14 +674,10 @@ fn GroupView(group: RowGroup, rows: Vec<RunRow>) -> impl IntoView {
 fn RunRowView(row: RunRow) -> impl IntoView {
     let app = use_app();
     let v = row.verdict;
-    let vid = verdict_id(v);
+    let vid = v.id();
     let (_, case) = split_case(&row.test);
     let case = case.map(str::to_string);
-    let eval_attr = row
-        .eval
-        .as_ref()
-        .map(|e| eval_id(e.outcome))
-        .unwrap_or("none");
+    let eval_attr = row.eval.as_ref().map(|e| e.outcome.id()).unwrap_or("none");
     let line = row.line;
     let loud = matches!(
         v,
@@ -725,7 +711,7 @@ fn RunRowView(row: RunRow) -> impl IntoView {
                 .filter(|_| e.outcome == EvalOutcome::Error);
             let output = e.output.clone();
             view! {
-                <span class=format!("outcome e-{}", eval_id(e.outcome))>{eval_icon(e.outcome)}" "{eval_id(e.outcome)}</span>
+                <span class=format!("outcome e-{}", e.outcome.id())>{eval_icon(e.outcome)}" "{e.outcome.id()}</span>
                 {detail.map(|d| view! { <code class="view-detail" data-testid="run-error">{phase}{d}</code> })}
                 {trace.map(|t| view! { <details class="trace-box"><summary>"traceback"</summary><pre class="trace">{t}</pre></details> })}
                 {(!output.is_empty()).then(|| view! { <details class="trace-box"><summary>"printed output"</summary><pre class="trace">{output}</pre></details> })}
@@ -738,10 +724,10 @@ fn RunRowView(row: RunRow) -> impl IntoView {
     };
 
     view! {
-        <li class=format!("run-row v-{vid}") class:loud=loud data-testid="run-row" data-verdict=vid title=verdict_explanation(v)
-            data-eval=eval_attr data-pytest=pytest_id(row.pytest) data-test=row.test.clone() data-line=line>
+        <li class=format!("run-row v-{vid}") class:loud=loud data-testid="run-row" data-verdict=vid title=v.explanation()
+            data-eval=eval_attr data-pytest=row.pytest.id() data-test=row.test.clone() data-line=line>
             <div class="rr-head">
-                <span class=format!("verdict-pill v-{vid}") data-testid="run-verdict">{verdict_icon(v)}" "{verdict_title(v)}</span>
+                <span class=format!("verdict-pill v-{vid}") data-testid="run-verdict">{verdict_icon(v)}" "{v.title()}</span>
                 <button class="link line-no" title="Show in the editor" on:click=move |_| jump_to_line(app, line)>{format!("L{line}")}</button>
                 {case.map(|c| view! { <span class="case" title="parametrize case">{format!("[{c}]")}</span> })}
                 {(!row.kept).then(|| view! { <code class="source">{row.source.clone()}</code> })}
@@ -758,11 +744,11 @@ fn RunRowView(row: RunRow) -> impl IntoView {
                 </div>
                 <div class="rr-view">
                     <span class="view-tag pytest">"pytest"</span>
-                    <span class=format!("outcome o-{}", pytest_id(row.pytest))>{pytest_icon(row.pytest)}" "{pytest_label(row.pytest)}</span>
+                    <span class=format!("outcome o-{}", row.pytest.id())>{pytest_icon(row.pytest)}" "{row.pytest.label()}</span>
                     {(!row.pytest_crash.is_empty()).then(|| view! { <code class="view-detail">{row.pytest_crash.clone()}</code> })}
                 </div>
             </div>
-            {note.then(|| view! { <p class=format!("verdict-note v-{vid}")>{verdict_explanation(v)}</p> })}
+            {note.then(|| view! { <p class=format!("verdict-note v-{vid}")>{v.explanation()}</p> })}
         </li>
     }
 }

@@ -301,69 +301,6 @@ impl Truth {
 
 // ------------------------------------------------------------------------------ rows
 
-/// Stable ids for the library's verdicts (`data-verdict` in the page).
-pub fn verdict_id(v: Verdict) -> &'static str {
-    match v {
-        Verdict::Agree => "agree",
-        Verdict::SolutionBug => "solution-bug",
-        Verdict::MeasurementBug => "measurement-bug",
-        Verdict::FailsElsewhere => "fails-elsewhere",
-        Verdict::PhantomPass => "phantom-pass",
-        Verdict::NotMeasured => "not-measured",
-    }
-}
-
-/// What a verdict means, in one sentence, for the row that carries it.
-pub fn verdict_explanation(v: Verdict) -> &'static str {
-    match v {
-        Verdict::Agree => "Both views pass.",
-        Verdict::SolutionBug => {
-            "Both views fail: the solution is wrong here, and the bench loop rightly says so."
-        }
-        Verdict::MeasurementBug => {
-            "The bench loop fails a check that pytest passes: the extractor is at fault, not the solution."
-        }
-        Verdict::FailsElsewhere => {
-            "This check holds, but pytest fails its test somewhere else (another assert, setup or teardown)."
-        }
-        Verdict::PhantomPass => {
-            "This check holds, but pytest does not count its test as a pass (skipped, expected to fail, or not a test): the loop should not count it either."
-        }
-        Verdict::NotMeasured => {
-            "Dropped by the extractor: the bench loop does not measure it; only pytest's outcome is shown."
-        }
-    }
-}
-
-/// `pass` / `fail` / `error`.
-pub fn eval_id(e: EvalOutcome) -> &'static str {
-    match e {
-        EvalOutcome::Pass => "pass",
-        EvalOutcome::Fail => "fail",
-        EvalOutcome::Error => "error",
-    }
-}
-
-/// pytest's own words (`passed`, …), and `not a test` for a helper's assert.
-pub fn pytest_id(o: PytestOutcome) -> &'static str {
-    match o {
-        PytestOutcome::Passed => "passed",
-        PytestOutcome::Failed => "failed",
-        PytestOutcome::Error => "error",
-        PytestOutcome::Skipped => "skipped",
-        PytestOutcome::Xfailed => "xfailed",
-        PytestOutcome::Xpassed => "xpassed",
-        PytestOutcome::NotATest => "not-a-test",
-    }
-}
-
-pub fn pytest_label(o: PytestOutcome) -> &'static str {
-    match o {
-        PytestOutcome::NotATest => "not a test",
-        o => pytest_id(o),
-    }
-}
-
 /// One assertion of the extraction with both views and the verdict.
 #[derive(Clone, Debug, PartialEq)]
 pub struct RunRow {
@@ -1131,7 +1068,7 @@ def test_loop():
             .find(|r| r.expr.as_deref() == Some("total == 4"))
             .unwrap();
         assert_eq!(bug.verdict, Verdict::MeasurementBug);
-        assert_eq!(verdict_id(bug.verdict), "measurement-bug");
+        assert_eq!(bug.verdict.id(), "measurement-bug");
         assert!(run.count(Verdict::MeasurementBug) >= 1);
         assert!(!run.summary.loop_passes);
         assert_eq!(
@@ -1232,7 +1169,7 @@ def test_loop():
         assert_eq!(run.count(Verdict::MeasurementBug), 1);
         let r = run.rows().find(|r| r.test != "test_a").unwrap();
         assert_eq!(r.pytest, PytestOutcome::NotATest);
-        assert_eq!(pytest_label(r.pytest), "not a test");
+        assert_eq!(r.pytest.label(), "not a test");
     }
 
     #[test]
@@ -1395,11 +1332,11 @@ def test_loop():
             Verdict::PhantomPass,
             Verdict::NotMeasured,
         ] {
-            assert!(!verdict_explanation(v).is_empty());
+            assert!(!v.explanation().is_empty());
             // The ids are the library's own serde names.
             assert_eq!(
                 serde_json::to_value(v).unwrap(),
-                serde_json::Value::String(verdict_id(v).to_string())
+                serde_json::Value::String(v.id().to_string())
             );
         }
     }

@@ -1,7 +1,7 @@
 //! Running Python from the page: the Run tab's state (provided as context, and kept in a
 //! thread-local for code outside components), a run of the current file against a solution, and
 //! the whole-bench run. The logic that turns replies into verdict rows and totals is in
-//! `logic::run`; the worker is reached through `python`.
+//! `logic::run_results`; the worker is reached through `python`.
 //!
 //! Nothing runs by itself: a run starts only from the Run button, its shortcut, or the whole-bench
 //! button. Code from a permalink is put in the editors and waits there (with a notice).
@@ -16,13 +16,13 @@ use bench_explorer::{extract, Stage};
 use leptos::prelude::*;
 use wasm_bindgen::prelude::*;
 
-use crate::logic::run::{
+use crate::logic::run_results::{
     bench_plan, file_run, job_outcome, request, stage_totals, timeout_ms, BenchJob, BenchReport,
-    FileRun, JobOutcome, JobResult, PyState, Reply, SolutionChoice, StageReport, Truth,
-    DEFAULT_TIMEOUT_S,
+    FileRun, JobOutcome, JobResult, Reply, SolutionChoice, StageReport, Truth, DEFAULT_TIMEOUT_S,
 };
+use crate::python::{self, PyStatus};
 use crate::state::{AppState, SourceOrigin, Tab};
-use crate::{bench, engine, js, python};
+use crate::{bench, engine, js};
 
 /// The Run tab shows one of these.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -101,9 +101,7 @@ impl BenchState {
 
 #[derive(Clone, Copy)]
 pub struct RunState {
-    pub py: RwSignal<PyState>,
-    /// How long the first start-up took (ms), once Python is ready.
-    pub py_load_ms: RwSignal<Option<f64>>,
+    pub py: PyStatus,
     pub mode: RwSignal<RunMode>,
     pub choice: RwSignal<SolutionChoice>,
     /// The Run tab's own editor's text (`None` until it is first shown).
@@ -135,8 +133,7 @@ thread_local! {
 impl RunState {
     pub fn new() -> RunState {
         let rs = RunState {
-            py: RwSignal::new(PyState::Idle),
-            py_load_ms: RwSignal::new(None),
+            py: PyStatus::new(),
             mode: RwSignal::new(RunMode::File),
             choice: RwSignal::new(SolutionChoice::Reference),
             custom_code: RwSignal::new(None),
@@ -200,7 +197,7 @@ pub fn current_timeout_ms(rs: RunState) -> u32 {
 /// Start Python in the background once the page is interactive: after the first extraction is on
 /// screen, when the browser is idle (at most a second later).
 pub fn start_in_background(rs: RunState) {
-    let go = Closure::once_into_js(move || python::start(rs));
+    let go = Closure::once_into_js(move || python::start(rs.py));
     let w = window();
     let idle = js_sys::Reflect::get(&w, &JsValue::from_str("requestIdleCallback"))
         .ok()
@@ -298,7 +295,7 @@ pub fn run_file(app: AppState, rs: RunState) {
     rs.status.set(RunStatus::Running { started });
     js::hook_set("lastRunStatus", &JsValue::from_str("running"));
 
-    python::run(rs, &req, limit, move |reply| {
+    python::run(rs.py, &req, limit, move |reply| {
         if RUN_SEQ.with(|s| s.get()) != seq {
             return;
         }
@@ -404,7 +401,7 @@ pub fn run_file(app: AppState, rs: RunState) {
 /// Stop the run under way: the worker is ended and a fresh one starts.
 pub fn stop(rs: RunState) {
     STOPPING.with(|s| s.set(true));
-    python::restart(rs);
+    python::restart(rs.py);
 }
 
 /// Keyboard: Ctrl+Enter (⌘+Enter) runs the current file from anywhere on the page, the editors
@@ -513,7 +510,7 @@ fn bench_step(rs: RunState, plan: Rc<Vec<BenchJob>>, i: usize, limit: u32) {
         test_source,
         p.test_name,
     );
-    python::run(rs, &req, limit, move |reply| {
+    python::run(rs.py, &req, limit, move |reply| {
         let (outcome, loop_ms, pytest_ms) = match reply {
             Reply::Result {
                 evals,
