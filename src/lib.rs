@@ -25,6 +25,3 @@ pub mod synth;
 pub use extract::{extract, slug_from_path, Options};
 pub use model::{Assertion, Extraction, Finding, Stage, Status, SyntaxError};
 pub use shape::Shape;
-
-#[doc(hidden)]
-pub use collect::python_float_str;

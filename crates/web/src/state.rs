@@ -55,7 +55,7 @@ impl Tab {
     }
 }
 
-/// Where the editor's text came from (issue 5: code from a permalink never runs by itself).
+/// Where the editor's text came from (code from a permalink never runs by itself).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SourceOrigin {
     Bench,

@@ -94,7 +94,7 @@ fn SourceBar() -> impl IntoView {
                 <span class="field-label">"Problem"</span>
                 <select data-testid="problem-picker" aria-label="Bench problem" on:change=on_pick
                     prop:value=move || app.problem.get().map(str::to_string).unwrap_or_else(|| SCRATCH.to_string())>
-                    <optgroup label="The bench (21 problems)">
+                    <optgroup label=format!("The bench ({} problems)", bench::problems().len())>
                         {bench::problems()
                             .iter()
                             .map(|p| view! { <option value=p.slug>{format!("{} · {}", p.slug, bench::title(p.slug))}</option> })
