@@ -17,6 +17,7 @@ use crate::js;
 use crate::logic::compare::{compare, tally};
 use crate::logic::diagnostics::{counts, diagnostics};
 use crate::logic::grouping::group_by_test;
+use crate::logic::metrics;
 use crate::logic::offsets::OffsetMap;
 use crate::state::{Analysis, AppState, SourceOrigin};
 
@@ -61,9 +62,10 @@ fn run(app: AppState) {
     let options = current_options(app);
     let stage = options.stage;
     // Read by boot.js if this extraction crashes, to bring the text back after a reload.
-    let hook = js::hook();
-    js::set(&hook, "currentFile", &JsValue::from_str(&options.file));
-    js::set(&hook, "currentStage", &JsValue::from_str(stage.id()));
+    js::publish(&metrics::ExtractionStarted {
+        current_file: &options.file,
+        current_stage: stage.id(),
+    });
     let t0 = js::now_ms();
     let extraction = extract(&text, &options);
     let ms = js::now_ms() - t0;
@@ -148,20 +150,20 @@ fn run(app: AppState) {
     let bytes = text.len();
     request_animation_frame(move || {
         let shown = js::now_ms();
-        let hook = js::hook();
-        js::set(&hook, "ready", &JsValue::TRUE);
-        js::set(&hook, "extractions", &JsValue::from_f64(generation as f64));
-        js::set(&hook, "lastExtractionMs", &JsValue::from_f64(ms));
-        js::set(&hook, "lastUpdateMs", &JsValue::from_f64(shown - dirty));
-        js::set(&hook, "lastBytes", &JsValue::from_f64(bytes as f64));
-        js::set(&hook, "lastKept", &JsValue::from_f64(kept as f64));
-        js::set(&hook, "lastDropped", &JsValue::from_f64(dropped as f64));
-        js::set(&hook, "lastWrongChecks", &JsValue::from_f64(wrong as f64));
-        js::set(&hook, "stage", &JsValue::from_str(stage.id()));
-        if !FIRST_SHOWN.with(|f| f.replace(true)) {
+        let first = !FIRST_SHOWN.with(|f| f.replace(true));
+        js::publish(&metrics::ExtractionShown {
+            ready: true,
+            extractions: generation as f64,
+            last_extraction_ms: ms,
+            last_update_ms: shown - dirty,
+            last_bytes: bytes as f64,
+            last_kept: kept as f64,
+            last_dropped: dropped as f64,
+            last_wrong_checks: wrong as f64,
+            stage: stage.id(),
             // performance.now() counts from navigation start.
-            js::set(&hook, "firstExtractionShownMs", &JsValue::from_f64(shown));
-        }
+            first_extraction_shown_ms: first.then_some(shown),
+        });
     });
 }
 
@@ -270,20 +272,12 @@ pub fn install_measure_hook() {
             let t0 = js::now_ms();
             let e = extract(&text, &options);
             let ms = js::now_ms() - t0;
-            let o = js_sys::Object::new();
-            js::set(&o, "ms", &JsValue::from_f64(ms));
-            js::set(&o, "bytes", &JsValue::from_f64(text.len() as f64));
-            js::set(
-                &o,
-                "assertions",
-                &JsValue::from_f64(e.assertions.len() as f64),
-            );
-            js::set(
-                &o,
-                "syntaxErrors",
-                &JsValue::from_f64(e.syntax_errors.len() as f64),
-            );
-            o.into()
+            js::to_js(&metrics::Measurement {
+                ms,
+                bytes: text.len() as f64,
+                assertions: e.assertions.len() as f64,
+                syntax_errors: e.syntax_errors.len() as f64,
+            })
         },
     );
     js::hook_set("measure", &f.into_js_value());

@@ -109,6 +109,21 @@ pub fn hook_set(key: &str, value: &JsValue) {
     set(&hook(), key, value);
 }
 
+/// A value as a plain JavaScript object (maps as objects, `None` as `null`), as `JSON.parse` of its
+/// JSON would give.
+pub fn to_js(value: &impl serde::Serialize) -> JsValue {
+    value
+        .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
+        .unwrap_or(JsValue::UNDEFINED)
+}
+
+/// Merge one of `logic::metrics`'s structs into `window.__benchExplorer` (`Object.assign`).
+pub fn publish(metrics: &impl serde::Serialize) {
+    if let Ok(o) = to_js(metrics).dyn_into::<Object>() {
+        Object::assign(&hook(), &o);
+    }
+}
+
 /// Show the page-level error banner that boot.js draws (outside the wasm, so it works after a trap).
 pub fn report_fatal(message: &str) {
     let Some(w) = web_sys::window() else { return };

@@ -16,6 +16,7 @@ use bench_explorer::{extract, Stage};
 use leptos::prelude::*;
 use wasm_bindgen::prelude::*;
 
+use crate::logic::metrics;
 use crate::logic::run_results::{
     bench_plan, file_run, job_outcome, request, stage_totals, timeout_ms, BenchJob, BenchReport,
     FileRun, JobOutcome, JobResult, Reply, SolutionChoice, StageReport, Truth, DEFAULT_TIMEOUT_S,
@@ -373,27 +374,15 @@ pub fn run_file(app: AppState, rs: RunState) {
                 r.set(r.get() + 1);
                 r.get()
             });
-            let hook = js::hook();
-            js::set(&hook, "runs", &JsValue::from_f64(n as f64));
-            js::set(&hook, "lastRunMs", &JsValue::from_f64(shown - started));
-            js::set(&hook, "lastRunStatus", &JsValue::from_str(hook_status));
-            if let Some((s, agree, python_ms)) = summary {
-                js::set(&hook, "lastRunPythonMs", &JsValue::from_f64(python_ms));
-                let o = js_sys::Object::new();
-                for (k, v) in [
-                    ("checked", s.checked),
-                    ("passing", s.passing),
-                    ("measurementBugs", s.measurement_bugs),
-                    ("solutionBugs", s.solution_bugs),
-                    ("notMeasured", s.not_measured),
-                    ("agree", agree),
-                ] {
-                    js::set(&o, k, &JsValue::from_f64(v as f64));
-                }
-                js::set(&o, "loopPasses", &JsValue::from_bool(s.loop_passes));
-                js::set(&o, "pytestPasses", &JsValue::from_bool(s.pytest_passes));
-                js::set(&hook, "lastRun", &o);
-            }
+            js::publish(&metrics::FileRunShown {
+                runs: n as f64,
+                last_run_ms: shown - started,
+                last_run_status: hook_status,
+                last_run_python_ms: summary.as_ref().map(|(_, _, python_ms)| *python_ms),
+                last_run: summary
+                    .as_ref()
+                    .map(|(s, agree, _)| metrics::RunTotals::new(s, *agree)),
+            });
         });
     });
 }
@@ -602,12 +591,11 @@ fn finish_bench(rs: RunState, cancelled: bool) {
             r.set(r.get() + 1);
             r.get()
         });
-        let hook = js::hook();
-        js::set(&hook, "benchRunning", &JsValue::FALSE);
-        js::set(&hook, "benchRuns", &JsValue::from_f64(n as f64));
-        js::set(&hook, "lastBenchRunMs", &JsValue::from_f64(wall));
-        if let Ok(v) = js_sys::JSON::parse(&serde_json::to_string(&report).unwrap_or_default()) {
-            js::set(&hook, "lastBenchRun", &v);
-        }
+        js::publish(&metrics::BenchRunShown {
+            bench_running: false,
+            bench_runs: n as f64,
+            last_bench_run_ms: wall,
+            last_bench_run: &report,
+        });
     });
 }

@@ -9,6 +9,7 @@ pub mod grouping;
 pub mod links;
 pub mod lzstring;
 pub mod markdown;
+pub mod metrics;
 pub mod offsets;
 pub mod permalink;
 pub mod run_results;
