@@ -111,14 +111,14 @@ fn run(app: AppState) {
     if let Some(slug) = app.problem.get_untracked() {
         let modified = bench::find(slug).is_some_and(|p| p.test != text);
         if modified != app.modified.get_untracked() {
-            app.set_modified.set(modified);
+            app.modified.set(modified);
         }
     }
     push_diagnostics(&analysis);
     let len = analysis.extraction.assertions.len();
-    app.set_hovered.set(None);
+    app.hovered.set(None);
     if app.selected.get_untracked().is_some_and(|s| s >= len) {
-        app.set_selected.set(None);
+        app.selected.set(None);
     }
     let reveal = REVEAL_SELECTED
         .with(|r| r.replace(false))
@@ -131,7 +131,7 @@ fn run(app: AppState) {
                 .get(i)
                 .map(|a| (i, analysis.map.utf16(a.span.start)))
         });
-    app.set_analysis.set(Some(analysis));
+    app.analysis.set(Some(analysis));
     if let Some((index, pos)) = reveal {
         request_animation_frame(move || {
             js::with_editor(|e| e.reveal(pos));
@@ -207,12 +207,12 @@ fn push_diagnostics(a: &Analysis) {
 /// Load a bench problem's test file into the editor.
 pub fn load_problem(app: AppState, slug: &str) {
     let Some(p) = bench::find(slug) else { return };
-    app.set_problem.set(Some(p.slug));
-    app.set_file_name.set(p.test_name.to_string());
-    app.set_origin.set(SourceOrigin::Bench);
-    app.set_modified.set(false);
-    app.set_selected.set(None);
-    app.set_paused.set(false);
+    app.problem.set(Some(p.slug));
+    app.file_name.set(p.test_name.to_string());
+    app.origin.set(SourceOrigin::Bench);
+    app.modified.set(false);
+    app.selected.set(None);
+    app.paused.set(false);
     js::with_editor(|e| e.set_doc(p.test, true));
 }
 
@@ -224,30 +224,30 @@ pub fn load_text(
     problem: Option<&'static str>,
     origin: SourceOrigin,
 ) {
-    app.set_problem.set(problem);
-    app.set_file_name.set(if name.trim().is_empty() {
+    app.problem.set(problem);
+    app.file_name.set(if name.trim().is_empty() {
         "test_scratch.py".to_string()
     } else {
         name.to_string()
     });
-    app.set_origin.set(origin);
-    app.set_modified.set(
+    app.origin.set(origin);
+    app.modified.set(
         problem
             .and_then(bench::find)
             .is_some_and(|p| p.test != text),
     );
-    app.set_selected.set(None);
+    app.selected.set(None);
     js::with_editor(|e| e.set_doc(text, true));
 }
 
 /// Show a short message for a few seconds.
 pub fn toast(app: AppState, message: impl Into<String>) {
     let message = message.into();
-    app.set_toast.set(Some(message.clone()));
+    app.toast.set(Some(message.clone()));
     set_timeout(
         move || {
             if app.toast.get_untracked().as_deref() == Some(message.as_str()) {
-                app.set_toast.set(None);
+                app.toast.set(None);
             }
         },
         Duration::from_millis(4000),

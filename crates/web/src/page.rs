@@ -85,7 +85,7 @@ fn apply_theme(theme: Theme) {
 /// Switch theme and remember the choice.
 pub(crate) fn set_theme(app: AppState, theme: Theme) {
     apply_theme(theme);
-    app.set_theme.set(theme);
+    app.theme.set(theme);
     if let Some(s) = js::local_storage() {
         let _ = s.set_item(
             THEME_KEY,
@@ -99,7 +99,7 @@ pub(crate) fn set_theme(app: AppState, theme: Theme) {
 }
 
 pub(crate) fn dismiss_intro(app: AppState) {
-    app.set_intro_open.set(false);
+    app.intro_open.set(false);
     if let Some(s) = js::local_storage() {
         let _ = s.set_item(INTRO_KEY, "1");
     }
@@ -120,7 +120,7 @@ pub(crate) fn follow_system_theme(app: AppState) {
         if !chosen {
             let theme = system_theme();
             apply_theme(theme);
-            app.set_theme.set(theme);
+            app.theme.set(theme);
         }
     });
     let _ = mq.add_event_listener_with_callback("change", on_change.as_ref().unchecked_ref());

@@ -400,7 +400,7 @@ pub fn install_shortcut(app: AppState, rs: RunState) {
         if ev.key() == "Enter" && (ev.ctrl_key() || ev.meta_key()) && !ev.alt_key() {
             ev.prevent_default();
             ev.stop_propagation();
-            app.set_tab.set(Tab::Run);
+            app.tab.set(Tab::Run);
             rs.mode.set(RunMode::File);
             if !matches!(rs.status.get_untracked(), RunStatus::Running { .. }) {
                 run_file(app, rs);

@@ -85,94 +85,66 @@ pub struct Analysis {
     pub bytes: usize,
 }
 
+/// The page's shared state, provided as context: one `RwSignal` per value (as in `RunState` and
+/// `PyStatus`).
 #[derive(Clone, Copy)]
 pub struct AppState {
-    pub problem: ReadSignal<Option<&'static str>>,
-    pub set_problem: WriteSignal<Option<&'static str>>,
-    pub file_name: ReadSignal<String>,
-    pub set_file_name: WriteSignal<String>,
-    pub origin: ReadSignal<SourceOrigin>,
-    pub set_origin: WriteSignal<SourceOrigin>,
+    pub problem: RwSignal<Option<&'static str>>,
+    pub file_name: RwSignal<String>,
+    pub origin: RwSignal<SourceOrigin>,
     /// The bench problem's file has been edited.
-    pub modified: ReadSignal<bool>,
-    pub set_modified: WriteSignal<bool>,
-    pub stage: ReadSignal<Stage>,
-    pub set_stage: WriteSignal<Stage>,
-    pub tab: ReadSignal<Tab>,
-    pub set_tab: WriteSignal<Tab>,
-    pub shape_page: ReadSignal<Shape>,
-    pub set_shape_page: WriteSignal<Shape>,
-    pub analysis: ReadSignal<Option<Arc<Analysis>>>,
-    pub set_analysis: WriteSignal<Option<Arc<Analysis>>>,
+    pub modified: RwSignal<bool>,
+    pub stage: RwSignal<Stage>,
+    pub tab: RwSignal<Tab>,
+    pub shape_page: RwSignal<Shape>,
+    pub analysis: RwSignal<Option<Arc<Analysis>>>,
     /// The assertion under the pointer or keyboard focus.
-    pub hovered: ReadSignal<Option<usize>>,
-    pub set_hovered: WriteSignal<Option<usize>>,
+    pub hovered: RwSignal<Option<usize>>,
     /// The assertion picked by a click (stays highlighted).
-    pub selected: ReadSignal<Option<usize>>,
-    pub set_selected: WriteSignal<Option<usize>>,
+    pub selected: RwSignal<Option<usize>>,
     /// The editor's cursor line (1-based).
-    pub cursor_line: ReadSignal<Option<u32>>,
-    pub set_cursor_line: WriteSignal<Option<u32>>,
+    pub cursor_line: RwSignal<Option<u32>>,
     /// Live extraction paused (after the extractor crashed on this text).
-    pub paused: ReadSignal<bool>,
-    pub set_paused: WriteSignal<bool>,
-    pub theme: ReadSignal<Theme>,
-    pub set_theme: WriteSignal<Theme>,
+    pub paused: RwSignal<bool>,
+    pub theme: RwSignal<Theme>,
     /// A short message shown at the bottom of the page.
-    pub toast: ReadSignal<Option<String>>,
-    pub set_toast: WriteSignal<Option<String>>,
-    pub intro_open: ReadSignal<bool>,
-    pub set_intro_open: WriteSignal<bool>,
+    pub toast: RwSignal<Option<String>>,
+    pub intro_open: RwSignal<bool>,
 }
 
 impl AppState {
     pub fn new(theme: Theme, intro_open: bool) -> AppState {
-        let (problem, set_problem) = signal(None);
-        let (file_name, set_file_name) = signal(String::from("test_scratch.py"));
-        let (origin, set_origin) = signal(SourceOrigin::Bench);
-        let (modified, set_modified) = signal(false);
-        let (stage, set_stage) = signal(Stage::Full);
-        let (tab, set_tab) = signal(Tab::Assertions);
-        let (shape_page, set_shape_page) = signal(Shape::VariableThenAssert);
-        let (analysis, set_analysis) = signal(None);
-        let (hovered, set_hovered) = signal(None);
-        let (selected, set_selected) = signal(None);
-        let (cursor_line, set_cursor_line) = signal(None);
-        let (paused, set_paused) = signal(false);
-        let (theme, set_theme) = signal(theme);
-        let (toast, set_toast) = signal(None);
-        let (intro_open, set_intro_open) = signal(intro_open);
+        let problem = RwSignal::new(None);
+        let file_name = RwSignal::new(String::from("test_scratch.py"));
+        let origin = RwSignal::new(SourceOrigin::Bench);
+        let modified = RwSignal::new(false);
+        let stage = RwSignal::new(Stage::Full);
+        let tab = RwSignal::new(Tab::Assertions);
+        let shape_page = RwSignal::new(Shape::VariableThenAssert);
+        let analysis = RwSignal::new(None);
+        let hovered = RwSignal::new(None);
+        let selected = RwSignal::new(None);
+        let cursor_line = RwSignal::new(None);
+        let paused = RwSignal::new(false);
+        let theme = RwSignal::new(theme);
+        let toast = RwSignal::new(None);
+        let intro_open = RwSignal::new(intro_open);
         AppState {
             problem,
-            set_problem,
             file_name,
-            set_file_name,
             origin,
-            set_origin,
             modified,
-            set_modified,
             stage,
-            set_stage,
             tab,
-            set_tab,
             shape_page,
-            set_shape_page,
             analysis,
-            set_analysis,
             hovered,
-            set_hovered,
             selected,
-            set_selected,
             cursor_line,
-            set_cursor_line,
             paused,
-            set_paused,
             theme,
-            set_theme,
             toast,
-            set_toast,
             intro_open,
-            set_intro_open,
         }
     }
 }

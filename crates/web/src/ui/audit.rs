@@ -31,7 +31,7 @@ pub fn AuditView() -> impl IntoView {
                     view! {
                         <button class="stage-card" class:active={current == stage} data-testid=format!("stage-card-{}", stage.id())
                             aria-pressed=(current == stage).to_string()
-                            on:click=move |_| app.set_stage.set(stage)>
+                            on:click=move |_| app.stage.set(stage)>
                             <span class="stage-name">{stage_short(stage)}</span>
                             <span class="stage-big">{t.kept}<span class="of">{format!(" / {}", t.assertions)}</span></span>
                             <span class="stage-sub">"assertions kept"</span>
@@ -71,7 +71,7 @@ pub fn AuditView() -> impl IntoView {
                         <tr data-testid="audit-row" data-slug=r.slug.clone() data-kept=r.kept data-dropped=r.dropped>
                             <th scope="row">
                                 <button class="link" title="Open this problem in the editor"
-                                    on:click=move |_| { engine::load_problem(app, &slug); app.set_tab.set(Tab::Assertions); }>
+                                    on:click=move |_| { engine::load_problem(app, &slug); app.tab.set(Tab::Assertions); }>
                                     {r.slug.clone()}
                                 </button>
                                 <span class="row-title">{r.title.clone()}</span>

@@ -23,8 +23,8 @@ pub fn ShapeBadge(shape: Shape) -> impl IntoView {
             on:click=move |ev| {
                 ev.prevent_default();
                 ev.stop_propagation();
-                app.set_shape_page.set(shape);
-                app.set_tab.set(Tab::Shapes);
+                app.shape_page.set(shape);
+                app.tab.set(Tab::Shapes);
             }
         >
             {shape.id()}

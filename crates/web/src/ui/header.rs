@@ -44,7 +44,7 @@ pub fn Header() -> impl IntoView {
                     }}
                 </button>
                 <button class="btn icon" data-testid="intro-button" aria-label="What is this page?" title="What is this page?"
-                    on:click=move |_| app.set_intro_open.set(true)>
+                    on:click=move |_| app.intro_open.set(true)>
                     "?"
                 </button>
             </nav>
@@ -71,7 +71,7 @@ fn StageSwitch() -> impl IntoView {
                                     value=s.id()
                                     data-testid=format!("stage-{}", s.id())
                                     prop:checked=move || app.stage.get() == s
-                                    on:change=move |_| app.set_stage.set(s)
+                                    on:change=move |_| app.stage.set(s)
                                 />
                                 <span>{stage_short(s)}</span>
                             </label>

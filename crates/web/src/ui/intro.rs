@@ -13,8 +13,8 @@ pub fn Intro() -> impl IntoView {
     let app = use_app();
     let show_me = move |_| {
         engine::load_problem(app, "word_ladder");
-        app.set_stage.set(Stage::AsWritten);
-        app.set_tab.set(Tab::Assertions);
+        app.stage.set(Stage::AsWritten);
+        app.tab.set(Tab::Assertions);
         crate::page::dismiss_intro(app);
         focus_selector("[data-testid='stage-as-written']");
     };

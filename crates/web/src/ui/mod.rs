@@ -104,7 +104,7 @@ fn TabBar() -> impl IntoView {
             _ => return,
         };
         ev.prevent_default();
-        app.set_tab.set(Tab::ALL[next]);
+        app.tab.set(Tab::ALL[next]);
         common::focus_selector(&format!("[data-testid='tab-{}']", Tab::ALL[next].id()));
     };
     view! {
@@ -121,7 +121,7 @@ fn TabBar() -> impl IntoView {
                             aria-selected=move || if selected() { "true" } else { "false" }
                             tabindex=move || if selected() { "0" } else { "-1" }
                             data-testid=format!("tab-{}", t.id())
-                            on:click=move |_| app.set_tab.set(t)
+                            on:click=move |_| app.tab.set(t)
                         >
                             {t.label()}
                             {(t == Tab::Assertions)

@@ -138,9 +138,9 @@ fn save_text(name: &str, text: &str, mime: &str) -> Result<(), JsValue> {
 fn apply_permalink(app: AppState, data: &str) -> Result<(), String> {
     let s = PermalinkState::from_fragment_data(data)?;
     if let Some(stage) = Stage::from_id(&s.stage) {
-        app.set_stage.set(stage);
+        app.stage.set(stage);
     } else {
-        app.set_stage.set(Stage::Full);
+        app.stage.set(Stage::Full);
     }
     let problem = s.problem.as_deref().and_then(bench::find);
     match (&s.source, problem) {
@@ -155,12 +155,11 @@ fn apply_permalink(app: AppState, data: &str) -> Result<(), String> {
         (None, Some(p)) => engine::load_problem(app, p.slug),
         (None, None) => engine::load_problem(app, DEFAULT_PROBLEM),
     }
-    app.set_tab
-        .set(Tab::from_id(&s.tab).unwrap_or(Tab::Assertions));
+    app.tab.set(Tab::from_id(&s.tab).unwrap_or(Tab::Assertions));
     if let Some(shape) = s.shape.as_deref().and_then(Shape::from_id) {
-        app.set_shape_page.set(shape);
+        app.shape_page.set(shape);
     }
-    app.set_selected.set(s.selected);
+    app.selected.set(s.selected);
     if s.selected.is_some() {
         engine::reveal_selected_after_next_extraction();
     }
@@ -191,8 +190,8 @@ fn apply_route(app: AppState, route: Route, first: bool) {
         }
         Route::Shape(id) => {
             if let Some(shape) = Shape::from_id(&id) {
-                app.set_shape_page.set(shape);
-                app.set_tab.set(Tab::Shapes);
+                app.shape_page.set(shape);
+                app.tab.set(Tab::Shapes);
             }
             if first {
                 engine::load_problem(app, DEFAULT_PROBLEM);
@@ -200,7 +199,7 @@ fn apply_route(app: AppState, route: Route, first: bool) {
         }
         Route::Tab(id) => {
             if let Some(t) = Tab::from_id(&id) {
-                app.set_tab.set(t);
+                app.tab.set(t);
             }
             if first {
                 engine::load_problem(app, DEFAULT_PROBLEM);
@@ -231,8 +230,8 @@ pub fn restore_on_start(app: AppState) {
                     .and_then(|s| s.as_str())
                     .and_then(Stage::from_id)
                     .unwrap_or_default();
-                app.set_stage.set(stage);
-                app.set_paused.set(true);
+                app.stage.set(stage);
+                app.paused.set(true);
                 let problem = bench::problems()
                     .iter()
                     .find(|p| p.test_name == name || bench::test_path(p) == name)

@@ -281,7 +281,7 @@ fn AssertionRow(analysis: Arc<Analysis>, index: usize, fed: Memo<Vec<usize>>) ->
     let is_selected = move || app.selected.get() == Some(index);
     let is_fed = move || fed.with(|f| f.contains(&index));
     let activate = move || {
-        app.set_selected.set(Some(index));
+        app.selected.set(Some(index));
         js::with_editor(|e| e.reveal(pos));
     };
 
@@ -301,10 +301,10 @@ fn AssertionRow(analysis: Arc<Analysis>, index: usize, fed: Memo<Vec<usize>>) ->
             data-row-index=index
             tabindex="0"
             aria-selected=move || if is_selected() { "true" } else { "false" }
-            on:mouseenter=move |_| app.set_hovered.set(Some(index))
-            on:mouseleave=move |_| app.set_hovered.set(None)
-            on:focus=move |_| app.set_hovered.set(Some(index))
-            on:blur=move |_| app.set_hovered.set(None)
+            on:mouseenter=move |_| app.hovered.set(Some(index))
+            on:mouseleave=move |_| app.hovered.set(None)
+            on:focus=move |_| app.hovered.set(Some(index))
+            on:blur=move |_| app.hovered.set(None)
             on:click=move |_| activate()
             on:keydown=move |ev: leptos::ev::KeyboardEvent| {
                 match ev.key().as_str() {

@@ -885,10 +885,10 @@ fn BenchMode() -> impl IntoView {
                             <button class="link mono" title="Open this problem and run it under this stage"
                                 on:click=move |_| {
                                     engine::load_problem(app, &slug2);
-                                    app.set_stage.set(stage);
+                                    app.stage.set(stage);
                                     rs.choice.set(rs.bench.with_untracked(|b| b.choice));
                                     rs.mode.set(RunMode::File);
-                                    app.set_tab.set(Tab::Run);
+                                    app.tab.set(Tab::Run);
                                     // Bench code is the page's own: run it straight away (after the editor has it).
                                     request_animation_frame(move || run_file(app, rs));
                                 }>{slug}</button>

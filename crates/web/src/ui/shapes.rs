@@ -26,7 +26,7 @@ pub fn ShapesView() -> impl IntoView {
                                     <button class="shape-link" class:active=move || app.shape_page.get() == s
                                         aria-current=move || if app.shape_page.get() == s { "page" } else { "false" }
                                         data-testid=format!("shape-nav-{}", s.id())
-                                        on:click=move |_| app.set_shape_page.set(s)>
+                                        on:click=move |_| app.shape_page.set(s)>
                                         <span class="shape-id">{s.id()}</span>
                                         <span class="shape-title">{s.title()}</span>
                                     </button>
@@ -98,8 +98,8 @@ fn Lesson(shape: Shape) -> impl IntoView {
             <div class="lesson-actions">
                 <button class="btn primary" data-testid="try-shape" on:click=move |_| {
                     engine::load_problem(app, try_problem);
-                    app.set_stage.set(try_stage);
-                    app.set_tab.set(Tab::Assertions);
+                    app.stage.set(try_stage);
+                    app.tab.set(Tab::Assertions);
                 }>
                     {format!("See it: open {try_problem} under “{}”", stage_short(try_stage))}
                 </button>

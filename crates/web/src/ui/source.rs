@@ -41,7 +41,7 @@ pub fn SourcePane() -> impl IntoView {
             label: "Test file (Python)",
             testid: "editor-content",
             on_change: Some(Box::new(move || engine::request(app))),
-            on_cursor: Some(Box::new(move |line| app.set_cursor_line.set(Some(line)))),
+            on_cursor: Some(Box::new(move |line| app.cursor_line.set(Some(line)))),
         };
         let editor = js::create_editor(&el, &opts.into_js());
         js::set_main_editor(editor);
@@ -111,7 +111,7 @@ fn SourceBar() -> impl IntoView {
                     prop:value=move || app.file_name.get()
                     on:change=move |ev| {
                         let v = event_target_value(&ev);
-                        if !v.trim().is_empty() { app.set_file_name.set(v.trim().to_string()); }
+                        if !v.trim().is_empty() { app.file_name.set(v.trim().to_string()); }
                     }/>
             </label>
             <div class="source-actions">
@@ -140,7 +140,7 @@ fn PausedNotice() -> impl IntoView {
         <Show when=move || app.paused.get()>
             <div class="notice warn" role="alert" data-testid="paused-notice">
                 <span>"Live extraction is paused: this text crashed the extractor last time. Your file is back in the editor."</span>
-                <button class="btn small" on:click=move |_| { app.set_paused.set(false); engine::request(app); }>"Extract anyway"</button>
+                <button class="btn small" on:click=move |_| { app.paused.set(false); engine::request(app); }>"Extract anyway"</button>
             </div>
         </Show>
     }
