@@ -87,7 +87,7 @@ impl EditorOptions {
     }
 }
 
-pub fn set(o: &Object, key: &str, value: &JsValue) {
+fn set(o: &Object, key: &str, value: &JsValue) {
     let _ = Reflect::set(o, &JsValue::from_str(key), value);
 }
 

@@ -191,19 +191,12 @@ pub fn run(
     timeout_ms: u32,
     done: impl FnOnce(Reply) + 'static,
 ) {
-    let json = serde_json::to_string(request).expect("plain data serialises");
+    // The same plain object `JSON.parse` of the request's JSON would give.
+    let request = js::to_js(request);
     let go = move |runner: Result<&PyRunner, String>| {
         let runner = match runner {
             Ok(r) => r,
             Err(message) => return done(Reply::Failed { message }),
-        };
-        let request = match js_sys::JSON::parse(&json) {
-            Ok(v) => v,
-            Err(_) => {
-                return done(Reply::Failed {
-                    message: "the request could not be encoded".into(),
-                })
-            }
         };
         // Exactly one of the two callbacks is called (boot.js); if the call itself throws, it is
         // reported below instead.

@@ -205,8 +205,11 @@ pub fn start_in_background(rs: RunState) {
         .and_then(|f| f.dyn_into::<js_sys::Function>().ok());
     match idle {
         Some(f) => {
-            let opts = js_sys::Object::new();
-            js::set(&opts, "timeout", &JsValue::from_f64(1000.0));
+            #[derive(serde::Serialize)]
+            struct IdleOptions {
+                timeout: f64,
+            }
+            let opts = js::to_js(&IdleOptions { timeout: 1000.0 });
             let _ = f.call2(&w, &go, &opts);
         }
         None => {
