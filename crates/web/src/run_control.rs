@@ -122,7 +122,6 @@ pub struct RunState {
 }
 
 thread_local! {
-    static RUN_STATE: Cell<Option<RunState>> = const { Cell::new(None) };
     /// The latest file run: replies to older ones are ignored.
     static RUN_SEQ: Cell<u64> = const { Cell::new(0) };
     static STOPPING: Cell<bool> = const { Cell::new(false) };
@@ -133,7 +132,7 @@ thread_local! {
 
 impl RunState {
     pub fn new() -> RunState {
-        let rs = RunState {
+        RunState {
             py: PyStatus::new(),
             mode: RwSignal::new(RunMode::File),
             choice: RwSignal::new(SolutionChoice::Reference),
@@ -146,9 +145,7 @@ impl RunState {
             bench_stage: RwSignal::new(None),
             bench_choice: RwSignal::new(SolutionChoice::Reference),
             bench_detail: RwSignal::new(Stage::AsWritten),
-        };
-        RUN_STATE.with(|s| s.set(Some(rs)));
-        rs
+        }
     }
 }
 
@@ -156,11 +153,6 @@ impl Default for RunState {
     fn default() -> Self {
         RunState::new()
     }
-}
-
-/// The page's run state, from anywhere (event handlers run outside the component tree).
-pub fn run_state() -> Option<RunState> {
-    RUN_STATE.with(|s| s.get())
 }
 
 pub fn use_run() -> RunState {

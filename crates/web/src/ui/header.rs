@@ -11,6 +11,7 @@ use crate::state::{use_app, Theme};
 #[component]
 pub fn Header() -> impl IntoView {
     let app = use_app();
+    let rs = crate::run_control::use_run();
     view! {
         <header class="topbar">
             <div class="brand">
@@ -23,7 +24,7 @@ pub fn Header() -> impl IntoView {
             <StageSwitch/>
             <nav class="actions" aria-label="Page actions">
                 <button class="btn" data-testid="permalink-button" title="Copy a link that restores this file and view"
-                    on:click=move |_| permalink::share(app)>
+                    on:click=move |_| permalink::share(app, rs)>
                     <Icon d="M6.5 9.5l3-3M7 4.5l1.2-1.2a2.5 2.5 0 013.5 3.5L10.5 8M9 11.5l-1.2 1.2a2.5 2.5 0 01-3.5-3.5L5.5 8"/>"Permalink"
                 </button>
                 <button class="btn" data-testid="download-json" title="Download the extraction as the contract's JSON"

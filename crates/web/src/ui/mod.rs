@@ -34,13 +34,13 @@ pub fn App() -> impl IntoView {
 
     // Start-up (a permalink, a teaching page or tab from the fragment, or the default problem) runs
     // once the editor exists: see `source::SourcePane`.
-    permalink::listen_for_hash_changes(app);
+    let rs = running::use_run();
+    permalink::listen_for_hash_changes(app, rs);
 
     crate::page::follow_system_theme(app);
 
     // Python loads in the background once the first extraction is on screen; extraction never
     // waits for it. Ctrl+Enter runs the current file.
-    let rs = running::use_run();
     Effect::new(move |started: Option<bool>| {
         if started == Some(true) {
             return true;

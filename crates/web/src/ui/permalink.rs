@@ -9,7 +9,7 @@ use wasm_bindgen::prelude::*;
 
 use crate::logic::permalink::{fragment, parse_fragment, PermalinkState, Route};
 use crate::logic::run_results::SolutionChoice;
-use crate::run_control::{effective_choice_untracked, run_state};
+use crate::run_control::{effective_choice_untracked, RunState};
 use crate::state::{AppState, SourceOrigin, Tab};
 use crate::{bench, engine, js};
 
@@ -26,7 +26,7 @@ fn location_hash() -> String {
 }
 
 /// The state a permalink would carry now.
-pub fn current_state(app: AppState) -> PermalinkState {
+pub fn current_state(app: AppState, rs: RunState) -> PermalinkState {
     let problem = app.problem.get_untracked();
     let text = js::with_editor(|e| e.get_doc()).unwrap_or_default();
     let unchanged = problem
@@ -54,20 +54,19 @@ pub fn current_state(app: AppState) -> PermalinkState {
         shape: (app.tab.get_untracked() == Tab::Shapes)
             .then(|| app.shape_page.get_untracked().id().to_string()),
         selected: app.selected.get_untracked(),
-        run_solution: run_state()
-            .map(|rs| effective_choice_untracked(app, rs))
+        run_solution: Some(effective_choice_untracked(app, rs))
             .filter(|c| *c != SolutionChoice::Reference)
             .map(|c| c.id().to_string())
             .unwrap_or_default(),
-        solution_code: run_state()
-            .filter(|rs| effective_choice_untracked(app, *rs) == SolutionChoice::Custom)
-            .and_then(|rs| rs.custom_code.get_untracked()),
+        solution_code: (effective_choice_untracked(app, rs) == SolutionChoice::Custom)
+            .then(|| rs.custom_code.get_untracked())
+            .flatten(),
     }
 }
 
 /// Put the permalink in the address bar and copy it.
-pub fn share(app: AppState) {
-    let state = current_state(app);
+pub fn share(app: AppState, rs: RunState) {
+    let state = current_state(app, rs);
     let frag = fragment(&js::compress(&state.to_json()));
     let loc = window().location();
     let base = format!(
@@ -135,7 +134,7 @@ fn save_text(name: &str, text: &str, mime: &str) -> Result<(), JsValue> {
 }
 
 /// Apply a permalink's state. The source is only put in the editor; nothing runs it.
-fn apply_permalink(app: AppState, data: &str) -> Result<(), String> {
+fn apply_permalink(app: AppState, rs: RunState, data: &str) -> Result<(), String> {
     let s = PermalinkState::from_fragment_data(data)?;
     if let Some(stage) = Stage::from_id(&s.stage) {
         app.stage.set(stage);
@@ -164,24 +163,22 @@ fn apply_permalink(app: AppState, data: &str) -> Result<(), String> {
         engine::reveal_selected_after_next_extraction();
     }
     // The Run tab's solution. Code is only put in the editor: it waits for the Run button.
-    if let Some(rs) = run_state() {
-        let carries_code = s.source.is_some() || s.solution_code.is_some();
-        if let Some(code) = s.solution_code {
-            rs.custom_code.set(Some(code));
-        }
-        rs.choice
-            .set(SolutionChoice::from_id(&s.run_solution).unwrap_or(SolutionChoice::Reference));
-        if carries_code {
-            rs.permalink_pending.set(true);
-        }
+    let carries_code = s.source.is_some() || s.solution_code.is_some();
+    if let Some(code) = s.solution_code {
+        rs.custom_code.set(Some(code));
+    }
+    rs.choice
+        .set(SolutionChoice::from_id(&s.run_solution).unwrap_or(SolutionChoice::Reference));
+    if carries_code {
+        rs.permalink_pending.set(true);
     }
     Ok(())
 }
 
-fn apply_route(app: AppState, route: Route, first: bool) {
+fn apply_route(app: AppState, rs: RunState, route: Route, first: bool) {
     match route {
         Route::Permalink(data) => {
-            if let Err(e) = apply_permalink(app, &data) {
+            if let Err(e) = apply_permalink(app, rs, &data) {
                 engine::toast(app, format!("This permalink could not be opened: {e}"));
                 if first {
                     engine::load_problem(app, DEFAULT_PROBLEM);
@@ -214,7 +211,7 @@ fn apply_route(app: AppState, route: Route, first: bool) {
 }
 
 /// What to show first. Called once the editor exists.
-pub fn restore_on_start(app: AppState) {
+pub fn restore_on_start(app: AppState, rs: RunState) {
     // After a crash, boot.js saved the editor's text: bring it back with extraction paused.
     if let Some(store) = js::session_storage() {
         if let Ok(Some(saved)) = store.get_item(RESCUE_KEY) {
@@ -243,17 +240,17 @@ pub fn restore_on_start(app: AppState) {
     }
     let hash = location_hash();
     LAST_FRAGMENT.with(|l| *l.borrow_mut() = hash.clone());
-    apply_route(app, parse_fragment(&hash), true);
+    apply_route(app, rs, parse_fragment(&hash), true);
 }
 
-pub fn listen_for_hash_changes(app: AppState) {
+pub fn listen_for_hash_changes(app: AppState, rs: RunState) {
     let handle = window_event_listener_untyped("hashchange", move |_| {
         let hash = location_hash();
         if LAST_FRAGMENT.with(|l| *l.borrow() == hash) {
             return;
         }
         LAST_FRAGMENT.with(|l| *l.borrow_mut() = hash.clone());
-        apply_route(app, parse_fragment(&hash), false);
+        apply_route(app, rs, parse_fragment(&hash), false);
     });
     std::mem::forget(handle);
 }

@@ -27,6 +27,7 @@ def test_add():
 #[component]
 pub fn SourcePane() -> impl IntoView {
     let app = use_app();
+    let rs = crate::run_control::use_run();
     let host = NodeRef::<html::Div>::new();
 
     // Create the editor once its element is in the document, then restore the start-up state.
@@ -45,7 +46,7 @@ pub fn SourcePane() -> impl IntoView {
         };
         let editor = js::create_editor(&el, &opts.into_js());
         js::set_main_editor(editor);
-        permalink::restore_on_start(app);
+        permalink::restore_on_start(app, rs);
         true
     });
 
