@@ -5,7 +5,7 @@
 #   scripts/setup.sh            everything
 #   scripts/setup.sh rust       wasm target, trunk, wasm-bindgen-cli (version from Cargo.lock)
 #   scripts/setup.sh node       npm packages (editor, bundler, wasm-opt, pyodide, playwright-core)
-#   scripts/setup.sh python     host pytest (for the native end-to-end checks)
+#   scripts/setup.sh python     host pytest and jsonschema (for the native end-to-end checks)
 #   scripts/setup.sh wheels     pytest wheels for Pyodide, from PyPI, into www/vendor/wheels
 #   scripts/setup.sh pyodide    Pyodide's core files into www/vendor/pyodide, and www/vendor/wheels/index.json
 #   scripts/setup.sh browser    Debian's chromium + chromedriver (end-to-end tests)
@@ -50,6 +50,10 @@ step_python() {
   if [ "$(python3 -c 'import pytest; print(pytest.__version__)' 2>/dev/null)" != "9.0.2" ]; then
     log "installing pytest 9.0.2 for the host python"
     python3 -m pip install --quiet 'pytest==9.0.2'
+  fi
+  if ! python3 -c 'import jsonschema' 2>/dev/null; then
+    log "installing jsonschema for the host python (tests/python/test_contract.py)"
+    python3 -m pip install --quiet 'jsonschema>=4'
   fi
 }
 

@@ -11,23 +11,24 @@ bash scripts/setup.sh
 export PATH="$HOME/.cargo/bin:$PWD/node_modules/.bin:$PATH"
 step() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
 
-step "format and lints"
-cargo fmt --check
-cargo clippy --quiet --all-targets -- -D warnings
+step "format and lints (natively, and the page's crate for wasm32)"
+cargo fmt --all --check
+cargo clippy --quiet --workspace --all-targets -- -D warnings
+cargo clippy --quiet -p bench-explorer-web --target wasm32-unknown-unknown -- -D warnings
 
-step "Rust: unit tests, behaviour fixtures (insta), property and fuzz tests"
+step "Rust: every crate's tests: unit tests, behaviour fixtures (insta), property and fuzz tests, the page's logic"
 # In CI the fuzz tests replay one fixed seed, so a verdict does not depend on luck; locally they
 # draw new cases each run (and `cargo test --test properties explore -- --ignored` explores more).
 if [ -n "${CI:-}" ]; then
   export PROPTEST_RNG_SEED=${PROPTEST_RNG_SEED:-20261122}
 fi
-INSTA_UPDATE=no cargo test --quiet
+INSTA_UPDATE=no cargo test --quiet --workspace
 
-step "the extractor library builds for wasm32"
-cargo build --quiet --lib --target wasm32-unknown-unknown
+step "the extractor library builds for wasm32 (without the toml feature, as the page uses it)"
+cargo build --quiet -p bench-explorer --lib --no-default-features --target wasm32-unknown-unknown
 
 step "Python: the bench (solutions, stubs, conventions) and the differential checks against pytest"
-cargo build --quiet --bin bench-explorer
+cargo build --quiet -p bench-explorer-cli --bin bench-explorer
 python3 -m pytest tests/bench tests/python -q -p no:cacheprovider
 step "Python: the real-world corpus (PyPI sdists at pinned hashes, cached in .cache/realworld/)"
 bash scripts/realworld.sh

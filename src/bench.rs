@@ -22,6 +22,8 @@ pub struct Meta {
 }
 
 impl Meta {
+    /// Parses `meta.toml` text (the `toml` feature, on by default).
+    #[cfg(feature = "toml")]
     pub fn parse(text: &str) -> Result<Meta, String> {
         toml::from_str(text).map_err(|e| e.to_string())
     }

@@ -84,8 +84,6 @@ struct Scanner<'s> {
     stmt_start: Option<usize>,
     stmt_is_assert: bool,
     stmt_depth: usize,
-    /// After a `:` at depth 0 (a compound statement's header): the next token starts a statement.
-    after_header_colon: bool,
     out: Vec<TooDeep>,
 }
 
@@ -104,7 +102,6 @@ fn deep_statements(src: &[u8]) -> Vec<TooDeep> {
         stmt_start: None,
         stmt_is_assert: false,
         stmt_depth: 0,
-        after_header_colon: false,
         out: Vec::new(),
     };
     s.run();
@@ -146,7 +143,6 @@ impl Scanner<'_> {
                     .get(at + 6)
                     .is_none_or(|c| !(c.is_ascii_alphanumeric() || *c == b'_'));
         }
-        self.after_header_colon = false;
     }
 
     fn bump_ops(&mut self) {
@@ -328,7 +324,6 @@ impl Scanner<'_> {
                 if !lambda_colon && self.at_depth_zero() && src.get(self.i + 1) != Some(&b'=') {
                     // `def f(): body` — the body is a statement of its own.
                     self.end_statement(self.i + 1);
-                    self.after_header_colon = true;
                 }
                 self.i += 1;
             }

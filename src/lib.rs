@@ -1,9 +1,9 @@
 //! bench-explorer's extractor: turns a pytest file into standalone assertion expressions that a bench
 //! loop can `eval` in the solution's namespace, keeping only what is faithful and saying why the rest
-//! is dropped. See `ARCHITECTURE.md` for the map and `extraction-contract.md` for the output.
+//! is dropped. See `ARCHITECTURE.md` for the map and `docs/contract.md` for the output.
 //!
-//! The library is pure: no I/O, no UI, no platform-specific types. The CLI (`src/cli/`) and the web
-//! page (`src/web/`) are thin layers over [`extract`].
+//! The library is pure: no I/O, no UI, no platform-specific types. The CLI (`crates/cli/`) and the web
+//! page (`crates/web/`) are thin layers over [`extract`].
 
 mod collect;
 mod extract;
@@ -27,6 +27,3 @@ pub mod synth;
 pub use extract::{extract, slug_from_path, Options};
 pub use model::{Assertion, Extraction, Finding, Stage, Status, SyntaxError};
 pub use shape::Shape;
-
-#[doc(hidden)]
-pub use pytest::ids::float_repr as python_float_str;

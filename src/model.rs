@@ -1,8 +1,8 @@
 //! The extractor's output: the extraction contract's JSON form (`version: 1`).
 //!
-//! Field names and meanings follow `extraction-contract.md`; fields beyond the contract (`stage`,
-//! `origins`, `span`, …) are additions the contract allows. Everything here is plain data so the same
-//! types serialise for the CLI, the page and the bench loop.
+//! Field names and meanings are the contract's (`docs/contract.md`); with the `schema` feature the types
+//! also derive the JSON Schema committed as `docs/contract.schema.json`. Everything here is plain data
+//! so the same types serialise for the CLI, the page and the bench loop.
 
 use serde::{Deserialize, Serialize};
 
@@ -14,6 +14,7 @@ pub const CONTRACT_VERSION: u32 = 1;
 /// Which of the write-up's extractors to run. Only [`Stage::Full`] is held to the contract's
 /// guarantee; the earlier stages reproduce the write-up's bugs on purpose, for teaching.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "kebab-case")]
 pub enum Stage {
     /// Every `assert` in the file taken verbatim, helper asserts included: the loop before any fix.
@@ -63,6 +64,7 @@ impl Stage {
 
 /// One extraction of one pytest file.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Extraction {
     pub version: u32,
     pub file: String,
@@ -106,6 +108,7 @@ impl Extraction {
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "kebab-case")]
 pub enum Status {
     Kept,
@@ -114,6 +117,7 @@ pub enum Status {
 
 /// One `assert` of one test (one parametrized case of it).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Assertion {
     /// The pytest node id without the file part: `test_sum`, `TestCache::test_evicts`, `test_sum[1-2]`.
     pub test: String,
@@ -140,6 +144,7 @@ pub struct Assertion {
 
 /// A byte range of the source file with its 1-based line numbers.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Span {
     pub start: u32,
     pub end: u32,
@@ -149,12 +154,14 @@ pub struct Span {
 
 /// A piece of source that feeds an assertion.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Origin {
     pub role: OriginRole,
     pub span: Span,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "kebab-case")]
 pub enum OriginRole {
     /// An assignment whose value was inlined.
@@ -173,6 +180,7 @@ pub enum OriginRole {
 
 /// A file-level observation, tied to one shape and one line: a warning shown to the user.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Finding {
     pub shape: Shape,
     pub line: u32,
@@ -181,6 +189,7 @@ pub struct Finding {
 
 /// A syntax error; what parses around it is still extracted.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct SyntaxError {
     pub line: u32,
     pub column: u32,

@@ -1,12 +1,13 @@
 //! The seven shapes of quiet measurement bug, with stable kebab-case ids.
 //!
 //! Each variant documents, in the manner of a lint rule, what the shape is, why it breaks a naive
-//! extractor, and a minimal example. The same text feeds the CLI's `shapes` listing and the page's
-//! teaching pages, so it lives beside the enum rather than in the UI.
+//! extractor, and a minimal example; the contract's JSON Schema (`docs/contract.schema.json`) carries
+//! the same text. The page's teaching pages (`crates/web/src/logic/teach.rs`) tell each at length.
 
 use serde::{Deserialize, Serialize};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "kebab-case")]
 pub enum Shape {
     /// ## What it is

@@ -31,7 +31,51 @@ pub enum PytestOutcome {
     NotATest,
 }
 
+impl EvalOutcome {
+    pub const ALL: [EvalOutcome; 3] = [EvalOutcome::Pass, EvalOutcome::Fail, EvalOutcome::Error];
+
+    /// The stable id: the serde name (`pass`, `fail`, `error`).
+    pub fn id(self) -> &'static str {
+        match self {
+            EvalOutcome::Pass => "pass",
+            EvalOutcome::Fail => "fail",
+            EvalOutcome::Error => "error",
+        }
+    }
+}
+
 impl PytestOutcome {
+    pub const ALL: [PytestOutcome; 7] = [
+        PytestOutcome::Passed,
+        PytestOutcome::Failed,
+        PytestOutcome::Error,
+        PytestOutcome::Skipped,
+        PytestOutcome::Xfailed,
+        PytestOutcome::Xpassed,
+        PytestOutcome::NotATest,
+    ];
+
+    /// The stable id: the serde name, pytest's own word (`passed`, …) or `not-a-test`.
+    pub fn id(self) -> &'static str {
+        match self {
+            PytestOutcome::Passed => "passed",
+            PytestOutcome::Failed => "failed",
+            PytestOutcome::Error => "error",
+            PytestOutcome::Skipped => "skipped",
+            PytestOutcome::Xfailed => "xfailed",
+            PytestOutcome::Xpassed => "xpassed",
+            PytestOutcome::NotATest => "not-a-test",
+        }
+    }
+
+    /// For a reader: pytest's word, and `not a test` for a helper's assert.
+    pub fn label(self) -> &'static str {
+        match self {
+            PytestOutcome::NotATest => "not a test",
+            o => o.id(),
+        }
+    }
+
     /// pytest's own outcome words (`passed`, `failed`, …), as the runner reports them.
     pub fn parse(word: &str) -> Option<PytestOutcome> {
         Some(match word {
@@ -66,6 +110,62 @@ pub enum Verdict {
 }
 
 impl Verdict {
+    pub const ALL: [Verdict; 6] = [
+        Verdict::Agree,
+        Verdict::SolutionBug,
+        Verdict::MeasurementBug,
+        Verdict::FailsElsewhere,
+        Verdict::PhantomPass,
+        Verdict::NotMeasured,
+    ];
+
+    /// The stable id: the serde name (`measurement-bug`, …).
+    pub fn id(self) -> &'static str {
+        match self {
+            Verdict::Agree => "agree",
+            Verdict::SolutionBug => "solution-bug",
+            Verdict::MeasurementBug => "measurement-bug",
+            Verdict::FailsElsewhere => "fails-elsewhere",
+            Verdict::PhantomPass => "phantom-pass",
+            Verdict::NotMeasured => "not-measured",
+        }
+    }
+
+    /// A heading: `Measurement bug`, `Fails elsewhere`, …
+    pub fn title(self) -> &'static str {
+        match self {
+            Verdict::Agree => "Agree",
+            Verdict::SolutionBug => "Solution bug",
+            Verdict::MeasurementBug => "Measurement bug",
+            Verdict::FailsElsewhere => "Fails elsewhere",
+            Verdict::PhantomPass => "Phantom pass",
+            Verdict::NotMeasured => "Not measured",
+        }
+    }
+
+    /// What the verdict means, in one sentence, for the row that carries it.
+    pub fn explanation(self) -> &'static str {
+        match self {
+            Verdict::Agree => "Both views pass.",
+            Verdict::SolutionBug => {
+                "Both views fail: the solution is wrong here, and the bench loop rightly says so."
+            }
+            Verdict::MeasurementBug => {
+                "The bench loop fails a check that pytest passes: the extractor is at fault, not the solution."
+            }
+            Verdict::FailsElsewhere => {
+                "This check holds, but pytest fails its test somewhere else (another assert, setup or teardown)."
+            }
+            Verdict::PhantomPass => {
+                "This check holds, but pytest does not count its test as a pass (skipped, expected to fail, or not a test): the loop should not count it either."
+            }
+            Verdict::NotMeasured => {
+                "Dropped by the extractor: the bench loop does not measure it; only pytest's outcome is shown."
+            }
+        }
+    }
+
+    /// In a sentence: `measurement bug`, `test fails elsewhere`, …
     pub fn label(self) -> &'static str {
         match self {
             Verdict::Agree => "agree",
@@ -216,6 +316,32 @@ mod tests {
             verdict(Status::Kept, Some(EvalOutcome::Pass), P::Failed),
             Verdict::FailsElsewhere
         );
+    }
+
+    /// Each enum's `id` is its serde name, for every variant, and `parse` reads pytest's words back.
+    #[test]
+    fn ids_are_the_serde_names() {
+        fn serde_name(v: impl Serialize) -> String {
+            serde_json::to_value(v)
+                .unwrap()
+                .as_str()
+                .unwrap()
+                .to_string()
+        }
+        for v in Verdict::ALL {
+            assert_eq!(v.id(), serde_name(v));
+            assert!(!v.title().is_empty() && v.explanation().ends_with('.'));
+        }
+        for e in EvalOutcome::ALL {
+            assert_eq!(e.id(), serde_name(e));
+        }
+        for o in P::ALL {
+            assert_eq!(o.id(), serde_name(o));
+            let read = P::parse(o.id());
+            assert_eq!(read, (o != P::NotATest).then_some(o), "{o:?}");
+        }
+        assert_eq!(P::NotATest.label(), "not a test");
+        assert_eq!(P::Xfailed.label(), "xfailed");
     }
 
     #[test]

@@ -5,6 +5,7 @@
 //! states what the extractor must do, assertion by assertion. The harness checks the expectations
 //! and snapshots the whole JSON with insta (`tests/snapshots/`), in the manner of ruff's rule
 //! fixtures: expectations catch regressions in what matters, snapshots show everything else changing.
+//! Each folder is one named test (see `main`).
 
 use std::path::{Path, PathBuf};
 
@@ -242,16 +243,26 @@ fn check(expect: &Expect, e: &Extraction) -> Vec<String> {
     errors
 }
 
-#[test]
-fn fixtures() {
+/// Every fixture is its own test, named after its folder: `cargo test --test fixtures -- NAME --exact`
+/// runs one, and a failure names it. (`libtest-mimic` gives the standard test runner's command line
+/// and output to a list of tests made at run time.)
+fn main() {
+    let args = libtest_mimic::Arguments::from_args();
     let dirs = fixture_dirs();
-    assert!(!dirs.is_empty(), "no fixtures");
-    let failures: Vec<String> = dirs.iter().filter_map(|d| run_fixture(d).err()).collect();
-    assert!(
-        failures.is_empty(),
-        "{} of {} fixtures failed:\n{}",
-        failures.len(),
-        dirs.len(),
-        failures.join("\n")
-    );
+    let count = dirs.len();
+    let mut trials = vec![libtest_mimic::Trial::test(
+        "the fixture folder is not empty",
+        move || {
+            if count == 0 {
+                Err("no fixtures under tests/fixtures/".into())
+            } else {
+                Ok(())
+            }
+        },
+    )];
+    trials.extend(dirs.into_iter().map(|dir| {
+        let name = dir.file_name().unwrap().to_string_lossy().to_string();
+        libtest_mimic::Trial::test(name, move || run_fixture(&dir).map_err(Into::into))
+    }));
+    libtest_mimic::run(&args, trials).exit();
 }

@@ -4,7 +4,7 @@
 
 const RESCUE_KEY = "bench-explorer:rescue";
 
-// Metrics and test hooks; the wasm fills in the rest (see src/web/engine.rs).
+// Metrics and test hooks; the wasm fills in the rest (see crates/web/src/engine.rs).
 const hook = (window.__benchExplorer = window.__benchExplorer || {});
 hook.ready = false;
 hook.bootStartedMs = performance.now();
@@ -77,7 +77,7 @@ function showFatal(message) {
 
 window.__benchExplorerFatal = showFatal;
 
-// The Python worker (www/py/, see its README), for the Run tab: the page (src/web/python.rs) asks
+// The Python worker (www/py/, see its README), for the Run tab: the page (crates/web/src/python.rs) asks
 // for it once it is interactive. Loaded on demand, so nothing of Pyodide delays the page. Every
 // promise ends in exactly one callback (never an unhandled rejection, which would show the banner).
 const errorText = (e) => String((e && e.message) || e);

@@ -88,16 +88,6 @@ def normalise(text: str) -> str:
     return " ".join(text.lower().split())
 
 
-def missing_conventions(meta: dict, statement_text: str) -> list[str]:
-    """The conventions of meta that statement_text does not state, in meta's order.
-
-    A convention counts as stated when it occurs in the statement as a
-    substring, ignoring case and differences in whitespace.
-    """
-    haystack = normalise(statement_text)
-    return [c for c in meta.get("conventions", []) if normalise(c) not in haystack]
-
-
 def markdown_section(markdown: str, heading: str) -> str | None:
     """The body of the `## heading` section, up to the next heading of level 1 or 2."""
     lines = markdown.splitlines()

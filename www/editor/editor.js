@@ -4,7 +4,7 @@
 // edits and cursor moves back through the callbacks it is given.
 //
 // Positions crossing this boundary are UTF-16 offsets (JavaScript's), converted from the extractor's
-// UTF-8 byte offsets on the Rust side (src/web/logic/offsets.rs).
+// UTF-8 byte offsets on the Rust side (crates/web/src/logic/offsets.rs).
 
 import { EditorState, StateEffect, StateField, RangeSet, RangeSetBuilder } from "@codemirror/state";
 import {
@@ -37,7 +37,9 @@ import { lintGutter, lintKeymap, setDiagnostics } from "@codemirror/lint";
 import { python } from "@codemirror/lang-python";
 // A dependency of @codemirror/language (always installed with it): the highlight tags.
 import { tags as t } from "@lezer/highlight";
-import { compressToEncodedURIComponent, decompressFromEncodedURIComponent } from "lz-string";
+// Only the compressor: the page reads links with its own bounded decompressor
+// (crates/web/src/logic/lzstring.rs), since lz-string's can expand a small fragment quadratically.
+import { compressToEncodedURIComponent } from "lz-string";
 
 // Colours come from CSS variables (www/style.css), so one theme serves light and dark mode.
 const highlight = HighlightStyle.define([
@@ -279,16 +281,6 @@ export function createEditor(parent, opts) {
 
 export function compress(text) {
   return compressToEncodedURIComponent(text);
-}
-
-// Returns null (not "") when the input is not valid lz-string data.
-export function decompress(text) {
-  try {
-    const out = decompressFromEncodedURIComponent(text);
-    return typeof out === "string" && out.length > 0 ? out : null;
-  } catch {
-    return null;
-  }
 }
 
 export function copyText(text) {

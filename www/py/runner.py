@@ -3,7 +3,7 @@
 Two views of one solution against one test file:
 
 * ``eval_assertions`` evaluates the extractor's kept assertions the way the bench
-  loop does (see shared/extraction-contract.md): each ``expr`` is evaluated in a
+  loop does (see docs/contract.md): each ``expr`` is evaluated in a
   fresh namespace that holds only what executing the solution leaves behind.
 * ``run_pytest`` runs the real test file under pytest, next to the solution, and
   reports one outcome per test node id.

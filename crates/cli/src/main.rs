@@ -1,0 +1,285 @@
+//! `bench-explorer`, the command-line tool: a thin layer over the library that reads files and prints
+//! reports. `cargo install --path crates/cli` installs it.
+//!
+//! Exit status: 0 when everything was kept and nothing was found; 1 when anything was dropped, found
+//! or a syntax error reported; 2 for usage or I/O errors, with one line on stderr.
+
+mod report;
+
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+
+use bench_explorer::bench::{Audit, Meta, ProblemInput};
+use bench_explorer::{extract, Extraction, Options, Stage};
+use clap::{Parser, Subcommand, ValueEnum};
+
+#[derive(Parser)]
+#[command(
+    name = "bench-explorer",
+    version,
+    about = "See what a code-generation bench really measures."
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Extract the assertions of pytest files as standalone expressions.
+    Extract {
+        /// Test files (`-` reads standard input).
+        #[arg(required = true)]
+        files: Vec<String>,
+        /// Print the extraction contract's JSON (one object for one file, an array for several).
+        #[arg(long)]
+        json: bool,
+        /// The problem's slug (default: the file name without `test_`, or its folder's name).
+        #[arg(long)]
+        slug: Option<String>,
+        /// Treat imports of this module (and its submodules) as the solution; repeatable.
+        #[arg(long = "solution-module", value_name = "NAME")]
+        solution_modules: Vec<String>,
+        /// Which extractor to run: the write-up's stages, or the faithful one.
+        #[arg(long, value_enum, default_value_t = StageArg::Full)]
+        stage: StageArg,
+    },
+    /// Audit a whole bench: one table of problems, then totals grouped by shape.
+    Audit {
+        /// The bench folder (one sub-folder per problem).
+        #[arg(default_value = "problems")]
+        dir: PathBuf,
+        #[arg(long)]
+        json: bool,
+        #[arg(long, value_enum, default_value_t = StageArg::Full)]
+        stage: StageArg,
+    },
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum StageArg {
+    AsWritten,
+    SixShapes,
+    SevenShapes,
+    Full,
+}
+
+impl From<StageArg> for Stage {
+    fn from(s: StageArg) -> Stage {
+        match s {
+            StageArg::AsWritten => Stage::AsWritten,
+            StageArg::SixShapes => Stage::SixShapes,
+            StageArg::SevenShapes => Stage::SevenShapes,
+            StageArg::Full => Stage::Full,
+        }
+    }
+}
+
+/// A one-line error for exit status 2.
+struct Fatal(String);
+
+fn main() {
+    std::process::exit(run());
+}
+
+fn run() -> i32 {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            let code = if e.use_stderr() { 2 } else { 0 };
+            let _ = e.print();
+            return code;
+        }
+    };
+    let result = match cli.command {
+        Command::Extract {
+            files,
+            json,
+            slug,
+            solution_modules,
+            stage,
+        } => run_extract(&files, json, slug, solution_modules, stage.into()),
+        Command::Audit { dir, json, stage } => run_audit(&dir, json, stage.into()),
+    };
+    match result {
+        Ok(code) => code,
+        Err(Fatal(message)) => {
+            eprintln!("bench-explorer: {message}");
+            2
+        }
+    }
+}
+
+/// Writing the report: a reader that stops early (`| head`) is not an error.
+fn output(result: std::io::Result<()>) -> Result<(), Fatal> {
+    match result {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
+            Err(Fatal(format!("cannot write the report: {e}")))
+        }
+        _ => Ok(()),
+    }
+}
+
+fn read_source(path: &str) -> Result<String, Fatal> {
+    let bytes = if path == "-" {
+        let mut buf = Vec::new();
+        std::io::stdin()
+            .read_to_end(&mut buf)
+            .map_err(|e| Fatal(format!("cannot read standard input: {e}")))?;
+        buf
+    } else {
+        std::fs::read(path).map_err(|e| Fatal(format!("cannot read {path}: {}", io_reason(&e))))?
+    };
+    String::from_utf8(bytes).map_err(|e| {
+        Fatal(format!(
+            "{} is not UTF-8 (invalid byte at offset {}); Python source must be UTF-8",
+            if path == "-" { "standard input" } else { path },
+            e.utf8_error().valid_up_to()
+        ))
+    })
+}
+
+fn io_reason(e: &std::io::Error) -> String {
+    match e.kind() {
+        std::io::ErrorKind::NotFound => "no such file".into(),
+        std::io::ErrorKind::PermissionDenied => "permission denied".into(),
+        _ if e.raw_os_error() == Some(21) => "it is a directory".into(),
+        _ => e.to_string(),
+    }
+}
+
+fn run_extract(
+    files: &[String],
+    json: bool,
+    slug: Option<String>,
+    solution_modules: Vec<String>,
+    stage: Stage,
+) -> Result<i32, Fatal> {
+    let mut extractions = Vec::new();
+    for file in files {
+        let source = read_source(file)?;
+        let name = if file == "-" {
+            "<stdin>".to_string()
+        } else {
+            file.clone()
+        };
+        let options = Options {
+            file: name,
+            slug: slug.clone(),
+            solution_modules: solution_modules.clone(),
+            stage,
+        };
+        extractions.push(extract(&source, &options));
+    }
+    if json {
+        let text = if extractions.len() == 1 {
+            serde_json::to_string_pretty(&extractions[0])
+        } else {
+            serde_json::to_string_pretty(&extractions)
+        };
+        let text = text.map_err(|e| Fatal(e.to_string()))?;
+        output(writeln!(std::io::stdout(), "{text}"))?;
+    } else {
+        let mut out = anstream::stdout();
+        for e in &extractions {
+            output(report::extraction(&mut out, e))?;
+        }
+    }
+    Ok(if extractions.iter().all(Extraction::is_clean) {
+        0
+    } else {
+        1
+    })
+}
+
+/// One problem folder read from disk.
+struct Problem {
+    pub extraction: Extraction,
+    pub meta: Option<Meta>,
+    pub statement: Option<String>,
+    pub original_statement: Option<String>,
+}
+
+fn read_bench(dir: &Path, stage: Stage) -> Result<Vec<Problem>, Fatal> {
+    let entries = std::fs::read_dir(dir)
+        .map_err(|e| Fatal(format!("cannot read {}: {}", dir.display(), io_reason(&e))))?;
+    let mut folders: Vec<PathBuf> = entries
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.is_dir())
+        .collect();
+    folders.sort();
+    let mut problems = Vec::new();
+    for folder in folders {
+        let slug = folder
+            .file_name()
+            .and_then(|n| n.to_str())
+            .unwrap_or("")
+            .to_string();
+        let test = folder.join(format!("test_{slug}.py"));
+        let test = if test.exists() {
+            test
+        } else {
+            match std::fs::read_dir(&folder).ok().and_then(|rd| {
+                rd.filter_map(|e| e.ok().map(|e| e.path())).find(|p| {
+                    p.file_name()
+                        .and_then(|n| n.to_str())
+                        .is_some_and(|n| n.starts_with("test_") && n.ends_with(".py"))
+                })
+            }) {
+                Some(p) => p,
+                None => continue,
+            }
+        };
+        let path = test.to_string_lossy().to_string();
+        let source = read_source(&path)?;
+        let options = Options {
+            file: path.clone(),
+            slug: Some(slug.clone()),
+            solution_modules: Vec::new(),
+            stage,
+        };
+        let meta = match std::fs::read_to_string(folder.join("meta.toml")) {
+            Ok(text) => Some(
+                Meta::parse(&text)
+                    .map_err(|e| Fatal(format!("{}/meta.toml: {e}", folder.display())))?,
+            ),
+            Err(_) => None,
+        };
+        let statement = std::fs::read_to_string(folder.join("problem.md")).ok();
+        let original_statement = std::fs::read_to_string(folder.join("problem.original.md")).ok();
+        problems.push(Problem {
+            extraction: extract(&source, &options),
+            meta,
+            statement,
+            original_statement,
+        });
+    }
+    if problems.is_empty() {
+        return Err(Fatal(format!(
+            "no problem folders with a test_*.py file in {}",
+            dir.display()
+        )));
+    }
+    Ok(problems)
+}
+
+fn run_audit(dir: &Path, json: bool, stage: Stage) -> Result<i32, Fatal> {
+    let problems = read_bench(dir, stage)?;
+    let inputs: Vec<ProblemInput> = problems
+        .iter()
+        .map(|p| ProblemInput {
+            extraction: &p.extraction,
+            meta: p.meta.as_ref(),
+            statement: p.statement.as_deref(),
+            original_statement: p.original_statement.as_deref(),
+        })
+        .collect();
+    let audit = Audit::new(stage, &inputs);
+    if json {
+        let text = serde_json::to_string_pretty(&audit).map_err(|e| Fatal(e.to_string()))?;
+        output(writeln!(std::io::stdout(), "{text}"))?;
+    } else {
+        output(report::audit(&mut anstream::stdout(), &audit))?;
+    }
+    Ok(if audit.is_clean() { 0 } else { 1 })
+}

@@ -1,0 +1,16 @@
+//! The page's view-independent logic: plain Rust over the library's types, no web-sys, no Leptos.
+//! Compiled on every target: into the wasm page, and natively, where `cargo test` runs its tests
+//! without a browser.
+
+pub mod audit;
+pub mod compare;
+pub mod diagnostics;
+pub mod grouping;
+pub mod links;
+pub mod lzstring;
+pub mod markdown;
+pub mod metrics;
+pub mod offsets;
+pub mod permalink;
+pub mod run_results;
+pub mod teach;

@@ -1,0 +1,38 @@
+//! The first-visit introduction: what the write-up found, and what to try first.
+
+use bench_explorer::Stage;
+use leptos::prelude::*;
+
+use super::common::{focus_selector, inlines};
+use crate::engine;
+use crate::logic::teach::INTRO;
+use crate::state::{use_app, Tab};
+
+#[component]
+pub fn Intro() -> impl IntoView {
+    let app = use_app();
+    let show_me = move |_| {
+        engine::load_problem(app, "word_ladder");
+        app.stage.set(Stage::AsWritten);
+        app.tab.set(Tab::Assertions);
+        crate::page::dismiss_intro(app);
+        focus_selector("[data-testid='stage-as-written']");
+    };
+    view! {
+        <Show when=move || app.intro_open.get()>
+            <aside class="intro" data-testid="intro" aria-labelledby="intro-title">
+                <h2 id="intro-title">"The bench had quiet bugs"</h2>
+                {INTRO.iter().map(|p| view! { <p>{inlines(p)}</p> }).collect_view()}
+                <p class="try">
+                    <strong>"Try this: "</strong>
+                    "pick "<code>"word_ladder"</code>" and switch stages. As written, six of its seven checks assert on "
+                    <code>"result"</code>", a name that does not exist where they run; after the six-shape fix they all check the real call."
+                </p>
+                <div class="intro-actions">
+                    <button class="btn primary" data-testid="intro-try" on:click=show_me>"Show me word_ladder, as written"</button>
+                    <button class="btn" data-testid="intro-dismiss" on:click=move |_| crate::page::dismiss_intro(app)>"Got it"</button>
+                </div>
+            </aside>
+        </Show>
+    }
+}

@@ -1,0 +1,109 @@
+//! The teaching pages, one per shape, reached from every badge.
+
+use bench_explorer::shape::Shape;
+use bench_explorer::Stage;
+use leptos::prelude::*;
+
+use super::common::inlines;
+use crate::bench;
+use crate::engine;
+use crate::logic::audit::{shape_rows, stage_index};
+use crate::logic::teach::{lesson, stage_short};
+use crate::state::{use_app, Tab};
+
+#[component]
+pub fn ShapesView() -> impl IntoView {
+    let app = use_app();
+    view! {
+        <div class="shapes-view" data-testid="shapes-view">
+            <nav class="shape-nav" aria-label="The seven shapes">
+                <ol>
+                    {Shape::ALL
+                        .into_iter()
+                        .map(|s| {
+                            view! {
+                                <li>
+                                    <button class="shape-link" class:active=move || app.shape_page.get() == s
+                                        aria-current=move || if app.shape_page.get() == s { "page" } else { "false" }
+                                        data-testid=format!("shape-nav-{}", s.id())
+                                        on:click=move |_| app.shape_page.set(s)>
+                                        <span class="shape-id">{s.id()}</span>
+                                        <span class="shape-title">{s.title()}</span>
+                                    </button>
+                                </li>
+                            }
+                        })
+                        .collect_view()}
+                </ol>
+            </nav>
+            {move || view! { <Lesson shape=app.shape_page.get()/> }}
+        </div>
+    }
+}
+
+#[component]
+fn Lesson(shape: Shape) -> impl IntoView {
+    let app = use_app();
+    let l = lesson(shape);
+    let try_problem = l.try_problem;
+    let try_stage = l.try_stage;
+    let in_bench = move || {
+        let stage = app.stage.get();
+        let a = bench::audit(stage);
+        let row = shape_rows(&a).into_iter().find(|r| r.shape == shape)?;
+        Some(format!(
+            "In this bench under “{}”: {} problems, {} assertions ({} kept, {} dropped), {} findings.",
+            stage_short(stage),
+            row.problems,
+            row.assertions,
+            row.kept,
+            row.dropped,
+            row.findings
+        ))
+    };
+    view! {
+        <article class="lesson" data-testid="shape-page" data-shape=shape.id()>
+            <header>
+                <p class="eyebrow">{format!("Shape {} of 7 · in the {}", Shape::ALL.iter().position(|s| *s == shape).unwrap_or(0) + 1, shape.layer())}</p>
+                <h2>{shape.title()}</h2>
+                <p class="shape-code"><code>{shape.id()}</code></p>
+                <p class="lead">{inlines(l.summary)}</p>
+            </header>
+            <section>
+                <h3>"A minimal example"</h3>
+                <pre class="code-block"><code>{l.example}</code></pre>
+            </section>
+            <section>
+                <h3>"What went wrong in the write-up"</h3>
+                {l.went_wrong.iter().map(|p| view! { <p>{inlines(p)}</p> }).collect_view()}
+            </section>
+            <section>
+                <h3>"What the extractor does now"</h3>
+                {l.now.iter().map(|p| view! { <p>{inlines(p)}</p> }).collect_view()}
+            </section>
+            <section>
+                <h3>"Stage by stage"</h3>
+                <table class="stage-table">
+                    <tbody>
+                        {Stage::ALL.into_iter().map(|s| view! {
+                            <tr class:current=move || app.stage.get() == s>
+                                <th scope="row">{stage_short(s)}</th>
+                                <td>{inlines(l.stages[stage_index(s)])}</td>
+                            </tr>
+                        }).collect_view()}
+                    </tbody>
+                </table>
+                <p class="muted">{in_bench}</p>
+            </section>
+            <div class="lesson-actions">
+                <button class="btn primary" data-testid="try-shape" on:click=move |_| {
+                    engine::load_problem(app, try_problem);
+                    app.stage.set(try_stage);
+                    app.tab.set(Tab::Assertions);
+                }>
+                    {format!("See it: open {try_problem} under “{}”", stage_short(try_stage))}
+                </button>
+            </div>
+        </article>
+    }
+}

@@ -1,0 +1,242 @@
+//! The source pane: the problem picker, opening and dropping files, the editor, and its status bar.
+
+use leptos::html;
+use leptos::prelude::*;
+use wasm_bindgen::prelude::*;
+
+use super::common::plural;
+use super::permalink;
+use crate::js::{self, EditorOptions};
+use crate::state::{use_app, AppState, SourceOrigin};
+use crate::{bench, engine};
+
+/// Files larger than this are refused (the extractor handles them, but the page would crawl).
+const MAX_FILE_BYTES: f64 = 16.0 * 1024.0 * 1024.0;
+const SCRATCH: &str = "__scratch__";
+
+const SCRATCH_TEMPLATE: &str = "\
+# Paste, open or drop a pytest file, or write one here.
+from solution import add
+
+
+def test_add():
+    total = add(2, 3)
+    assert total == 5
+";
+
+#[component]
+pub fn SourcePane() -> impl IntoView {
+    let app = use_app();
+    let rs = crate::run_control::use_run();
+    let host = NodeRef::<html::Div>::new();
+
+    // Create the editor once its element is in the document, then restore the start-up state.
+    Effect::new(move |done: Option<bool>| {
+        if done == Some(true) {
+            return true;
+        }
+        let Some(el) = host.get() else { return false };
+        let opts = EditorOptions {
+            doc: String::new(),
+            read_only: false,
+            label: "Test file (Python)",
+            testid: "editor-content",
+            on_change: Some(Box::new(move || engine::request(app))),
+            on_cursor: Some(Box::new(move |line| app.cursor_line.set(Some(line)))),
+        };
+        let editor = js::create_editor(&el, &opts.into_js());
+        js::set_main_editor(editor);
+        permalink::restore_on_start(app, rs);
+        true
+    });
+
+    view! {
+        <section class="pane source-pane" aria-label="Source">
+            <SourceBar/>
+            <PausedNotice/>
+            <div class="editor-host" node_ref=host data-testid="editor"></div>
+            <StatusBar/>
+        </section>
+    }
+}
+
+#[component]
+fn SourceBar() -> impl IntoView {
+    let app = use_app();
+    let file_input = NodeRef::<html::Input>::new();
+
+    let on_pick = move |ev: leptos::ev::Event| {
+        let value = event_target_value(&ev);
+        if value == SCRATCH {
+            engine::load_text(
+                app,
+                "test_scratch.py",
+                SCRATCH_TEMPLATE,
+                None,
+                SourceOrigin::File,
+            );
+        } else {
+            engine::load_problem(app, &value);
+        }
+    };
+    let on_file = move |_ev: leptos::ev::Event| {
+        let Some(input) = file_input.get() else {
+            return;
+        };
+        if let Some(file) = input.files().and_then(|f| f.get(0)) {
+            read_file(app, file);
+        }
+        input.set_value("");
+    };
+
+    view! {
+        <div class="source-bar">
+            <label class="field">
+                <span class="field-label">"Problem"</span>
+                <select data-testid="problem-picker" aria-label="Bench problem" on:change=on_pick
+                    prop:value=move || app.problem.get().map(str::to_string).unwrap_or_else(|| SCRATCH.to_string())>
+                    <optgroup label=format!("The bench ({} problems)", bench::problems().len())>
+                        {bench::problems()
+                            .iter()
+                            .map(|p| view! { <option value=p.slug>{format!("{} · {}", p.slug, bench::title(p.slug))}</option> })
+                            .collect_view()}
+                    </optgroup>
+                    <optgroup label="Your own">
+                        <option value=SCRATCH>"Scratch file (paste, open or drop)"</option>
+                    </optgroup>
+                </select>
+            </label>
+            <label class="field file-name">
+                <span class="field-label">"File"</span>
+                <input type="text" data-testid="file-name" spellcheck="false" aria-label="File name (gives the slug)"
+                    prop:value=move || app.file_name.get()
+                    on:change=move |ev| {
+                        let v = event_target_value(&ev);
+                        if !v.trim().is_empty() { app.file_name.set(v.trim().to_string()); }
+                    }/>
+            </label>
+            <div class="source-actions">
+                <Show when=move || app.modified.get() && app.problem.get().is_some()>
+                    <span class="modified" data-testid="modified" title="You have edited the bench's file">"edited"</span>
+                    <button class="btn small" data-testid="revert" on:click=move |_| {
+                        if let Some(p) = app.problem.get_untracked() { engine::load_problem(app, p); }
+                    }>"Revert"</button>
+                </Show>
+                <button class="btn small" data-testid="open-file" title="Open a test file from disk (or drop one on the page)"
+                    on:click=move |_| { if let Some(i) = file_input.get() { i.click(); } }>
+                    "Open…"
+                </button>
+                <input type="file" class="visually-hidden" tabindex="-1" aria-hidden="true" accept=".py,text/x-python,text/plain"
+                    node_ref=file_input data-testid="file-input" on:change=on_file/>
+            </div>
+        </div>
+    }
+}
+
+/// After a crash the text comes back with live extraction paused, so it cannot crash the page again.
+#[component]
+fn PausedNotice() -> impl IntoView {
+    let app = use_app();
+    view! {
+        <Show when=move || app.paused.get()>
+            <div class="notice warn" role="alert" data-testid="paused-notice">
+                <span>"Live extraction is paused: this text crashed the extractor last time. Your file is back in the editor."</span>
+                <button class="btn small" on:click=move |_| { app.paused.set(false); engine::request(app); }>"Extract anyway"</button>
+            </div>
+        </Show>
+    }
+}
+
+#[component]
+fn StatusBar() -> impl IntoView {
+    let app = use_app();
+    let counts = move || {
+        app.analysis
+            .with(|a| a.as_ref().map(|a| a.counts))
+            .unwrap_or_default()
+    };
+    view! {
+        <footer class="status-bar" aria-label="Editor status">
+            <span data-testid="cursor-line">{move || app.cursor_line.get().map(|l| format!("Ln {l}")).unwrap_or_default()}</span>
+            <span>{move || app.analysis.with(|a| a.as_ref().map(|a| format!("{} bytes", a.bytes))).unwrap_or_default()}</span>
+            <span data-testid="extraction-ms">{move || app.analysis.with(|a| a.as_ref().map(|a| format!("extracted in {:.1} ms", a.ms))).unwrap_or_default()}</span>
+            <span class="spacer"></span>
+            <span class="diag-counts" data-testid="diagnostics-count"
+                data-errors=move || counts().errors.to_string()
+                data-warnings=move || counts().warnings.to_string()
+                data-infos=move || counts().infos.to_string()>
+                <span class="dc dc-error" class:zero=move || counts().errors == 0>{move || plural(counts().errors, "error", "errors")}</span>
+                <span class="dc dc-warning" class:zero=move || counts().warnings == 0>{move || plural(counts().warnings, "warning", "warnings")}</span>
+                <span class="dc dc-info" class:zero=move || counts().infos == 0>{move || format!("{} dropped", counts().infos)}</span>
+            </span>
+        </footer>
+    }
+}
+
+fn read_file(app: AppState, file: web_sys::File) {
+    if file.size() > MAX_FILE_BYTES {
+        engine::toast(
+            app,
+            format!(
+                "{} is too large to open here ({:.1} MB; the limit is 16 MB)",
+                file.name(),
+                file.size() / 1048576.0
+            ),
+        );
+        return;
+    }
+    let Ok(reader) = web_sys::FileReader::new() else {
+        return;
+    };
+    let name = file.name();
+    let r2 = reader.clone();
+    let onload = Closure::once_into_js(move || {
+        if let Some(text) = r2.result().ok().and_then(|v| v.as_string()) {
+            let problem = bench::problems()
+                .iter()
+                .find(|p| p.test_name == name)
+                .map(|p| p.slug);
+            engine::load_text(app, &name, &text, problem, SourceOrigin::File);
+            engine::toast(app, format!("Opened {name}"));
+        }
+    });
+    reader.set_onload(Some(onload.unchecked_ref()));
+    let _ = reader.read_as_text(&file);
+}
+
+/// Dropping a file anywhere on the page opens it.
+pub fn listen_for_drops(app: AppState) {
+    let over = window_event_listener(leptos::ev::dragover, move |ev: web_sys::DragEvent| {
+        let has_files = ev
+            .data_transfer()
+            .is_some_and(|d| d.types().includes(&JsValue::from_str("Files"), 0));
+        if has_files {
+            ev.prevent_default();
+            if let Some(b) = document().body() {
+                let _ = b.class_list().add_1("dragging");
+            }
+        }
+    });
+    let leave = window_event_listener(leptos::ev::dragleave, move |ev: web_sys::DragEvent| {
+        if ev.related_target().is_none() {
+            if let Some(b) = document().body() {
+                let _ = b.class_list().remove_1("dragging");
+            }
+        }
+    });
+    let drop = window_event_listener(leptos::ev::drop, move |ev: web_sys::DragEvent| {
+        if let Some(b) = document().body() {
+            let _ = b.class_list().remove_1("dragging");
+        }
+        let Some(file) = ev
+            .data_transfer()
+            .and_then(|d| d.files())
+            .and_then(|f| f.get(0))
+        else {
+            return;
+        };
+        ev.prevent_default();
+        read_file(app, file);
+    });
+    std::mem::forget((over, leave, drop));
+}

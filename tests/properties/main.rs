@@ -1,0 +1,26 @@
+//! Property and fuzz tests of the extractor, one module per suite:
+//!
+//! - `checks`: the corpus and the checks every extraction must pass, whatever the input: no panic;
+//!   every span, origin and syntax-error byte range inside the source and on char boundaries, with
+//!   `line`/`end_line` (and columns) that agree with the source; `line`/`column` 1-based and at the
+//!   `assert` keyword; assertions in source order; kept entries with an `expr`, dropped ones with a
+//!   `reason`; and every kept `full`-stage `expr` parses as a Python expression (ruff, and within
+//!   CPython's 200-bracket nesting limit).
+//! - `corpus`: every `tests/fixtures/*/test_*.py` and `problems/*/test_*.py`, every stage, twice
+//!   (deterministic JSON); empty, BOM, CRLF/CR and other edge files; line endings do not change the
+//!   result; small inputs the fuzzing found.
+//! - `fuzz` (proptest): arbitrary strings, Python token soup, mutated bench files; and
+//!   `explore_fuzz_failures`, an ignored tool that groups many failures.
+//! - `size`: a 10 MB pytest file gives a result with thousands of assertions.
+//! - `depth`: inputs nested 10,000 deep, each extracted in a child process on a thread with the
+//!   2 MiB stack `cargo test` gives its threads, so a stack overflow (which aborts the whole process)
+//!   is reported per input with a clear message instead of killing this binary.
+//!
+//! Run: `cargo test --test properties` (`PROPTEST_CASES=N` changes the number of fuzz cases); one
+//! suite: `cargo test --test properties fuzz::`.
+
+mod checks;
+mod corpus;
+mod depth;
+mod fuzz;
+mod size;
