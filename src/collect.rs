@@ -456,11 +456,11 @@ impl<'s, 'a> Collector<'s, 'a> {
     fn is_autouse_fixture(&self, f: &ast::StmtFunctionDef) -> bool {
         f.decorator_list.iter().any(|d| {
             matches!(&d.expression, Expr::Call(call)
-                if self.scope.pytest_path(&d.expression).as_deref() == Some("pytest.fixture")
-                    && call.arguments.keywords.iter().any(|k| {
-                        k.arg.as_ref().is_some_and(|a| a.as_str() == "autouse")
-                            && !matches!(&k.value, Expr::BooleanLiteral(b) if !b.value)
-                    }))
+            if self.scope.pytest_path(&d.expression).as_deref() == Some("pytest.fixture")
+                && call.arguments.keywords.iter().any(|k| {
+                    k.arg.as_ref().is_some_and(|a| a.as_str() == "autouse")
+                        && !matches!(&k.value, Expr::BooleanLiteral(b) if !b.value)
+                }))
         })
     }
 

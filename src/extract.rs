@@ -27,6 +27,8 @@ pub struct Options {
     /// Extra module names whose imports count as the solution (`--solution-module`).
     pub solution_modules: Vec<String>,
     pub stage: Stage,
+    /// The `conftest.py` files pytest imports for this file, from the rootdir down.
+    pub conftests: Vec<crate::conftest::Conftest>,
 }
 
 impl Options {
@@ -127,7 +129,8 @@ pub fn extract(source: &str, options: &Options) -> Extraction {
         .map(|e| e.location)
         .chain(starred.iter().copied())
         .collect();
-    let scope = ModuleScope::analyse(body, &map, &options.solution_modules, &error_ranges);
+    let mut scope = ModuleScope::analyse(body, &map, &options.solution_modules, &error_ranges);
+    crate::conftest::apply(&mut scope, &options.conftests, &options.solution_modules);
     let (cases, unlisted) = collect::collect(body, &scope, &map);
     let ctx = Ctx {
         errors: &error_ranges,

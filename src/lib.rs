@@ -6,6 +6,7 @@
 //! page (`crates/web/`) are thin layers over [`extract`].
 
 mod collect;
+mod conftest;
 mod extract;
 mod flatten;
 mod guard;
@@ -24,6 +25,7 @@ pub mod shape;
 #[doc(hidden)]
 pub mod synth;
 
+pub use conftest::Conftest;
 pub use extract::{extract, slug_from_path, Options};
 pub use model::{Assertion, Extraction, Finding, Stage, Status, SyntaxError};
 pub use shape::Shape;

@@ -249,10 +249,12 @@ pub fn statement<'a>(
             }
             // `x: int` binds nothing and evaluates nothing inside a function.
             (Expr::Name(_), None) => item.fold = Err(String::new()),
-            _ => item.fold = Err(format!(
+            _ => {
+                item.fold = Err(format!(
                 "the annotated assignment `{}` on line {line} cannot be written as an expression",
                 snippet()
-            )),
+            ))
+            }
         },
         Stmt::AugAssign(a) => {
             absorb(&mut item, &a.value);

@@ -4,6 +4,7 @@
 //! Exit status: 0 when everything was kept and nothing was found; 1 when anything was dropped, found
 //! or a syntax error reported; 2 for usage or I/O errors, with one line on stderr.
 
+mod conftests;
 mod report;
 
 use std::io::{Read, Write};
@@ -168,6 +169,7 @@ fn run_extract(
             slug: slug.clone(),
             solution_modules: solution_modules.clone(),
             stage,
+            conftests: conftests::for_file(file),
         };
         extractions.push(extract(&source, &options));
     }
@@ -237,6 +239,7 @@ fn read_bench(dir: &Path, stage: Stage) -> Result<Vec<Problem>, Fatal> {
             slug: Some(slug.clone()),
             solution_modules: Vec::new(),
             stage,
+            conftests: conftests::for_file(&path),
         };
         let meta = match std::fs::read_to_string(folder.join("meta.toml")) {
             Ok(text) => Some(

@@ -67,6 +67,7 @@ pub fn options(p: &EmbeddedProblem, stage: Stage) -> Options {
         slug: Some(p.slug.to_string()),
         solution_modules: Vec::new(),
         stage,
+        conftests: Vec::new(),
     }
 }
 

@@ -175,6 +175,7 @@ pub fn current_options(app: AppState) -> Options {
         slug,
         solution_modules: Vec::new(),
         stage: app.stage.get_untracked(),
+        conftests: Vec::new(),
     }
 }
 
@@ -268,6 +269,7 @@ pub fn install_measure_hook() {
                 slug: None,
                 solution_modules: Vec::new(),
                 stage,
+                conftests: Vec::new(),
             };
             let t0 = js::now_ms();
             let e = extract(&text, &options);

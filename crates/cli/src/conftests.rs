@@ -1,0 +1,71 @@
+//! Finding the `conftest.py` files pytest imports for a test file: every one from the test's folder
+//! up to the rootdir (the first folder with a pytest configuration file, or a repository root).
+//! Reading more than pytest would is safe (the extractor only drops more); fewer would not be.
+
+use std::path::Path;
+
+use bench_explorer::Conftest;
+
+/// Files that make a folder pytest's rootdir, and a repository root where the search stops anyway.
+const ROOT_MARKERS: &[&str] = &[
+    "pytest.ini",
+    ".pytest.ini",
+    "pyproject.toml",
+    "tox.ini",
+    "setup.cfg",
+    ".git",
+];
+
+/// The conftest files for `test_file`, outermost first.
+pub fn for_file(test_file: &str) -> Vec<Conftest> {
+    if test_file == "-" {
+        return Vec::new();
+    }
+    let path = Path::new(test_file);
+    let mut found = Vec::new();
+    let mut dir = path.parent();
+    while let Some(d) = dir {
+        let candidate = d.join("conftest.py");
+        if let Ok(source) = std::fs::read_to_string(&candidate) {
+            found.push(Conftest {
+                path: candidate.to_string_lossy().into_owned(),
+                source,
+            });
+        }
+        let here = if d.as_os_str().is_empty() {
+            Path::new(".")
+        } else {
+            d
+        };
+        if ROOT_MARKERS.iter().any(|m| here.join(m).exists()) {
+            break;
+        }
+        dir = match d.parent() {
+            Some(p) => Some(p),
+            // A relative path's last folder: continue from the working directory's absolute path.
+            None => None,
+        };
+    }
+    found.reverse();
+    found
+}
+
+#[cfg(test)]
+mod tests {
+    use super::for_file;
+
+    #[test]
+    fn conftests_from_the_file_folder_up_to_the_root_marker() {
+        let root = std::env::temp_dir().join(format!("bx-conftest-{}", std::process::id()));
+        let sub = root.join("pkg/tests");
+        std::fs::create_dir_all(&sub).unwrap();
+        std::fs::write(root.join("pytest.ini"), "[pytest]\n").unwrap();
+        std::fs::write(root.join("conftest.py"), "# top\n").unwrap();
+        std::fs::write(sub.join("conftest.py"), "# near\n").unwrap();
+        std::fs::write(sub.join("test_x.py"), "def test_x():\n    assert 1\n").unwrap();
+        let found = for_file(sub.join("test_x.py").to_str().unwrap());
+        let sources: Vec<&str> = found.iter().map(|c| c.source.as_str()).collect();
+        assert_eq!(sources, ["# top\n", "# near\n"]);
+        std::fs::remove_dir_all(&root).unwrap();
+    }
+}
