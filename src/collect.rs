@@ -35,6 +35,8 @@ pub struct Case<'a> {
     pub parametrized: bool,
     /// Fixtures requested by `usefixtures`, and setup methods, that run before the test.
     pub setup: Vec<(u32, String)>,
+    /// Fixtures the enclosing test classes define (name, line): they override the module's.
+    pub class_fixtures: Vec<(String, u32)>,
 }
 
 /// A test pytest collects whose node ids the file alone does not tell: nothing is emitted for it.
@@ -69,6 +71,7 @@ pub fn collect<'a>(
         },
         cases: Vec::new(),
         unlisted: Vec::new(),
+        class_fixtures: Vec::new(),
     };
     let generate = module_def(body, "pytest_generate_tests").map(|f| map.line(f.range.start()));
     c.collect_in(body, "", &module_marks, &[], &fixtures, generate);
@@ -239,6 +242,8 @@ struct Collector<'s, 'a> {
     eval: Evaluator<'s, 'a>,
     cases: Vec<Case<'a>>,
     unlisted: Vec<Unlisted<'a>>,
+    /// Fixtures of the classes around the body being collected (name, line).
+    class_fixtures: Vec<(String, u32)>,
 }
 
 impl<'s, 'a> Collector<'s, 'a> {
@@ -309,6 +314,8 @@ impl<'s, 'a> Collector<'s, 'a> {
                         };
                     for case in &mut cases {
                         case.setup.extend(outer_setup.iter().cloned());
+                        case.class_fixtures
+                            .extend(self.class_fixtures.iter().cloned());
                         if let Some(r) = rebound.get(f.name.as_str()) {
                             case.not_run.get_or_insert_with(|| {
                                 format!(
@@ -444,7 +451,20 @@ impl<'s, 'a> Collector<'s, 'a> {
                                 _ => None,
                             })
                             .or(generate);
+                        let outer_count = self.class_fixtures.len();
+                        for m in &c.body {
+                            if let Stmt::FunctionDef(m) = m {
+                                if m.decorator_list.iter().any(|d| {
+                                    self.scope.pytest_path(&d.expression).as_deref()
+                                        == Some("pytest.fixture")
+                                }) {
+                                    self.class_fixtures
+                                        .push((m.name.to_string(), map.line(m.range.start())));
+                                }
+                            }
+                        }
                         self.collect_in(&c.body, &class_prefix, &marks, &setup, &inner, generate);
+                        self.class_fixtures.truncate(outer_count);
                     }
                 }
                 _ => {}
@@ -673,6 +693,7 @@ impl<'s, 'a> Collector<'s, 'a> {
             not_run: not_run.clone(),
             parametrized: !order.is_empty(),
             setup,
+            class_fixtures: Vec::new(),
         }];
         let mut idlists: Vec<Vec<String>> = vec![Vec::new()];
         for p in &order {
@@ -721,6 +742,7 @@ impl<'s, 'a> Collector<'s, 'a> {
                         not_run: case.not_run.clone().or(set_not_run),
                         parametrized: true,
                         setup: case.setup.clone(),
+                        class_fixtures: case.class_fixtures.clone(),
                     });
                     next_ids.push(idlist);
                 }

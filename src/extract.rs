@@ -137,6 +137,7 @@ pub fn extract(source: &str, options: &Options) -> Extraction {
         scope: &scope,
         map: &map,
         slug: &slug,
+        shared_params: Default::default(),
     };
 
     let mut solution_names = Vec::new();

@@ -106,6 +106,15 @@ fn run_fixture(dir: &Path) -> Result<(), String> {
         slug: expect.slug.clone(),
         solution_modules: expect.solution_modules.clone(),
         stage,
+        // A fixture folder may hold the conftest.py pytest would import with its test file.
+        conftests: std::fs::read_to_string(dir.join("conftest.py"))
+            .map(|source| {
+                vec![bench_explorer::Conftest {
+                    path: format!("{name}/conftest.py"),
+                    source,
+                }]
+            })
+            .unwrap_or_default(),
     };
     let extraction = extract(&source, &options);
     let mut errors = check(&expect, &extraction);

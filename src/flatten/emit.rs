@@ -61,6 +61,12 @@ pub fn try_inline(
             *pending.entry(load.name.clone()).or_default() += count * weight;
         }
     }
+    // A value that reads a name bound by the replay outside its own position (a lambda that calls
+    // itself, `fib = lambda n: … fib(n - 1)`) cannot be written out: the name would be unbound.
+    let defined: HashSet<&Ident> = replay.iter().map(|&i| &items[i].defs[0]).collect();
+    if pending.keys().any(|n| defined.contains(n)) {
+        return None;
+    }
     // Substituting into an f-string field or an identity test changes what is formatted or which
     // object is compared: keep the name (fold) instead.
     let substituted: HashSet<&Ident> = replay.iter().map(|&i| &items[i].defs[0]).collect();

@@ -200,6 +200,20 @@ pub fn statement<'a>(
     match stmt {
         Stmt::Assign(a) => {
             absorb(&mut item, &a.value);
+            // `fib = lambda n: … fib(n - 1)`: a read inside a lambda or comprehension body runs
+            // later and means the new binding, not an earlier one.
+            let deferred: Vec<Ident> = Facts::of(&a.value)
+                .loads
+                .iter()
+                .filter(|l| l.repeated)
+                .map(|l| l.name.clone())
+                .filter(|n| {
+                    a.targets
+                        .iter()
+                        .any(|t| matches!(t, Expr::Name(t) if &t.id == n))
+                })
+                .collect();
+            item.reads.retain(|r| !deferred.contains(r));
             let targets = a.targets.as_slice();
             if targets.iter().all(|t| matches!(t, Expr::Name(_))) {
                 for t in targets {

@@ -54,6 +54,12 @@ const PYTEST_FIXTURES: &[&str] = &[
     "subtests",
 ];
 
+/// The most source text (bytes of the test body before an assert, setup included) an assertion
+/// replays. Replaying the whole prefix makes the output of a long test grow with the square of its
+/// length; past this bound the assert is dropped, saying so, which keeps both the analysis and
+/// each expression bounded (a test of 2,000 `put`/`assert` pairs keeps its first few hundred).
+pub const MAX_REPLAY_SOURCE: usize = 16 * 1024;
+
 /// pytest calls that end the test as skipped or expected to fail, wherever they are in it.
 const PYTEST_SKIPS: &[&str] = &["pytest.skip", "pytest.xfail", "pytest.importorskip"];
 
@@ -63,6 +69,9 @@ pub struct Ctx<'s, 'a> {
     pub slug: &'s str,
     /// Ranges of the file's syntax errors: a test containing one is not extracted.
     pub errors: &'s [TextRange],
+    /// Mutable parametrize values an earlier case already received: pytest hands every case the
+    /// same object, which an earlier case may have changed.
+    pub shared_params: std::cell::RefCell<HashSet<TextRange>>,
 }
 
 /// What is known about the test as a whole while its asserts are decided.
@@ -117,7 +126,22 @@ pub fn flatten_case(ctx: &Ctx, case: &Case, solution_names: &mut Vec<String>) ->
         }
         match stmt {
             Stmt::Assert(a) => {
-                out.push(assertion(ctx, &test, a, &items, solution_names));
+                let before = (a.range.start() - f.body[0].range().start()).to_usize();
+                if before > MAX_REPLAY_SOURCE {
+                    out.push(emit::dropped(
+                        ctx,
+                        case,
+                        a,
+                        format!(
+                            "the test runs {before} characters of code before it; replaying all of that inside one expression is more than this extractor writes ({MAX_REPLAY_SOURCE})"
+                        ),
+                        vec![],
+                        vec![],
+                        vec![],
+                    ));
+                } else {
+                    out.push(assertion(ctx, &test, a, &items, solution_names));
+                }
                 let item = items::statement(ctx, stmt, &|n| test.is_local(n));
                 bound.after(&item);
                 items.push(item);
@@ -334,6 +358,21 @@ fn setup_items<'a>(ctx: &Ctx<'_, 'a>, test: &mut Test<'_, 'a>, items: &mut Vec<I
             // Parametrize values are evaluated at module scope, before the test.
             let value = case.params[k].1;
             let inert = effects::expr_is_inert(value, &|n| is_global_bound(ctx, n));
+            if !names::is_immutable_literal(value)
+                && !ctx.shared_params.borrow_mut().insert(value.range())
+            {
+                items.push(items::unfoldable_binding(
+                    p,
+                    case.param_ranges[k],
+                    format!(
+                        "`{p}` is the object `{}` (line {}) that pytest hands every case of the test; an earlier case may have changed it",
+                        ctx.map.snippet(value.range()),
+                        ctx.map.line(value.range().start())
+                    ),
+                    false,
+                ));
+                continue;
+            }
             items.push(items::binding(
                 p,
                 value,
@@ -349,6 +388,32 @@ fn setup_items<'a>(ctx: &Ctx<'_, 'a>, test: &mut Test<'_, 'a>, items: &mut Vec<I
                 f.range,
                 format!("`{p}` is the test class instance; its state is set up outside this test"),
                 true,
+            ));
+        } else if let Some(default) = f
+            .parameters
+            .iter_non_variadic_params()
+            .find(|q| q.parameter.name.as_str() == p)
+            .and_then(|q| q.default.as_deref())
+        {
+            // A parameter with a default is not a fixture: pytest leaves it to its default, which
+            // was evaluated when the `def` ran, at import.
+            let inert = effects::expr_is_inert(default, &|n| is_global_bound(ctx, n));
+            items.push(items::binding(
+                p,
+                default,
+                Vec::new(),
+                default.range(),
+                Kind::Param,
+                OriginRole::Parameter,
+                inert,
+            ));
+        } else if let Some((_, line)) = case.class_fixtures.iter().rev().find(|(n, _)| n == p) {
+            test.locals.insert(p.to_string());
+            items.push(items::unfoldable_binding(
+                p,
+                f.range,
+                format!("`{p}` is a fixture of the test's class (line {line}), which the extractor does not replay, and its setup may change what the assertion reads"),
+                false,
             ));
         } else {
             add_fixture(ctx, test, p, f.range, items, &mut seen_fixtures, 0);
@@ -500,6 +565,18 @@ fn assertion(
     for n in &replay.unbound {
         unresolved.push(n.to_string());
         why.push(format!("`{n}` is not assigned before line {line}"));
+    }
+    // A builtin the test means, which the solution's namespace may define as its own.
+    if let Some(load) = facts.loads.iter().find(|l| {
+        !test.is_local(&l.name)
+            && is_builtin(ctx, &l.name)
+            && solution_names.iter().any(|s| s == l.name.as_str())
+    }) {
+        unresolved.push(load.name.to_string());
+        why.push(format!(
+            "the test means the builtin `{0}`, but the solution defines its own `{0}`, which is what `{0}` is in its namespace",
+            load.name
+        ));
     }
     if stdlib {
         shapes.push(Shape::StdlibReference);

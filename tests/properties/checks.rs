@@ -66,6 +66,7 @@ pub(crate) fn options(file: &str, stage: Stage) -> Options {
         slug: None,
         solution_modules: Vec::new(),
         stage,
+        conftests: Vec::new(),
     }
 }
 
