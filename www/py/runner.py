@@ -3,8 +3,8 @@
 Two views of one solution against one test file:
 
 * ``eval_assertions`` evaluates the extractor's kept assertions the way the bench
-  loop does (see docs/contract.md): each ``expr`` is evaluated in a
-  fresh namespace that holds only what executing the solution leaves behind.
+  loop does (see docs/contract.md): each ``expr`` is evaluated in the namespace of
+  a fresh module loaded from the solution's file (written once, as solution.py).
 * ``run_pytest`` runs the real test file under pytest, next to the solution, and
   reports one outcome per test node id.
 
@@ -137,7 +137,10 @@ def _error_line(exc: BaseException) -> str:
 def _traceback_text(exc: BaseException) -> str:
     """The traceback without this module's own frames."""
     tb = exc.__traceback__
-    while tb is not None and tb.tb_frame.f_globals.get("__name__") == __name__:
+    while tb is not None and (
+        tb.tb_frame.f_globals.get("__name__") == __name__
+        or tb.tb_frame.f_code.co_filename.startswith("<frozen importlib")
+    ):
         tb = tb.tb_next
     return _cap("".join(traceback.format_exception(type(exc), exc, tb)))
 
@@ -158,18 +161,20 @@ def _safe_repr(value) -> str:
 # --------------------------------------------------------------------------- assertions
 
 
-def _fresh_solution_namespace(code) -> tuple[dict, types.ModuleType]:
-    """Execute the compiled solution in a new module object and return its namespace.
+def _fresh_solution_module(path: str) -> types.ModuleType:
+    """Load a new module from the solution's file, as the contract (docs/contract.md) says.
 
-    The namespace is the module's ``__dict__`` (``__name__ == "solution"``), and the
-    module is registered as ``sys.modules["solution"]`` while it runs, so code that
-    looks itself up there (dataclasses, typing.get_type_hints, pickle) behaves as it
-    would in the bench loop's ``import solution``.
+    ``importlib.util.spec_from_file_location`` / ``module_from_spec`` / ``exec_module``, the way a
+    test file's ``_load_solution()`` loads it, so ``__name__`` (``"solution"``), ``__file__`` and
+    ``__spec__`` are set; the module is registered as ``sys.modules["solution"]`` while it runs and
+    while the expression is evaluated, so code that looks itself up there (dataclasses,
+    typing.get_type_hints, pickle) behaves as it would in the bench loop's ``import solution``.
     """
-    module = types.ModuleType(SOLUTION_MODULE)
+    spec = importlib.util.spec_from_file_location(SOLUTION_MODULE, path)
+    module = importlib.util.module_from_spec(spec)
     sys.modules[SOLUTION_MODULE] = module
-    exec(code, module.__dict__)
-    return module.__dict__, module
+    spec.loader.exec_module(module)
+    return module
 
 
 def eval_assertions(
@@ -204,13 +209,20 @@ def eval_assertions(
 
     # A solution that does not even compile fails every assertion the same way,
     # without running anything.
-    solution_code = None
     solution_error: BaseException | None = None
     try:
-        solution_code = compile(solution_source, SOLUTION_FILENAME, "exec")
+        compile(solution_source, SOLUTION_FILENAME, "exec")
     except (SyntaxError, ValueError) as exc:  # ValueError: source with NUL bytes
         solution_error = exc
 
+    # The solution is loaded from a file named solution.py in a directory of its own (the same
+    # name pytest's run gives it), written once; bytecode is never written next to it.
+    solution_dir = tempfile.mkdtemp(prefix="bench-explorer-eval-")
+    solution_path = os.path.join(solution_dir, SOLUTION_FILENAME)
+    with open(solution_path, "w", encoding="utf-8") as f:
+        f.write(solution_source)
+    saved_dont_write = sys.dont_write_bytecode
+    sys.dont_write_bytecode = True
     saved_module = sys.modules.get(SOLUTION_MODULE)
     results = []
     output_used = 0
@@ -238,12 +250,14 @@ def eval_assertions(
                         traceback=_traceback_text(solution_error),
                     )
                 else:
-                    _evaluate_one(solution_code, item["expr"], result)
+                    _evaluate_one(solution_path, item["expr"], result)
             result["duration_ms"] = round((time.perf_counter() - started) * 1000, 3)
             output_used += sink.size
             result["output"] = sink.getvalue()
             results.append(result)
     finally:
+        sys.dont_write_bytecode = saved_dont_write
+        shutil.rmtree(solution_dir, ignore_errors=True)
         if saved_module is None:
             sys.modules.pop(SOLUTION_MODULE, None)
         else:
@@ -251,12 +265,12 @@ def eval_assertions(
     return results
 
 
-def _evaluate_one(solution_code, expr: str, result: dict) -> None:
+def _evaluate_one(solution_path: str, expr: str, result: dict) -> None:
     phase = "solution"
     try:
-        ns, _module = _fresh_solution_namespace(solution_code)
+        module = _fresh_solution_module(solution_path)
         phase = "assertion"
-        value = eval(compile(expr, "<assertion>", "eval"), ns)
+        value = eval(compile(expr, "<assertion>", "eval"), module.__dict__)
         truthy = bool(value)  # may raise (e.g. an object whose __bool__ raises)
     except KeyboardInterrupt:
         raise

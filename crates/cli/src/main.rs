@@ -1,9 +1,12 @@
 //! `bench-explorer`, the command-line tool: a thin layer over the library that reads files and prints
 //! reports. `cargo install --path crates/cli` installs it.
 //!
-//! Exit status: 0 when everything was kept and nothing was found; 1 when anything was dropped, found
-//! or a syntax error reported; 2 for usage or I/O errors, with one line on stderr.
+//! Exit status (`extract`, `audit`): 0 when everything was kept and nothing was found; 1 when anything
+//! was dropped, found or a syntax error reported; 2 for usage or I/O errors, with one line on stderr.
+//! `check` and `report` (module `check`): 0 when no assertion is a measurement bug or a phantom pass,
+//! 1 when one is, 2 for usage errors.
 
+mod check;
 mod conftests;
 mod report;
 
@@ -55,6 +58,64 @@ enum Command {
         #[arg(long, value_enum, default_value_t = StageArg::Full)]
         stage: StageArg,
     },
+    /// Run solutions both ways (the bench loop's view and real pytest) and give every assertion a
+    /// verdict. This EXECUTES the solutions and the test files, as pytest does.
+    Check {
+        /// A bench folder (one sub-folder per problem), a problem folder or a test file.
+        #[arg(default_value = "problems")]
+        paths: Vec<PathBuf>,
+        /// One solution file: looked up in each problem's folder first (`--solution stub.py`),
+        /// else the path as given. Default: each problem's solution.py.
+        #[arg(long, conflicts_with = "solutions")]
+        solution: Option<PathBuf>,
+        /// A folder of candidates: `DIR/<slug>/*.py` per problem (or `DIR/*.py` for one problem).
+        #[arg(long)]
+        solutions: Option<PathBuf>,
+        #[arg(long, value_enum, default_value_t = StageArg::Full)]
+        stage: StageArg,
+        /// The Python that runs the checks (it needs pytest 9).
+        #[arg(long, default_value = "python3")]
+        python: PathBuf,
+        /// Wall-clock limit per (problem, solution), in seconds.
+        #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..))]
+        timeout: u64,
+        /// Memory limit per (problem, solution), in MiB (address space); 0 for none.
+        #[arg(long, default_value_t = 2048)]
+        memory: u64,
+        /// Pairs run in parallel (default: the machine's cores).
+        #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+        jobs: Option<u64>,
+        /// Run only the K-th of N deterministic slices of the (problem, solution) pairs.
+        #[arg(long, value_name = "K/N")]
+        shard: Option<check::Shard>,
+        /// Print the whole report as JSON.
+        #[arg(long, group = "format")]
+        json: bool,
+        /// Write one JSON line per (problem, solution) as it finishes (merge with `report`).
+        #[arg(long, value_name = "FILE", group = "format")]
+        jsonl: Option<PathBuf>,
+        /// Write JUnit XML for CI systems (the table still goes to standard output).
+        #[arg(long, value_name = "FILE", group = "format")]
+        junit: Option<PathBuf>,
+    },
+    /// Merge the JSON lines of `check --jsonl` runs (shards) into one report.
+    Report {
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        #[arg(long, group = "format")]
+        json: bool,
+        #[arg(long, value_name = "FILE", group = "format")]
+        junit: Option<PathBuf>,
+    },
+}
+
+fn format(json: bool, jsonl: Option<PathBuf>, junit: Option<PathBuf>) -> check::Format {
+    match (json, jsonl, junit) {
+        (true, _, _) => check::Format::Json,
+        (_, Some(path), _) => check::Format::Jsonl(path),
+        (_, _, Some(path)) => check::Format::Junit(path),
+        _ => check::Format::Table,
+    }
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -101,6 +162,41 @@ fn run() -> i32 {
             stage,
         } => run_extract(&files, json, slug, solution_modules, stage.into()),
         Command::Audit { dir, json, stage } => run_audit(&dir, json, stage.into()),
+        Command::Check {
+            paths,
+            solution,
+            solutions,
+            stage,
+            python,
+            timeout,
+            memory,
+            jobs,
+            shard,
+            json,
+            jsonl,
+            junit,
+        } => check::run_check(check::CheckArgs {
+            paths,
+            solutions: match (solution, solutions) {
+                (Some(file), _) => check::Solutions::File(file),
+                (_, Some(dir)) => check::Solutions::Dir(dir),
+                _ => check::Solutions::Reference,
+            },
+            stage: stage.into(),
+            python,
+            limits: check::Limits {
+                timeout_secs: timeout,
+                memory_mb: memory,
+            },
+            jobs: jobs
+                .map(|j| j as usize)
+                .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
+            shard,
+            format: format(json, jsonl, junit),
+        }),
+        Command::Report { files, json, junit } => {
+            check::run_report(&files, format(json, None, junit))
+        }
     };
     match result {
         Ok(code) => code,

@@ -1,0 +1,148 @@
+//! Running pairs in Python: one fork server (`zygote.py`, next to a copy of the page's
+//! `www/py/runner.py`) per worker thread, each pair in a forked child with its limits.
+//! The server imports pytest once, which is what makes a whole bench take seconds, not minutes.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::Fatal;
+
+/// The page's runner, byte for byte: both views are decided by the same Python.
+const RUNNER_PY: &str = include_str!("../../../../www/py/runner.py");
+const ZYGOTE_PY: &str = include_str!("zygote.py");
+
+/// A folder holding `runner.py` and `zygote.py` for this run; removed on drop.
+pub struct Scripts {
+    dir: PathBuf,
+}
+
+impl Scripts {
+    pub fn write() -> Result<Scripts, Fatal> {
+        let nanos = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.as_nanos())
+            .unwrap_or(0);
+        let dir =
+            std::env::temp_dir().join(format!("bench-explorer-py-{}-{nanos}", std::process::id()));
+        let fail = |e: std::io::Error| Fatal(format!("cannot write {}: {e}", dir.display()));
+        std::fs::create_dir_all(&dir).map_err(fail)?;
+        std::fs::write(dir.join("runner.py"), RUNNER_PY).map_err(fail)?;
+        std::fs::write(dir.join("zygote.py"), ZYGOTE_PY).map_err(fail)?;
+        Ok(Scripts { dir })
+    }
+
+    fn zygote(&self) -> PathBuf {
+        self.dir.join("zygote.py")
+    }
+}
+
+impl Drop for Scripts {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
+/// Limits for each pair.
+#[derive(Clone, Copy)]
+pub struct Limits {
+    pub timeout_secs: u64,
+    pub memory_mb: u64,
+}
+
+/// One pair's request, as zygote.py reads it.
+#[derive(Serialize)]
+pub struct Request<'a> {
+    pub solution: &'a str,
+    pub assertions: Vec<KeptExpr<'a>>,
+    pub test_source: &'a str,
+    pub test_filename: &'a str,
+    pub timeout: u64,
+    pub memory_mb: u64,
+}
+
+#[derive(Serialize)]
+pub struct KeptExpr<'a> {
+    pub id: usize,
+    pub expr: &'a str,
+}
+
+/// What came back: `ok` with runner.py's reply, or `timeout` / `crashed` with a sentence.
+#[derive(Deserialize)]
+pub struct Answer {
+    pub status: String,
+    #[serde(default)]
+    pub detail: Option<String>,
+    #[serde(default)]
+    pub reply: Option<Value>,
+    #[serde(default)]
+    pub wall_ms: f64,
+}
+
+/// A running fork server. Dropping it closes its input (it then exits) and reaps it.
+pub struct Zygote {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    stdout: BufReader<ChildStdout>,
+}
+
+impl Zygote {
+    /// Start a server and wait for its `ready`; a Python without pytest is a usage error.
+    pub fn start(python: &Path, scripts: &Scripts) -> Result<Zygote, Fatal> {
+        let mut child = Command::new(python)
+            .arg("-B")
+            .arg(scripts.zygote())
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .env("PYTHONDONTWRITEBYTECODE", "1")
+            .spawn()
+            .map_err(|e| Fatal(format!("cannot start {}: {e}", python.display())))?;
+        let stdin = child.stdin.take();
+        let mut stdout = BufReader::new(child.stdout.take().expect("piped"));
+        let mut line = String::new();
+        let _ = stdout.read_line(&mut line);
+        if line.trim() != "ready" {
+            let mut err = String::new();
+            if let Some(mut e) = child.stderr.take() {
+                let _ = e.read_to_string(&mut err);
+            }
+            let _ = child.kill();
+            let _ = child.wait();
+            let last = err.trim().lines().last().unwrap_or("it exited").to_string();
+            return Err(Fatal(format!(
+                "{} cannot run the checks (it needs pytest 9): {last}",
+                python.display()
+            )));
+        }
+        Ok(Zygote {
+            child,
+            stdin,
+            stdout,
+        })
+    }
+
+    /// Run one pair; an error means the server itself is gone (start another).
+    pub fn run(&mut self, request: &Request) -> std::io::Result<Answer> {
+        let mut text = serde_json::to_string(request)?;
+        text.push('\n');
+        let stdin = self.stdin.as_mut().ok_or(std::io::ErrorKind::BrokenPipe)?;
+        stdin.write_all(text.as_bytes())?;
+        stdin.flush()?;
+        let mut line = String::new();
+        if self.stdout.read_line(&mut line)? == 0 {
+            return Err(std::io::ErrorKind::UnexpectedEof.into());
+        }
+        Ok(serde_json::from_str(&line)?)
+    }
+}
+
+impl Drop for Zygote {
+    fn drop(&mut self) {
+        drop(self.stdin.take());
+        let _ = self.child.wait();
+    }
+}

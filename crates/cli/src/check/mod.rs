@@ -1,0 +1,236 @@
+//! `bench-explorer check` and `report`: run a bench's solutions both ways (the bench loop's view
+//! and real pytest) with real CPython, and give every assertion the library's verdict.
+//!
+//! - [`plan`]: problems, solutions, the (problem, solution) pairs and `--shard`;
+//! - [`exec`]: the Python side, the page's `www/py/runner.py` behind a fork server;
+//! - [`join`]: both views into rows with verdicts; [`report`]: the totals;
+//! - [`render`]: the table and JUnit; [`progress`]: a bar on a terminal, lines when piped.
+
+mod exec;
+mod join;
+mod plan;
+mod progress;
+mod render;
+mod report;
+
+use std::io::{BufRead, Write};
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::mpsc;
+
+use bench_explorer::model::Status;
+use bench_explorer::Stage;
+
+use crate::Fatal;
+pub use exec::Limits;
+use exec::{Answer, KeptExpr, Request, Scripts, Zygote};
+use join::{PairResult, RunStatus};
+pub use plan::{Shard, Solutions};
+use report::Report;
+
+/// Where the report goes.
+pub enum Format {
+    Table,
+    Json,
+    Jsonl(PathBuf),
+    Junit(PathBuf),
+}
+
+pub struct CheckArgs {
+    pub paths: Vec<PathBuf>,
+    pub solutions: Solutions,
+    pub stage: Stage,
+    pub python: PathBuf,
+    pub limits: Limits,
+    pub jobs: usize,
+    pub shard: Option<Shard>,
+    pub format: Format,
+}
+
+fn stage_id(stage: Stage) -> String {
+    serde_json::to_value(stage)
+        .ok()
+        .and_then(|v| v.as_str().map(str::to_string))
+        .unwrap_or_default()
+}
+
+fn run_pair(
+    zygote: &mut Option<Zygote>,
+    pair: &plan::Pair,
+    args: &CheckArgs,
+    scripts: &Scripts,
+) -> Result<PairResult, Fatal> {
+    let problem = &pair.problem;
+    let solution = std::fs::read_to_string(&pair.solution_path)
+        .map_err(|e| Fatal(format!("cannot read {}: {e}", pair.solution_path.display())))?;
+    let request = Request {
+        solution: &solution,
+        assertions: problem
+            .extraction
+            .assertions
+            .iter()
+            .enumerate()
+            .filter(|(_, a)| a.status == Status::Kept)
+            .filter_map(|(id, a)| {
+                Some(KeptExpr {
+                    id,
+                    expr: a.expr.as_deref()?,
+                })
+            })
+            .collect(),
+        test_source: &problem.test_source,
+        test_filename: problem
+            .test_path
+            .file_name()
+            .and_then(|n| n.to_str())
+            .unwrap_or("test_solution.py"),
+        timeout: args.limits.timeout_secs,
+        memory_mb: args.limits.memory_mb,
+    };
+    if zygote.is_none() {
+        *zygote = Some(Zygote::start(&args.python, scripts)?);
+    }
+    let answer = match zygote.as_mut().map(|z| z.run(&request)) {
+        Some(Ok(answer)) => answer,
+        _ => {
+            // The server itself died (it never runs solution code; something killed it): report
+            // the pair and start a fresh server for the next one.
+            *zygote = None;
+            Answer {
+                status: "crashed".into(),
+                detail: Some("the Python runner process ended".into()),
+                reply: None,
+                wall_ms: 0.0,
+            }
+        }
+    };
+    let (pytest, collection_errors, rows) = join::join(&problem.extraction, &answer);
+    let status = match answer.status.as_str() {
+        "ok" => RunStatus::Ok,
+        "timeout" => RunStatus::Timeout,
+        _ => RunStatus::Crashed,
+    };
+    Ok(PairResult {
+        problem: problem.slug.clone(),
+        solution: pair.label.clone(),
+        test_file: problem.test_path.to_string_lossy().into_owned(),
+        stage: stage_id(args.stage),
+        status,
+        detail: answer.detail,
+        wall_ms: answer.wall_ms,
+        verdicts: join::count(&rows),
+        pytest,
+        collection_errors,
+        rows,
+    })
+}
+
+pub fn run_check(args: CheckArgs) -> Result<i32, Fatal> {
+    let problems = plan::problems(&args.paths, args.stage)?;
+    let pairs = plan::pairs(&problems, &args.solutions, args.shard)?;
+    let scripts = Scripts::write()?;
+    // Start one server up front: a Python without pytest is a usage error, said once.
+    let first = Zygote::start(&args.python, &scripts)?;
+    let mut jsonl = match &args.format {
+        Format::Jsonl(path) => Some(std::io::BufWriter::new(
+            std::fs::File::create(path)
+                .map_err(|e| Fatal(format!("cannot write {}: {e}", path.display())))?,
+        )),
+        _ => None,
+    };
+    let jobs = args.jobs.clamp(1, pairs.len());
+    let next = AtomicUsize::new(0);
+    let (tx, rx) = mpsc::channel::<Result<PairResult, Fatal>>();
+    let mut bar = progress::Progress::new(pairs.len());
+    let mut results = Vec::with_capacity(pairs.len());
+    let mut first_error = None;
+    std::thread::scope(|scope| {
+        let mut first = Some(first);
+        for _ in 0..jobs {
+            let tx = tx.clone();
+            let (pairs, args, scripts, next) = (&pairs, &args, &scripts, &next);
+            let mut zygote = first.take();
+            scope.spawn(move || loop {
+                let i = next.fetch_add(1, Ordering::SeqCst);
+                let Some(pair) = pairs.get(i) else { break };
+                if tx.send(run_pair(&mut zygote, pair, args, scripts)).is_err() {
+                    break;
+                }
+            });
+        }
+        drop(tx);
+        for result in rx {
+            match result {
+                Ok(pair) => {
+                    bar.finished(&pair);
+                    if let Some(out) = jsonl.as_mut() {
+                        let line = serde_json::to_string(&pair).unwrap_or_default();
+                        if let Err(e) = writeln!(out, "{line}").and_then(|_| out.flush()) {
+                            first_error
+                                .get_or_insert(Fatal(format!("cannot write the JSON lines: {e}")));
+                        }
+                    }
+                    results.push(pair);
+                }
+                Err(e) => {
+                    first_error.get_or_insert(e);
+                    next.store(usize::MAX / 2, Ordering::SeqCst);
+                }
+            }
+        }
+    });
+    bar.done();
+    if let Some(e) = first_error {
+        return Err(e);
+    }
+    let report = Report::new(results);
+    let code = report.exit_code();
+    emit(&report, &args.format)?;
+    Ok(code)
+}
+
+/// `report FILE.jsonl...`: merge the lines of sharded runs into one report.
+pub fn run_report(files: &[PathBuf], format: Format) -> Result<i32, Fatal> {
+    let mut pairs = Vec::new();
+    for file in files {
+        let f = std::fs::File::open(file)
+            .map_err(|e| Fatal(format!("cannot read {}: {e}", file.display())))?;
+        for (n, line) in std::io::BufReader::new(f).lines().enumerate() {
+            let line = line.map_err(|e| Fatal(format!("cannot read {}: {e}", file.display())))?;
+            if line.trim().is_empty() {
+                continue;
+            }
+            let pair: PairResult = serde_json::from_str(&line).map_err(|e| {
+                Fatal(format!(
+                    "{}:{}: not a line of `check --jsonl`: {e}",
+                    file.display(),
+                    n + 1
+                ))
+            })?;
+            pairs.push(pair);
+        }
+    }
+    let report = Report::new(pairs);
+    let code = report.exit_code();
+    emit(&report, &format)?;
+    Ok(code)
+}
+
+fn emit(report: &Report, format: &Format) -> Result<(), Fatal> {
+    match format {
+        Format::Json => {
+            let text = serde_json::to_string_pretty(report).map_err(|e| Fatal(e.to_string()))?;
+            crate::output(writeln!(std::io::stdout(), "{text}"))
+        }
+        Format::Junit(path) => {
+            let mut out = Vec::new();
+            render::junit(&mut out, report).map_err(|e| Fatal(e.to_string()))?;
+            std::fs::write(path, out)
+                .map_err(|e| Fatal(format!("cannot write {}: {e}", path.display())))?;
+            crate::output(render::table(&mut anstream::stdout(), report))
+        }
+        Format::Table | Format::Jsonl(_) => {
+            crate::output(render::table(&mut anstream::stdout(), report))
+        }
+    }
+}

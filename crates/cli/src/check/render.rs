@@ -1,0 +1,230 @@
+//! Writing a [`Report`]: the human table (one line per problem and solution, then what lies, then
+//! totals by verdict and by shape) and JUnit XML for CI systems.
+
+use std::io::{self, Write};
+
+use anstyle::{AnsiColor, Style};
+use bench_explorer::model::Status;
+use bench_explorer::verdict::Verdict;
+
+use super::join::{PairResult, RunStatus};
+use super::report::Report;
+
+const BOLD: Style = Style::new().bold();
+const RED: Style = AnsiColor::Red.on_default().bold();
+const DIM: Style = Style::new().dimmed();
+
+/// The verdict columns of the table, in reading order.
+const COLUMNS: [(Verdict, &str); 6] = [
+    (Verdict::Agree, "agree"),
+    (Verdict::SolutionBug, "sol.bug"),
+    (Verdict::MeasurementBug, "meas.bug"),
+    (Verdict::PhantomPass, "phantom"),
+    (Verdict::FailsElsewhere, "elsewhere"),
+    (Verdict::NotMeasured, "not meas."),
+];
+
+fn cell(p: &PairResult, v: Verdict) -> usize {
+    p.verdicts.get(&v).copied().unwrap_or(0)
+}
+
+fn status_word(p: &PairResult) -> String {
+    match p.status {
+        RunStatus::Ok => format!("{:.2} s", p.wall_ms / 1000.0),
+        RunStatus::Timeout => "TIMEOUT".into(),
+        RunStatus::Crashed => "CRASHED".into(),
+    }
+}
+
+pub fn table(out: &mut impl Write, report: &Report) -> io::Result<()> {
+    let width = report
+        .pairs
+        .iter()
+        .map(|p| p.problem.len() + p.solution.len() + 3)
+        .max()
+        .unwrap_or(10)
+        .max(18);
+    write!(out, "{BOLD}{:<width$}", "problem · solution")?;
+    for (_, title) in COLUMNS {
+        write!(out, " {title:>9}")?;
+    }
+    writeln!(out, "  run{BOLD:#}")?;
+    for p in &report.pairs {
+        let lies = cell(p, Verdict::MeasurementBug) + cell(p, Verdict::PhantomPass) > 0;
+        let style = if lies { RED } else { Style::new() };
+        write!(
+            out,
+            "{style}{:<width$}",
+            format!("{} · {}", p.problem, p.solution)
+        )?;
+        for (v, _) in COLUMNS {
+            write!(out, " {:>9}", cell(p, v))?;
+        }
+        writeln!(out, "  {}{style:#}", status_word(p))?;
+    }
+    for p in &report.pairs {
+        if let Some(detail) = &p.detail {
+            writeln!(
+                out,
+                "\n{RED}{} · {}: {detail}{RED:#}",
+                p.problem, p.solution
+            )?;
+        }
+        for e in &p.collection_errors {
+            writeln!(
+                out,
+                "\n{DIM}{} · {}: pytest could not collect the file: {e}{DIM:#}",
+                p.problem, p.solution
+            )?;
+        }
+        let lying: Vec<_> = p
+            .rows
+            .iter()
+            .filter(|r| matches!(r.verdict, Verdict::MeasurementBug | Verdict::PhantomPass))
+            .collect();
+        if lying.is_empty() {
+            continue;
+        }
+        writeln!(out, "\n{BOLD}{} · {}{BOLD:#}", p.problem, p.solution)?;
+        for r in lying {
+            let expr = r.expr.as_deref().unwrap_or(&r.source);
+            let why = r.error.as_deref().unwrap_or("false");
+            writeln!(
+                out,
+                "  {RED}{:<15}{RED:#} {}:{} {expr}\n                  loop: {why}; pytest: {}",
+                r.verdict.label(),
+                r.test,
+                r.line,
+                r.pytest.label()
+            )?;
+        }
+    }
+    let t = &report.totals;
+    writeln!(
+        out,
+        "\n{BOLD}totals{BOLD:#}: {} problems, {} runs ({} killed at the time limit, {} crashed), stage {}",
+        t.problems,
+        t.pairs,
+        t.timeouts,
+        t.crashes,
+        report.stages.join(", ")
+    )?;
+    for v in Verdict::ALL {
+        let n = report.count(v);
+        let style = if n > 0 && matches!(v, Verdict::MeasurementBug | Verdict::PhantomPass) {
+            RED
+        } else {
+            Style::new()
+        };
+        writeln!(out, "  {style}{:<22} {n:>6}{style:#}", v.label())?;
+    }
+    if !t.shapes.is_empty() {
+        writeln!(out, "{BOLD}by shape{BOLD:#}")?;
+        for (shape, verdicts) in &t.shapes {
+            let parts: Vec<String> = Verdict::ALL
+                .iter()
+                .filter_map(|v| verdicts.get(v).map(|n| format!("{n} {}", v.label())))
+                .collect();
+            writeln!(out, "  {:<28} {}", shape.id(), parts.join(", "))?;
+        }
+    }
+    Ok(())
+}
+
+fn xml(text: &str) -> String {
+    let mut s = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => s.push_str("&amp;"),
+            '<' => s.push_str("&lt;"),
+            '>' => s.push_str("&gt;"),
+            '"' => s.push_str("&quot;"),
+            '\'' => s.push_str("&apos;"),
+            // XML 1.0 cannot carry most control characters, even escaped.
+            c if (c as u32) < 0x20 && !matches!(c, '\t' | '\n' | '\r') => s.push('\u{fffd}'),
+            c => s.push(c),
+        }
+    }
+    s
+}
+
+/// JUnit XML: a suite per (problem, solution), a case per assertion. Measurement bugs, phantom
+/// passes and solution bugs are failures (typed by verdict), a pair killed or crashed is an error,
+/// a dropped assertion is skipped.
+pub fn junit(out: &mut impl Write, report: &Report) -> io::Result<()> {
+    let t = &report.totals;
+    let failures = |p: &PairResult| {
+        cell(p, Verdict::MeasurementBug)
+            + cell(p, Verdict::PhantomPass)
+            + cell(p, Verdict::SolutionBug)
+    };
+    let total_failures: usize = report.pairs.iter().map(failures).sum();
+    let total_cases: usize = report.pairs.iter().map(|p| p.rows.len()).sum();
+    writeln!(out, r#"<?xml version="1.0" encoding="UTF-8"?>"#)?;
+    writeln!(
+        out,
+        r#"<testsuites name="bench-explorer check" tests="{total_cases}" failures="{total_failures}" errors="{}">"#,
+        t.timeouts + t.crashes
+    )?;
+    for p in &report.pairs {
+        let errors = usize::from(p.status != RunStatus::Ok);
+        let skipped = cell(p, Verdict::NotMeasured);
+        writeln!(
+            out,
+            r#"  <testsuite name="{}" tests="{}" failures="{}" errors="{errors}" skipped="{skipped}" time="{:.3}">"#,
+            xml(&format!("{}/{}", p.problem, p.solution)),
+            p.rows.len(),
+            failures(p),
+            p.wall_ms / 1000.0
+        )?;
+        if let Some(detail) = &p.detail {
+            writeln!(
+                out,
+                r#"    <testcase classname="{}" name="run"><error type="{}" message="{}"/></testcase>"#,
+                xml(&p.problem),
+                if p.status == RunStatus::Timeout {
+                    "timeout"
+                } else {
+                    "crashed"
+                },
+                xml(detail)
+            )?;
+        }
+        for r in &p.rows {
+            write!(
+                out,
+                r#"    <testcase classname="{}.{}" name="{}"#,
+                xml(&p.problem),
+                xml(&p.solution.replace('.', "_")),
+                xml(&format!("{} line {}", r.test, r.line))
+            )?;
+            let message = || {
+                format!(
+                    "{}: {} (loop: {}; pytest: {})",
+                    r.verdict.label(),
+                    r.expr.as_deref().unwrap_or(&r.source),
+                    r.error
+                        .as_deref()
+                        .unwrap_or(r.eval.map(|e| e.id()).unwrap_or("-")),
+                    r.pytest.label()
+                )
+            };
+            match r.verdict {
+                Verdict::MeasurementBug | Verdict::PhantomPass | Verdict::SolutionBug => writeln!(
+                    out,
+                    r#""><failure type="{}" message="{}"/></testcase>"#,
+                    r.verdict.id(),
+                    xml(&message())
+                )?,
+                Verdict::NotMeasured if r.status == Status::Dropped => writeln!(
+                    out,
+                    r#""><skipped message="{}"/></testcase>"#,
+                    xml(&message())
+                )?,
+                _ => writeln!(out, r#""/>"#)?,
+            }
+        }
+        writeln!(out, "  </testsuite>")?;
+    }
+    writeln!(out, "</testsuites>")
+}

@@ -1,0 +1,168 @@
+"""bench-explorer check's Python side: a fork server around www/py/runner.py.
+
+Started once per worker thread of `bench-explorer check` (next to a copy of runner.py, the very file
+the page's Pyodide worker runs). It imports pytest once, says `ready`, then reads one JSON request per
+line on stdin and answers one JSON line per request on the protocol descriptor. Each request, one
+(problem, solution) pair, runs in its own forked child, in a process group of its own, with:
+
+* a wall-clock limit (`timeout` seconds): the whole group is killed (SIGKILL) when it passes;
+* a memory limit (`memory_mb`, RLIMIT_AS) and a CPU-time limit (RLIMIT_CPU, a little above the
+  wall-clock limit, so a child orphaned by a killed server still ends);
+* stdin, stdout and stderr on /dev/null: what the solution prints through sys.stdout/sys.stderr is
+  captured and capped by runner.py, and what it writes to the descriptors directly is discarded;
+* its own temporary directory, removed afterwards.
+
+The child calls runner.run_request (both views, exactly as the page does) and writes the reply to a
+file; a child that ends without writing it (os._exit, a signal) is reported as crashed.
+"""
+
+import gc
+import json
+import os
+import resource
+import select
+import shutil
+import signal
+import sys
+import tempfile
+import time
+
+sys.dont_write_bytecode = True
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+import runner  # noqa: E402
+import pytest  # noqa: E402,F401  imported once, before any fork
+
+PROTOCOL = os.fdopen(os.dup(1), "w", encoding="utf-8")
+DEVNULL = os.open(os.devnull, os.O_RDWR)
+os.dup2(DEVNULL, 1)  # nothing else may write on the protocol
+
+
+def child(req: dict, work: str) -> None:
+    os.setpgid(0, 0)
+    for fd in (0, 1, 2):
+        os.dup2(DEVNULL, fd)
+    memory = int(req.get("memory_mb") or 0) << 20
+    if memory:
+        resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
+    cpu = int(req["timeout"]) + 2
+    resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu))
+    tempfile.tempdir = work
+    reply = runner.run_request(
+        {
+            "solution": req["solution"],
+            "assertions": req["assertions"],
+            "test_source": req["test_source"],
+            "test_filename": req["test_filename"],
+        }
+    )
+    part = os.path.join(work, "reply.json.part")
+    with open(part, "w", encoding="utf-8") as f:
+        json.dump(reply, f)
+    os.rename(part, os.path.join(work, "reply.json"))
+
+
+def wait(pid: int, timeout: float) -> tuple[int | None, bool]:
+    """(wait status or None, timed out) for the child, killing its group at the deadline."""
+    deadline = time.monotonic() + timeout
+    try:
+        pidfd = os.pidfd_open(pid)
+    except (AttributeError, OSError):
+        pidfd = None
+    try:
+        while True:
+            done, status = os.waitpid(pid, os.WNOHANG)
+            if done:
+                return status, False
+            left = deadline - time.monotonic()
+            if left <= 0:
+                try:
+                    os.killpg(pid, signal.SIGKILL)
+                except ProcessLookupError:
+                    pass
+                os.waitpid(pid, 0)
+                return None, True
+            if pidfd is not None:
+                select.select([pidfd], [], [], left)
+            else:
+                time.sleep(min(left, 0.002))
+    finally:
+        if pidfd is not None:
+            os.close(pidfd)
+
+
+def serve_one(req: dict, base: str) -> dict:
+    work = tempfile.mkdtemp(prefix="pair-", dir=base)
+    started = time.monotonic()
+    pid = os.fork()
+    if pid == 0:
+        code = 0
+        try:
+            child(req, work)
+        except BaseException:  # noqa: BLE001 - the parent reports the missing reply
+            code = 70
+        finally:
+            os._exit(code)
+    status, timed_out = wait(pid, float(req["timeout"]))
+    try:
+        os.killpg(pid, signal.SIGKILL)  # whatever the solution left running
+    except (ProcessLookupError, PermissionError):
+        pass
+    answer = {"id": req.get("id"), "wall_ms": round((time.monotonic() - started) * 1000, 1)}
+    reply_path = os.path.join(work, "reply.json")
+    if timed_out:
+        answer.update(status="timeout", detail=f"killed after {req['timeout']} s (wall-clock limit)")
+    elif os.path.exists(reply_path):
+        with open(reply_path, encoding="utf-8") as f:
+            answer.update(status="ok", reply=json.load(f))
+    elif os.WIFSIGNALED(status):
+        sig = os.WTERMSIG(status)
+        answer.update(status="crashed", detail=f"killed by signal {signal.Signals(sig).name}")
+    else:
+        answer.update(status="crashed", detail=f"exited with status {os.WEXITSTATUS(status)} before reporting")
+    shutil.rmtree(work, ignore_errors=True)
+    return answer
+
+
+def warm_up(base: str) -> None:
+    """One trivial run before any fork, so pytest's plugins are imported once, not per pair (the
+    page's worker, too, runs many requests in one interpreter); then freeze what exists, so the
+    children's garbage collections (pytest runs several per session) skip it."""
+    tempfile.tempdir = base
+    saved = sys.stdout
+    sys.stdout = open(os.devnull, "w")
+    try:
+        runner.run_request(
+            {
+                "solution": "def f():\n    return 1\n",
+                "assertions": [{"id": 0, "expr": "f() == 1"}],
+                "test_source": "from solution import f\n\ndef test_f():\n    assert f() == 1\n",
+                "test_filename": "test_warm_up.py",
+            }
+        )
+    finally:
+        sys.stdout.close()
+        sys.stdout = saved
+        tempfile.tempdir = None
+    gc.collect()
+    gc.freeze()
+
+
+def main() -> None:
+    base = tempfile.mkdtemp(prefix="bench-explorer-check-")
+    warm_up(base)
+    os.dup2(DEVNULL, 2)  # start-up errors are behind us
+    PROTOCOL.write("ready\n")
+    PROTOCOL.flush()
+    try:
+        for line in sys.stdin:
+            if not line.strip():
+                continue
+            PROTOCOL.write(json.dumps(serve_one(json.loads(line), base)) + "\n")
+            PROTOCOL.flush()
+    finally:
+        shutil.rmtree(base, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
