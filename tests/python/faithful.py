@@ -99,19 +99,28 @@ def _run_pytest(folder: pathlib.Path, solution_source: str) -> dict | None:
     return json.loads(proc.stdout)
 
 
-def run_evals(solution_source: str, exprs: list[str]) -> list[dict]:
-    """The contract's evaluation of each expression, in a process of its own (never pytest's)."""
+def run_evals(solution_source: str, exprs: list[str], folder: pathlib.Path | None = None) -> list[dict]:
+    """The contract's evaluation of each expression, in a process of its own (never pytest's).
+
+    The solution file sits in a copy of its folder (data files the solution opens next to its
+    `__file__` are there), but nothing of the test file is loaded.
+    """
     if not exprs:
         return []
     with tempfile.TemporaryDirectory(prefix="faithful-eval-") as tmp:
-        sol = pathlib.Path(tmp) / "solution.py"
+        run_dir = pathlib.Path(tmp) / (folder.name if folder else "solution")
+        if folder is not None:
+            shutil.copytree(folder, run_dir, ignore=shutil.ignore_patterns("__pycache__", ".pytest_cache"))
+        else:
+            run_dir.mkdir()
+        sol = run_dir / "solution.py"
         sol.write_text(solution_source)
         path = pathlib.Path(tmp) / "exprs.json"
         path.write_text(json.dumps(exprs))
         try:
             proc = subprocess.run(
                 [sys.executable, str(DRIVE), "eval", str(sol), str(path), str(EVAL_TIMEOUT)],
-                capture_output=True, text=True, timeout=RUN_TIMEOUT + EVAL_TIMEOUT * len(exprs), cwd=tmp,
+                capture_output=True, text=True, timeout=RUN_TIMEOUT + EVAL_TIMEOUT * len(exprs), cwd=run_dir,
             )
         except subprocess.TimeoutExpired:
             return [{"outcome": "timeout", "error": "evaluation process timed out", "phase": None}] * len(exprs)
@@ -124,7 +133,8 @@ def run_both(test_path: pathlib.Path, solution_source: str, extraction: dict, ti
     result = run_pytest(test_path.parent, solution_source)
     if result is None:
         return None
-    return {"pytest": result, "evals": run_evals(solution_source, [a["expr"] for a in kept(extraction)])}
+    exprs = [a["expr"] for a in kept(extraction)]
+    return {"pytest": result, "evals": run_evals(solution_source, exprs, test_path.parent)}
 
 
 def kept_outcomes(extraction: dict, result: dict) -> list[tuple[dict, dict]]:
@@ -232,7 +242,7 @@ def mutants(source: str, limit: int) -> list[str]:
     counter = _Mutator(-1)
     counter.visit(ast.parse(source))
     sites = counter.seen
-    if sites == 0:
+    if sites == 0 or limit <= 0:
         return []
     step = max(1, sites // limit)
     out = []
@@ -267,7 +277,7 @@ def measure(folder: pathlib.Path, stage: str = "full", auto: int = AUTO_MUTANTS,
     def one(variant):
         label, source = variant
         result = run_pytest(folder, source)
-        evals = run_evals(source, exprs)
+        evals = run_evals(source, exprs, folder)
         return label, source, result, evals
 
     with ThreadPoolExecutor(max_workers=workers) as pool:
