@@ -22,9 +22,10 @@ import inspect
 import io
 import json
 import os
+import select
 import signal
 import sys
-import warnings
+import time
 
 import pytest
 
@@ -42,43 +43,69 @@ def _short(exc: BaseException) -> str:
     return text if len(text) <= 300 else text[:300] + "..."
 
 
-def evaluate(solution_file: str, exprs: list[str], timeout: float) -> list[dict]:
-    name = os.path.splitext(os.path.basename(solution_file))[0]
+def _evaluate_here(solution_file: str, name: str, expr: str, timeout: float) -> dict:
+    """One evaluation, in the current (forked) process."""
+    sys.stdout = sys.stderr = io.StringIO()
+    sys.stdin = io.StringIO("")
+    outcome, error, phase = "error", None, "solution"
     signal.signal(signal.SIGALRM, _on_alarm)
+    signal.setitimer(signal.ITIMER_REAL, timeout)
+    try:
+        spec = importlib.util.spec_from_file_location(name, solution_file)
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[name] = module
+        spec.loader.exec_module(module)
+        phase = "assertion"
+        value = eval(compile(expr, "<assertion>", "eval"), module.__dict__)
+        outcome = "pass" if bool(value) else "fail"
+    except _Timeout:
+        outcome, error = "timeout", f"timed out after {timeout}s"
+    except BaseException as exc:  # noqa: BLE001 - SystemExit from the solution is an error too
+        error = _short(exc)
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        sys.modules.pop(name, None)
+    return {"outcome": outcome, "error": error, "phase": phase}
+
+
+def evaluate(solution_file: str, exprs: list[str], timeout: float) -> list[dict]:
+    """Each expression in a forked child of this process, so that nothing one evaluation changes
+    (module attributes of the stdlib, os.environ, the decimal context, builtins) reaches the next."""
+    name = os.path.splitext(os.path.basename(solution_file))[0]
     results = []
     for expr in exprs:
-        saved_modules = dict(sys.modules)
-        saved_path = list(sys.path)
-        saved_stdout, saved_stderr, saved_stdin = sys.stdout, sys.stderr, sys.stdin
-        sys.stdout = sys.stderr = io.StringIO()
-        sys.stdin = io.StringIO("")
-        outcome, error, phase = "error", None, "solution"
-        signal.setitimer(signal.ITIMER_REAL, timeout)
+        read_end, write_end = os.pipe()
+        sys.stdout.flush()
+        pid = os.fork()
+        if pid == 0:  # the child
+            os.close(read_end)
+            try:
+                data = json.dumps(_evaluate_here(solution_file, name, expr, timeout)).encode()
+            except BaseException as exc:  # noqa: BLE001 - e.g. a result that cannot be encoded
+                data = json.dumps({"outcome": "error", "error": _short(exc), "phase": "assertion"}).encode()
+            with os.fdopen(write_end, "wb") as f:
+                f.write(data)
+            os._exit(0)
+        os.close(write_end)
+        chunks = []
+        deadline = time.monotonic() + timeout + 5
+        with os.fdopen(read_end, "rb") as f:
+            while True:
+                left = deadline - time.monotonic()
+                ready, _, _ = select.select([f], [], [], max(0.0, left))
+                if not ready:
+                    os.kill(pid, signal.SIGKILL)
+                    break
+                chunk = os.read(f.fileno(), 65536)
+                if not chunk:
+                    break
+                chunks.append(chunk)
+        os.waitpid(pid, 0)
         try:
-            with warnings.catch_warnings():
-                spec = importlib.util.spec_from_file_location(name, solution_file)
-                module = importlib.util.module_from_spec(spec)
-                sys.modules[name] = module
-                spec.loader.exec_module(module)
-                phase = "assertion"
-                value = eval(compile(expr, "<assertion>", "eval"), module.__dict__)
-                outcome = "pass" if bool(value) else "fail"
-        except _Timeout:
-            outcome, error = "timeout", f"timed out after {timeout}s"
-        except KeyboardInterrupt:
-            raise
-        except BaseException as exc:  # noqa: BLE001 - SystemExit from the solution is an error too
-            error = _short(exc)
-        finally:
-            signal.setitimer(signal.ITIMER_REAL, 0)
-            sys.stdout, sys.stderr, sys.stdin = saved_stdout, saved_stderr, saved_stdin
-            # Forget the module and anything it imported from the run directory.
-            for key in list(sys.modules):
-                if key not in saved_modules:
-                    del sys.modules[key]
-            sys.modules.update(saved_modules)
-            sys.path[:] = saved_path
-        results.append({"outcome": outcome, "error": error, "phase": phase})
+            results.append(json.loads(b"".join(chunks)))
+        except ValueError:
+            results.append({"outcome": "timeout" if time.monotonic() >= deadline else "error",
+                            "error": "the evaluation process died or hung", "phase": None})
     return results
 
 

@@ -190,7 +190,8 @@ def judge(extraction: dict, pytest_result: dict, evals: list[dict], spans: dict)
                 if not truthy:
                     lie = ("false fail", f"pytest passed this assert and failed later at line {f}")
             elif truthy:
-                lie = ("phantom pass", f"pytest failed the test at line {f} before reaching it: {_first(t['crash'])}")
+                where = f"at line {f} before reaching it" if f is not None else "(not at an assert of the test)"
+                lie = ("phantom pass", f"pytest failed the test {where}: {_first(t['crash'])}")
         elif truthy:  # error (setup failed), skipped, xfailed
             lie = ("phantom pass", f"pytest reports the test {t['outcome']}: {_first(t['crash'])}")
         if lie:

@@ -107,3 +107,59 @@ def test_no_lie_on_mutants(case):
         checked = [r for r in runs if r["label"].startswith("mutant") and r["lies"] is not None]
         assert checked, f"{case['folder'].name} has mutant*.py but none was checked"
     assert not lies, "\n".join(lies)
+
+
+# --------------------------------------------------------------------------- the judge itself
+
+
+def _judged(outcome, fail_line, evals, lines=(3, 4, 6)):
+    extraction = {"assertions": [
+        {"test": "test_x", "line": line, "expr": f"e{line}", "status": "kept"} for line in lines
+    ]}
+    result = {"tests": [{"name": "test_x", "outcome": outcome, "fail_line": fail_line, "crash": "boom"}]}
+    spans = {3: (3, True), 4: (5, True), 6: (6, False)}
+    return [(lie["line"], lie["kind"]) for lie in fx.judge(extraction, result, [{"outcome": o, "error": None} for o in evals], spans)]
+
+
+def test_judge_finds_false_fails_where_pytest_passed():
+    assert _judged("passed", None, ["pass", "fail", "error"]) == [(4, "false fail"), (6, "false fail")]
+
+
+def test_judge_finds_phantom_passes_at_and_after_the_failing_assert():
+    # pytest failed at line 5 (inside the multi-line assert starting on line 4).
+    assert _judged("failed", 5, ["pass", "pass", "pass"]) == [(4, "phantom pass"), (6, "phantom pass")]
+    # the earlier top-level assert passed under pytest: false must be reported
+    assert _judged("failed", 5, ["fail", "fail", "fail"]) == [(3, "false fail")]
+
+
+def test_judge_treats_skips_xfails_errors_and_uncollected_tests_as_never_passing():
+    for outcome in ("skipped", "xfailed", "error"):
+        assert _judged(outcome, None, ["pass", "fail", "pass"]) == [(3, "phantom pass"), (6, "phantom pass")]
+    extraction = {"assertions": [{"test": "test_gone", "line": 3, "expr": "True", "status": "kept"}]}
+    lies = fx.judge(extraction, {"tests": []}, [{"outcome": "pass", "error": None}], {})
+    assert [lie["kind"] for lie in lies] == ["phantom pass"]
+
+
+def test_judge_refuses_to_pair_unequal_counts():
+    with pytest.raises(ValueError):
+        _judged("passed", None, ["pass", "pass"])
+
+
+def test_evaluation_uses_a_fresh_registered_module_per_assertion(tmp_path):
+    (tmp_path / "solution.py").write_text("import sys\nCOUNT = [0]\ndef bump():\n    COUNT[0] += 1\n    return COUNT[0]\n")
+    exprs = [
+        "bump() == 1",
+        "bump() == 1",  # a fresh module: the first evaluation left nothing behind
+        "__name__ == 'solution' and __file__.endswith('solution.py') and __spec__.name == 'solution'",
+        "sys.modules['solution'].bump is bump",
+        "__import__('os').environ.setdefault('FAITHFUL_LEAK', '1') == '1'",
+        "'FAITHFUL_LEAK' not in __import__('os').environ",  # nor in the process
+        "next(x for x in iter(int, 1) if x)",  # never ends: the timeout stops it
+    ]
+    saved = fx.EVAL_TIMEOUT
+    fx.EVAL_TIMEOUT = 1.0
+    try:
+        results = fx.run_evals((tmp_path / "solution.py").read_text(), exprs, tmp_path)
+    finally:
+        fx.EVAL_TIMEOUT = saved
+    assert [r["outcome"] for r in results] == ["pass", "pass", "pass", "pass", "pass", "pass", "timeout"]
