@@ -26,8 +26,8 @@ BIN = pathlib.Path(os.environ.get("BENCH_EXPLORER_BIN", ROOT / "target" / "debug
 DRIVE = ROOT / "tests" / "python" / "drive.py"
 PROBLEMS = sorted(p for p in (ROOT / "problems").iterdir() if (p / "solution.py").exists())
 FIXTURES = sorted(p for p in (ROOT / "tests" / "fixtures").iterdir() if (p / "solution.py").exists())
-EVAL_TIMEOUT = 5.0  # seconds per kept assertion
-RUN_TIMEOUT = 120.0  # seconds per pytest run or per evaluation process
+EVAL_TIMEOUT = float(os.environ.get("FAITHFUL_EVAL_TIMEOUT", "3"))  # seconds per kept assertion
+RUN_TIMEOUT = float(os.environ.get("FAITHFUL_RUN_TIMEOUT", "30"))  # seconds per pytest run (a mutant may loop forever)
 AUTO_MUTANTS = int(os.environ.get("FAITHFUL_AUTO_MUTANTS", "4"))
 WORKERS = int(os.environ.get("FAITHFUL_WORKERS", "2"))
 
