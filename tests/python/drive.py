@@ -27,8 +27,6 @@ import signal
 import sys
 import time
 
-import pytest
-
 
 class _Timeout(BaseException):
     pass
@@ -140,8 +138,7 @@ class Recorder:
             in_file.append(entry)
         return in_file[0].lineno + 1 if in_file else None
 
-    @pytest.hookimpl(hookwrapper=True)
-    def pytest_runtest_makereport(self, item, call):
+    def _makereport(self, item, call):  # installed as a hookwrapper by run_pytest
         outcome = yield
         report = outcome.get_result()
         entry = self._entry(report.nodeid)
@@ -184,6 +181,9 @@ def outcome_of(entry: dict) -> str:
 
 
 def run_pytest(run_dir: str, test_name: str) -> dict:
+    import pytest  # only here: the evaluations never import pytest
+
+    Recorder.pytest_runtest_makereport = pytest.hookimpl(hookwrapper=True)(Recorder._makereport)
     os.chdir(run_dir)
     sys.path.insert(0, run_dir)
     sys.dont_write_bytecode = True

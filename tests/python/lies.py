@@ -37,8 +37,13 @@ def table(stage: str, args) -> None:
     cases = [p for p in fx.PROBLEMS + fx.FIXTURES if p.name.startswith(args.only)]
     rows: dict[str, collections.Counter] = collections.defaultdict(collections.Counter)
     for folder in cases:
-        m = fx.measure(folder, stage, auto=args.auto)
         row = rows[fx.fixture_class(folder)]
+        try:
+            m = fx.measure(folder, stage, auto=args.auto)
+        except Exception as exc:  # noqa: BLE001 - one broken case must not hide the others
+            row["crashed"] += 1
+            print(f"CRASHED {folder.name}: {exc}", file=sys.stderr)
+            continue
         row["cases"] += 1
         row["kept"] += m["kept"]
         row["asserts"] += len(m["extraction"]["assertions"])
@@ -62,6 +67,8 @@ def table(stage: str, args) -> None:
         total.update(row)
         _print_row(name, row, cols)
     _print_row("TOTAL", total, cols)
+    if total["crashed"] or total["timeouts"]:
+        print(f"(cases crashed: {total['crashed']}; pytest runs timed out: {total['timeouts']})")
 
 
 def _print_row(name, row, cols):
