@@ -1,34 +1,224 @@
-"""Run one solution against one test file both ways, in a fresh process, and print JSON.
+"""One side of the differential check, in its own process, printing JSON on stdout.
 
-    python3 tests/python/drive.py TEST_FILE SOLUTION_FILE EXTRACTION_JSON
+    python3 tests/python/drive.py pytest RUN_DIR TEST_FILE_NAME
+    python3 tests/python/drive.py eval SOLUTION_FILE EXPRS_JSON [TIMEOUT_SECONDS]
 
-Prints {"pytest": run_pytest(...), "evals": eval_assertions(...)} using www/py/runner.py, the same
-code the page's Pyodide worker runs, so the native checks and the browser share one definition of
-"evaluate a kept assertion".
+`pytest` runs real pytest on RUN_DIR/TEST_FILE_NAME (RUN_DIR is a copy of the fixture folder, so its
+conftest.py is honoured) and reports, per node id, the outcome of each phase and, for a failing call,
+the line of the test function's own frame where it failed (the assert pytest failed, or the statement
+that raised before any later assert was reached).
+
+`eval` evaluates each expression of EXPRS_JSON (a JSON list of strings) the way the extraction contract
+says a bench loop does: for every expression a FRESH module is loaded from SOLUTION_FILE with
+importlib.util.spec_from_file_location / module_from_spec / exec_module (so `__name__`, `__file__`,
+`__spec__` are set), registered in sys.modules under its name while the expression is evaluated, and
+`eval(expr, module.__dict__)` is taken with its truth value, under a per-expression timeout.
 """
 
+from __future__ import annotations
+
+import importlib.util
+import inspect
+import io
 import json
-import pathlib
+import os
+import select
+import signal
 import sys
+import time
 
-ROOT = pathlib.Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT / "www" / "py"))
 
-import runner  # noqa: E402
+class _Timeout(BaseException):
+    pass
+
+
+def _on_alarm(signum, frame):
+    raise _Timeout()
+
+
+def _short(exc: BaseException) -> str:
+    text = f"{type(exc).__name__}: {exc}"
+    return text if len(text) <= 300 else text[:300] + "..."
+
+
+def _evaluate_here(solution_file: str, name: str, expr: str, timeout: float) -> dict:
+    """One evaluation, in the current (forked) process."""
+    sys.stdout = sys.stderr = io.StringIO()
+    sys.stdin = io.StringIO("")
+    outcome, error, phase = "error", None, "solution"
+    signal.signal(signal.SIGALRM, _on_alarm)
+    signal.setitimer(signal.ITIMER_REAL, timeout)
+    try:
+        spec = importlib.util.spec_from_file_location(name, solution_file)
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[name] = module
+        spec.loader.exec_module(module)
+        phase = "assertion"
+        value = eval(compile(expr, "<assertion>", "eval"), module.__dict__)
+        outcome = "pass" if bool(value) else "fail"
+    except _Timeout:
+        outcome, error = "timeout", f"timed out after {timeout}s"
+    except BaseException as exc:  # noqa: BLE001 - SystemExit from the solution is an error too
+        error = _short(exc)
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        sys.modules.pop(name, None)
+    return {"outcome": outcome, "error": error, "phase": phase}
+
+
+def evaluate(solution_file: str, exprs: list[str], timeout: float) -> list[dict]:
+    """Each expression in a forked child of this process, so that nothing one evaluation changes
+    (module attributes of the stdlib, os.environ, the decimal context, builtins) reaches the next."""
+    name = os.path.splitext(os.path.basename(solution_file))[0]
+    results = []
+    for expr in exprs:
+        read_end, write_end = os.pipe()
+        sys.stdout.flush()
+        pid = os.fork()
+        if pid == 0:  # the child
+            os.close(read_end)
+            try:
+                data = json.dumps(_evaluate_here(solution_file, name, expr, timeout)).encode()
+            except BaseException as exc:  # noqa: BLE001 - e.g. a result that cannot be encoded
+                data = json.dumps({"outcome": "error", "error": _short(exc), "phase": "assertion"}).encode()
+            with os.fdopen(write_end, "wb") as f:
+                f.write(data)
+            os._exit(0)
+        os.close(write_end)
+        chunks = []
+        deadline = time.monotonic() + timeout + 5
+        with os.fdopen(read_end, "rb") as f:
+            while True:
+                left = deadline - time.monotonic()
+                ready, _, _ = select.select([f], [], [], max(0.0, left))
+                if not ready:
+                    os.kill(pid, signal.SIGKILL)
+                    break
+                chunk = os.read(f.fileno(), 65536)
+                if not chunk:
+                    break
+                chunks.append(chunk)
+        os.waitpid(pid, 0)
+        try:
+            results.append(json.loads(b"".join(chunks)))
+        except ValueError:
+            results.append({"outcome": "timeout" if time.monotonic() >= deadline else "error",
+                            "error": "the evaluation process died or hung", "phase": None})
+    return results
+
+
+class Recorder:
+    """pytest plugin: per node id, each phase's outcome and the failing line of a failed call."""
+
+    def __init__(self, test_file: str):
+        self.test_file = os.path.realpath(test_file)
+        self.tests: dict[str, dict] = {}
+        self.collection_errors: list[str] = []
+
+    def _entry(self, nodeid: str) -> dict:
+        return self.tests.setdefault(
+            nodeid,
+            {"nodeid": nodeid, "name": nodeid.split("::", 1)[-1], "setup": None, "call": None,
+             "teardown": None, "fail_line": None, "crash": "", "wasxfail": False},
+        )
+
+    def _fail_line(self, item, excinfo):
+        """Line, in the test function's own frame, that was executing when the call failed."""
+        try:
+            target = inspect.unwrap(item.function).__code__
+        except Exception:  # noqa: BLE001
+            target = None
+        in_file = []
+        for entry in excinfo.traceback:
+            frame_code = entry.frame.code.raw
+            if os.path.realpath(str(entry.path)) != self.test_file:
+                continue
+            if target is not None and frame_code is target:
+                return entry.lineno + 1
+            in_file.append(entry)
+        return in_file[0].lineno + 1 if in_file else None
+
+    def _makereport(self, item, call):  # installed as a hookwrapper by run_pytest
+        outcome = yield
+        report = outcome.get_result()
+        entry = self._entry(report.nodeid)
+        if report.when == "call" and call.excinfo is not None and report.failed:
+            entry["fail_line"] = self._fail_line(item, call.excinfo)
+            crash = getattr(getattr(report.longrepr, "reprcrash", None), "message", "")
+            entry["crash"] = (crash or "")[:300]
+
+    def pytest_runtest_logreport(self, report):
+        entry = self._entry(report.nodeid)
+        if report.passed:
+            state = "passed"
+        elif report.failed:
+            state = "failed"
+        else:
+            state = "skipped"
+        if hasattr(report, "wasxfail"):
+            entry["wasxfail"] = True
+        entry[report.when] = state
+        if report.failed and report.when != "call" and not entry["crash"]:
+            crash = getattr(getattr(report.longrepr, "reprcrash", None), "message", "")
+            entry["crash"] = (crash or "")[:300]
+
+    def pytest_collectreport(self, report):
+        if report.failed:
+            self.collection_errors.append(str(report.longrepr)[:500])
+
+
+def outcome_of(entry: dict) -> str:
+    """One word per test, as pytest's summary line counts it."""
+    if entry["setup"] == "failed":
+        return "error"
+    if entry["setup"] == "skipped" or entry["call"] == "skipped":
+        return "xfailed" if entry["wasxfail"] else "skipped"
+    if entry["call"] == "failed":
+        return "failed"
+    if entry["call"] == "passed":
+        return "xpassed" if entry["wasxfail"] else "passed"
+    return "error"
+
+
+def run_pytest(run_dir: str, test_name: str) -> dict:
+    import pytest  # only here: the evaluations never import pytest
+
+    Recorder.pytest_runtest_makereport = pytest.hookimpl(hookwrapper=True)(Recorder._makereport)
+    os.chdir(run_dir)
+    sys.path.insert(0, run_dir)
+    sys.dont_write_bytecode = True
+    recorder = Recorder(os.path.join(run_dir, test_name))
+    args = [test_name, "-q", "-p", "no:cacheprovider", "--rootdir", run_dir, "-c",
+            os.path.join(run_dir, "pytest.ini"), "--color=no"]
+    if importlib.util.find_spec("pytest_randomly") is not None:
+        args += ["-p", "no:randomly"]
+    saved = sys.stdout
+    sys.stdout = io.StringIO()
+    try:
+        exit_code = pytest.main(args, plugins=[recorder])
+    finally:
+        output, sys.stdout = sys.stdout.getvalue(), saved
+    tests = []
+    for entry in recorder.tests.values():
+        entry["outcome"] = outcome_of(entry)
+        tests.append(entry)
+    return {"tests": tests, "collection_errors": recorder.collection_errors,
+            "exit_code": int(exit_code), "output": output[-4000:]}
 
 
 def main() -> None:
-    test_path, solution_path, extraction_path = map(pathlib.Path, sys.argv[1:4])
-    extraction = json.loads(extraction_path.read_text())
-    solution = solution_path.read_text()
-    kept = [
-        {"id": i, "expr": a["expr"]}
-        for i, a in enumerate(extraction["assertions"])
-        if a["status"] == "kept"
-    ]
-    evals = runner.eval_assertions(solution, kept)
-    result = runner.run_pytest(test_path.read_text(), test_path.name, solution)
-    json.dump({"pytest": result, "evals": evals}, sys.stdout)
+    mode = sys.argv[1]
+    if mode == "pytest":
+        result = run_pytest(os.path.realpath(sys.argv[2]), sys.argv[3])
+    elif mode == "eval":
+        with open(sys.argv[3]) as f:
+            exprs = json.load(f)
+        timeout = float(sys.argv[4]) if len(sys.argv) > 4 else 5.0
+        result = evaluate(os.path.realpath(sys.argv[2]), exprs, timeout)
+    else:
+        raise SystemExit(f"unknown mode {mode!r}")
+    sys.stdout.write(json.dumps(result))
+    sys.stdout.flush()
 
 
 if __name__ == "__main__":

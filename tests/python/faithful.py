@@ -1,4 +1,12 @@
-"""Shared helpers for the differential checks: extract with the CLI, run both views, make mutants."""
+"""Shared helpers for the differential checks: extract with the CLI, run pytest and the contract's
+evaluation in separate processes, make mutants, and judge every kept assertion against pytest.
+
+A kept assertion LIES when it is
+* a false fail: not truthy (false, raising or timing out) where pytest passed that assert (the test
+  passed, or it failed later, at a line after this assert, which is a top-level statement of the test);
+* a phantom pass: truthy where pytest failed that very assert, or failed the test (or its setup)
+  before reaching it, or skipped or xfailed the test, or did not collect the test at all.
+"""
 
 from __future__ import annotations
 
@@ -6,49 +14,195 @@ import ast
 import json
 import os
 import pathlib
+import shutil
 import subprocess
 import sys
 import tempfile
+import tomllib
+from concurrent.futures import ThreadPoolExecutor
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 BIN = pathlib.Path(os.environ.get("BENCH_EXPLORER_BIN", ROOT / "target" / "debug" / "bench-explorer"))
 DRIVE = ROOT / "tests" / "python" / "drive.py"
+PROBLEMS = sorted(p for p in (ROOT / "problems").iterdir() if (p / "solution.py").exists())
+FIXTURES = sorted(p for p in (ROOT / "tests" / "fixtures").iterdir() if (p / "solution.py").exists())
+EVAL_TIMEOUT = float(os.environ.get("FAITHFUL_EVAL_TIMEOUT", "3"))  # seconds per kept assertion
+RUN_TIMEOUT = float(os.environ.get("FAITHFUL_RUN_TIMEOUT", "30"))  # seconds per pytest run (a mutant may loop forever)
+AUTO_MUTANTS = int(os.environ.get("FAITHFUL_AUTO_MUTANTS", "4"))
+WORKERS = int(os.environ.get("FAITHFUL_WORKERS", "2"))
 
 
-def extract(test_path: pathlib.Path, stage: str = "full", slug: str | None = None) -> dict:
+# --------------------------------------------------------------------------- extraction
+
+
+def test_file(folder: pathlib.Path) -> pathlib.Path:
+    files = sorted(folder.glob("test_*.py"))
+    assert files, f"no test_*.py in {folder}"
+    return files[0]
+
+
+def case_options(folder: pathlib.Path) -> dict:
+    """CLI options for a problem (its slug) or a fixture (what its expect.toml sets)."""
+    if folder.parent.name == "problems":
+        return {"slug": folder.name, "solution_modules": []}
+    expect = folder / "expect.toml"
+    data = tomllib.loads(expect.read_text()) if expect.exists() else {}
+    return {"slug": data.get("slug"), "solution_modules": data.get("solution_modules", [])}
+
+
+def extract(test_path: pathlib.Path, stage: str = "full", slug: str | None = None,
+            solution_modules: list[str] = ()) -> dict:
     args = [str(BIN), "extract", "--json", "--stage", stage, str(test_path)]
     if slug:
         args += ["--slug", slug]
+    for m in solution_modules:
+        args += ["--solution-module", m]
     proc = subprocess.run(args, capture_output=True, text=True, timeout=60)
     assert proc.returncode in (0, 1), proc.stderr
     return json.loads(proc.stdout)
 
 
-def run_both(test_path: pathlib.Path, solution_source: str, extraction: dict, timeout: float = 60) -> dict | None:
-    """pytest outcomes and kept-assertion outcomes for one solution; None if it timed out."""
-    with tempfile.TemporaryDirectory() as tmp:
-        sol = pathlib.Path(tmp) / "solution.py"
-        sol.write_text(solution_source)
-        ext = pathlib.Path(tmp) / "extraction.json"
-        ext.write_text(json.dumps(extraction))
+def kept(extraction: dict) -> list[dict]:
+    return [a for a in extraction["assertions"] if a["status"] == "kept"]
+
+
+# --------------------------------------------------------------------------- the two views
+
+
+_PYTEST_CACHE: dict[tuple[str, str], dict | None] = {}
+
+
+def run_pytest(folder: pathlib.Path, solution_source: str) -> dict | None:
+    """Real pytest (memoized per folder and solution, so several stages share one run)."""
+    key = (str(folder), solution_source)
+    if key not in _PYTEST_CACHE:
+        _PYTEST_CACHE[key] = _run_pytest(folder, solution_source)
+    return _PYTEST_CACHE[key]
+
+
+def _run_pytest(folder: pathlib.Path, solution_source: str) -> dict | None:
+    """Real pytest on a copy of the whole folder (its conftest.py included), with this solution."""
+    with tempfile.TemporaryDirectory(prefix="faithful-pytest-") as tmp:
+        run_dir = pathlib.Path(tmp) / folder.name
+        shutil.copytree(folder, run_dir, ignore=shutil.ignore_patterns("__pycache__", ".pytest_cache"))
+        (run_dir / "solution.py").write_text(solution_source)
+        if not (run_dir / "pytest.ini").exists():
+            (run_dir / "pytest.ini").write_text("[pytest]\n")
         try:
             proc = subprocess.run(
-                [sys.executable, str(DRIVE), str(test_path), str(sol), str(ext)],
-                capture_output=True, text=True, timeout=timeout,
+                [sys.executable, str(DRIVE), "pytest", str(run_dir), test_file(folder).name],
+                capture_output=True, text=True, timeout=RUN_TIMEOUT, cwd=run_dir,
             )
         except subprocess.TimeoutExpired:
             return None
-    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert proc.returncode == 0, f"drive.py pytest crashed on {folder.name}: {proc.stderr[-2000:]}"
     return json.loads(proc.stdout)
 
 
+def run_evals(solution_source: str, exprs: list[str], folder: pathlib.Path | None = None) -> list[dict]:
+    """The contract's evaluation of each expression, in a process of its own (never pytest's).
+
+    The solution file sits in a copy of its folder (data files the solution opens next to its
+    `__file__` are there), but nothing of the test file is loaded.
+    """
+    if not exprs:
+        return []
+    with tempfile.TemporaryDirectory(prefix="faithful-eval-") as tmp:
+        run_dir = pathlib.Path(tmp) / (folder.name if folder else "solution")
+        if folder is not None:
+            shutil.copytree(folder, run_dir, ignore=shutil.ignore_patterns("__pycache__", ".pytest_cache"))
+        else:
+            run_dir.mkdir()
+        sol = run_dir / "solution.py"
+        sol.write_text(solution_source)
+        path = pathlib.Path(tmp) / "exprs.json"
+        path.write_text(json.dumps(exprs))
+        try:
+            proc = subprocess.run(
+                [sys.executable, str(DRIVE), "eval", str(sol), str(path), str(EVAL_TIMEOUT)],
+                capture_output=True, text=True, timeout=RUN_TIMEOUT + EVAL_TIMEOUT * len(exprs), cwd=run_dir,
+            )
+        except subprocess.TimeoutExpired:
+            return [{"outcome": "timeout", "error": "evaluation process timed out", "phase": None}] * len(exprs)
+    assert proc.returncode == 0, f"drive.py eval crashed: {proc.stderr[-2000:]}"
+    return json.loads(proc.stdout)
+
+
+def run_both(test_path: pathlib.Path, solution_source: str, extraction: dict, timeout: float = 60) -> dict | None:
+    """pytest outcomes and kept-assertion outcomes for one solution (the stage story's view)."""
+    result = run_pytest(test_path.parent, solution_source)
+    if result is None:
+        return None
+    exprs = [a["expr"] for a in kept(extraction)]
+    return {"pytest": result, "evals": run_evals(solution_source, exprs, test_path.parent)}
+
+
 def kept_outcomes(extraction: dict, result: dict) -> list[tuple[dict, dict]]:
-    kept = [a for a in extraction["assertions"] if a["status"] == "kept"]
-    return list(zip(kept, result["evals"]))
+    return list(zip(kept(extraction), result["evals"], strict=True))
 
 
 def pytest_outcomes(result: dict) -> dict[str, str]:
     return {t["name"]: t["outcome"] for t in result["pytest"]["tests"]}
+
+
+# --------------------------------------------------------------------------- judging
+
+
+def assert_spans(test_path: pathlib.Path) -> dict[int, tuple[int, bool]]:
+    """Start line of every assert -> (end line, whether it is a top-level statement of a function)."""
+    try:
+        tree = ast.parse(test_path.read_text())
+    except SyntaxError:
+        return {}
+    spans = {n.lineno: (n.end_lineno, False) for n in ast.walk(tree) if isinstance(n, ast.Assert)}
+    for func in ast.walk(tree):
+        if isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            for stmt in func.body:
+                if isinstance(stmt, ast.Assert):
+                    spans[stmt.lineno] = (stmt.end_lineno, True)
+    return spans
+
+
+def _first(text: str) -> str:
+    return (text or "").strip().splitlines()[0][:200] if (text or "").strip() else ""
+
+
+def judge(extraction: dict, pytest_result: dict, evals: list[dict], spans: dict) -> list[dict]:
+    """Every lie of the kept assertions, for one solution."""
+    tests = {t["name"]: t for t in pytest_result["tests"]}
+    lies = []
+    for a, r in zip(kept(extraction), evals, strict=True):
+        truthy = r["outcome"] == "pass"
+        t = tests.get(a["test"])
+        end, top = spans.get(a["line"], (a["line"], False))
+        lie = None
+        if t is None:
+            lie = ("phantom pass" if truthy else "false fail", "pytest does not collect this test")
+        elif t["outcome"] in ("passed", "xpassed"):
+            if not truthy:
+                lie = ("false fail", f"pytest {t['outcome']} the test")
+        elif t["outcome"] == "failed":
+            f = t["fail_line"]
+            if f is not None and a["line"] <= f <= end:
+                if truthy:
+                    lie = ("phantom pass", f"pytest fails this assert: {_first(t['crash'])}")
+            elif f is not None and end < f and top:
+                if not truthy:
+                    lie = ("false fail", f"pytest passed this assert and failed later at line {f}")
+            elif truthy:
+                where = f"at line {f} before reaching it" if f is not None else "(not at an assert of the test)"
+                lie = ("phantom pass", f"pytest failed the test {where}: {_first(t['crash'])}")
+        elif truthy:  # error (setup failed), skipped, xfailed
+            lie = ("phantom pass", f"pytest reports the test {t['outcome']}: {_first(t['crash'])}")
+        if lie:
+            lies.append({
+                "kind": lie[0], "detail": lie[1], "test": a["test"], "line": a["line"], "expr": a["expr"],
+                "eval": r["outcome"], "error": r["error"],
+            })
+    return lies
+
+
+# --------------------------------------------------------------------------- mutants
 
 
 class _Mutator(ast.NodeTransformer):
@@ -89,7 +243,7 @@ def mutants(source: str, limit: int) -> list[str]:
     counter = _Mutator(-1)
     counter.visit(ast.parse(source))
     sites = counter.seen
-    if sites == 0:
+    if sites == 0 or limit <= 0:
         return []
     step = max(1, sites // limit)
     out = []
@@ -99,3 +253,56 @@ def mutants(source: str, limit: int) -> list[str]:
         if text != source:
             out.append(text)
     return out
+
+
+def variants(folder: pathlib.Path, auto: int = AUTO_MUTANTS) -> list[tuple[str, str]]:
+    """(label, source): the reference, each hand-written mutant*.py, then the automatic mutants."""
+    reference = (folder / "solution.py").read_text()
+    out = [("solution.py", reference)]
+    out += [(p.name, p.read_text()) for p in sorted(folder.glob("mutant*.py"))]
+    out += [(f"auto-mutant-{i}", m) for i, m in enumerate(mutants(reference, auto))]
+    return out
+
+
+# --------------------------------------------------------------------------- one case
+
+
+def measure(folder: pathlib.Path, stage: str = "full", auto: int = AUTO_MUTANTS, workers: int = WORKERS) -> dict:
+    """Extraction, and for every variant of the solution: pytest, evaluations, lies."""
+    path = test_file(folder)
+    opts = case_options(folder)
+    extraction = extract(path, stage, opts["slug"], opts["solution_modules"])
+    exprs = [a["expr"] for a in kept(extraction)]
+    spans = assert_spans(path)
+
+    def one(variant):
+        label, source = variant
+        result = run_pytest(folder, source)
+        evals = run_evals(source, exprs, folder)
+        return label, source, result, evals
+
+    with ThreadPoolExecutor(max_workers=workers) as pool:
+        runs = list(pool.map(one, variants(folder, auto)))
+    out = {"folder": folder, "test_path": path, "extraction": extraction, "kept": len(exprs), "runs": []}
+    for label, source, result, evals in runs:
+        run = {"label": label, "source": source, "pytest": result, "evals": evals, "lies": None}
+        if result is not None:
+            assert len(evals) == len(exprs), f"{folder.name} {label}: {len(exprs)} kept, {len(evals)} evaluations"
+            run["lies"] = judge(extraction, result, evals, spans)
+        out["runs"].append(run)
+    return out
+
+
+def describe(folder: pathlib.Path, label: str, lie: dict) -> str:
+    return (f"{lie['kind']}: {folder.name} [{label}] {lie['test']} line {lie['line']}: `{lie['expr']}` "
+            f"evaluates {lie['eval']}{' (' + lie['error'] + ')' if lie['error'] else ''}; {lie['detail']}")
+
+
+def fixture_class(folder: pathlib.Path) -> str:
+    """Class of a case for the summary: `problems`, `author_<class>`, or `older fixtures`."""
+    if folder.parent.name == "problems":
+        return "problems"
+    parts = folder.name.split("_")
+    if parts[0] == "author" and len(parts) > 1:
+        return f"author_{parts[1]}"
+    return "older fixtures"

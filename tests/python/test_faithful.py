@@ -1,94 +1,165 @@
 """The measurement must not lie: differential checks of the extractor against real pytest.
 
-For every bench problem and every extractor fixture that has a `solution.py`:
+For every bench problem and every extractor fixture that has a `solution.py`, the `full` extraction's
+kept assertions are evaluated the way the extraction contract says a bench loop does (a fresh module
+loaded from the solution's file for each assertion, `eval(expr, module.__dict__)`, with a timeout), in a
+process of their own, next to real pytest run on a copy of the fixture folder (its conftest.py
+included), for the reference solution, every hand-written `mutant*.py` (mutants that break an
+effect: a counter that does not count, a reset that does not reset) and a few automatic mutants.
 
-* the reference solution passes pytest, and every kept assertion is truthy against it;
-* the stub (bench problems) fails every kept assertion;
-* every assertion's `test` is a node id pytest collected;
-* for mutants of the solution (single-point changes to comparisons, arithmetic and integer
-  constants): wherever pytest passes a test, every kept assertion of that test is truthy.
+A kept assertion must never lie (see faithful.py for the exact rules):
+* no false fail: not truthy where pytest passed that assert;
+* no phantom pass: truthy where pytest failed that assert, failed the test before reaching it,
+  skipped or xfailed the test, or never collected it.
 
-The last check is the contract's guarantee, tested against solutions nobody hand-picked.
+Also: the reference passes pytest, every hand-written mutant fails it, every `test` is a node id
+pytest collected, the stub (bench problems) fails every kept assertion, and the number of
+evaluations equals the number of kept assertions.
 """
 
 from __future__ import annotations
-
-import pathlib
 
 import pytest
 
 import faithful as fx
 
-PROBLEMS = sorted(p for p in (fx.ROOT / "problems").iterdir() if (p / "solution.py").exists())
-FIXTURES = sorted(p for p in (fx.ROOT / "tests" / "fixtures").iterdir() if (p / "solution.py").exists())
-MUTANTS_PER_SOLUTION = 4
-
-
-def _test_file(folder: pathlib.Path) -> pathlib.Path:
-    files = sorted(folder.glob("test_*.py"))
-    assert files, f"no test_*.py in {folder}"
-    return files[0]
-
-
-CASES = [pytest.param(p, id=f"problems/{p.name}") for p in PROBLEMS] + [
-    pytest.param(p, id=f"fixtures/{p.name}") for p in FIXTURES
+CASES = [pytest.param(p, id=f"problems/{p.name}") for p in fx.PROBLEMS] + [
+    pytest.param(p, id=f"fixtures/{p.name}") for p in fx.FIXTURES
 ]
 
 
 @pytest.fixture(scope="module", params=CASES)
 def case(request):
-    folder = request.param
-    test_path = _test_file(folder)
-    extraction = fx.extract(test_path, slug=folder.name if folder.parent.name == "problems" else None)
-    reference = fx.run_both(test_path, (folder / "solution.py").read_text(), extraction)
-    assert reference is not None, "the reference solution timed out"
-    return folder, test_path, extraction, reference
+    m = fx.measure(request.param, "full")
+    reference = m["runs"][0]
+    assert reference["label"] == "solution.py"
+    assert reference["pytest"] is not None, "the reference solution timed out under pytest"
+    lies = [lie for run in m["runs"] if run["lies"] for lie in run["lies"]]
+    hand = sum(run["label"].startswith("mutant") for run in m["runs"])
+    print(f"\n{m['folder'].name}: {m['kept']} kept of {len(m['extraction']['assertions'])}; "
+          f"{len(m['runs']) - 1} mutants ({hand} hand-written); "
+          f"{sum(lie['kind'] == 'false fail' for lie in lies)} false fails, "
+          f"{sum(lie['kind'] == 'phantom pass' for lie in lies)} phantom passes")
+    return m
+
+
+def _lies(m, which):
+    runs = [r for r in m["runs"] if which(r["label"])]
+    found = []
+    for run in runs:
+        for lie in run["lies"] or []:
+            found.append(fx.describe(m["folder"], run["label"], lie))
+    return runs, found
 
 
 def test_reference_passes_pytest(case):
-    _, _, _, reference = case
-    bad = {n: o for n, o in fx.pytest_outcomes(reference).items() if o not in ("passed", "skipped", "xfailed")}
+    reference = case["runs"][0]["pytest"]
+    bad = {t["name"]: (t["outcome"], t["crash"]) for t in reference["tests"]
+           if t["outcome"] not in ("passed", "skipped", "xfailed")}
+    assert not reference["collection_errors"], reference["collection_errors"]
+    assert reference["tests"], f"pytest collected nothing: {reference['output']}"
     assert not bad, bad
 
 
-def test_every_kept_assertion_holds_for_the_reference(case):
-    _, _, extraction, reference = case
-    failing = [(a["test"], a["line"], a["expr"], r["outcome"], r["error"]) for a, r in fx.kept_outcomes(extraction, reference) if r["outcome"] != "pass"]
-    assert not failing, failing
+def test_every_hand_written_mutant_fails_pytest(case):
+    hand = [r for r in case["runs"] if r["label"].startswith("mutant")]
+    for run in hand:
+        assert run["pytest"] is not None, f"{run['label']} timed out under pytest"
+        failed = [t["name"] for t in run["pytest"]["tests"] if t["outcome"] in ("failed", "error")]
+        assert failed, f"{case['folder'].name}/{run['label']} passes every test: it catches nothing"
+
+
+def test_evaluations_match_kept_assertions(case):
+    for run in case["runs"]:
+        assert len(run["evals"]) == case["kept"], (run["label"], len(run["evals"]), case["kept"])
 
 
 def test_assertion_test_ids_are_pytest_node_ids(case):
-    _, _, extraction, reference = case
-    collected = set(fx.pytest_outcomes(reference))
+    reference = case["runs"][0]["pytest"]
+    collected = {t["name"] for t in reference["tests"]}
     # A parametrize whose cases cannot be known is reported once, under the function's own id.
-    unexpandable = {a["test"] for a in extraction["assertions"] if (a.get("reason") or "").startswith("parametrize on line")}
-    unknown = sorted({a["test"] for a in extraction["assertions"]} - collected - unexpandable)
+    unexpandable = {a["test"] for a in case["extraction"]["assertions"]
+                    if (a.get("reason") or "").startswith("parametrize on line")}
+    unknown = sorted({a["test"] for a in case["extraction"]["assertions"]} - collected - unexpandable)
     assert not unknown, f"not collected by pytest: {unknown}; pytest has {sorted(collected)}"
 
 
 def test_stub_fails_every_kept_assertion(case):
-    folder, test_path, extraction, _ = case
+    folder = case["folder"]
     if not (folder / "stub.py").exists():
         pytest.skip("fixture without a stub")
-    stub = fx.run_both(test_path, (folder / "stub.py").read_text(), extraction)
-    assert stub is not None
-    passing = [(a["test"], a["line"], a["expr"]) for a, r in fx.kept_outcomes(extraction, stub) if r["outcome"] == "pass"]
+    exprs = [a["expr"] for a in fx.kept(case["extraction"])]
+    evals = fx.run_evals((folder / "stub.py").read_text(), exprs, folder)
+    assert len(evals) == len(exprs)
+    passing = [(a["test"], a["line"], a["expr"]) for a, r in zip(fx.kept(case["extraction"]), evals, strict=True)
+               if r["outcome"] == "pass"]
     assert not passing, passing
 
 
-def test_no_false_failure_on_mutants(case):
-    folder, test_path, extraction, _ = case
-    checked = 0
-    for mutant in fx.mutants((folder / "solution.py").read_text(), MUTANTS_PER_SOLUTION):
-        result = fx.run_both(test_path, mutant, extraction, timeout=30)
-        if result is None:
-            continue  # the mutant loops forever; pytest would time out too
-        outcomes = fx.pytest_outcomes(result)
-        for assertion, r in fx.kept_outcomes(extraction, result):
-            if outcomes.get(assertion["test"]) == "passed":
-                checked += 1
-                assert r["outcome"] == "pass", (
-                    f"false failure: pytest passes {assertion['test']} but the kept assertion "
-                    f"`{assertion['expr']}` gives {r['outcome']} ({r['error']}) on mutant:\n{mutant}"
-                )
-    print(f"{folder.name}: {checked} kept assertions checked against pytest-passing mutant tests")
+def test_no_lie_on_the_reference(case):
+    _, lies = _lies(case, lambda label: label == "solution.py")
+    assert not lies, "\n".join(lies)
+
+
+def test_no_lie_on_mutants(case):
+    runs, lies = _lies(case, lambda label: label != "solution.py")
+    if any(case["folder"].glob("mutant*.py")):
+        checked = [r for r in runs if r["label"].startswith("mutant") and r["lies"] is not None]
+        assert checked, f"{case['folder'].name} has mutant*.py but none was checked"
+    assert not lies, "\n".join(lies)
+
+
+# --------------------------------------------------------------------------- the judge itself
+
+
+def _judged(outcome, fail_line, evals, lines=(3, 4, 6)):
+    extraction = {"assertions": [
+        {"test": "test_x", "line": line, "expr": f"e{line}", "status": "kept"} for line in lines
+    ]}
+    result = {"tests": [{"name": "test_x", "outcome": outcome, "fail_line": fail_line, "crash": "boom"}]}
+    spans = {3: (3, True), 4: (5, True), 6: (6, False)}
+    return [(lie["line"], lie["kind"]) for lie in fx.judge(extraction, result, [{"outcome": o, "error": None} for o in evals], spans)]
+
+
+def test_judge_finds_false_fails_where_pytest_passed():
+    assert _judged("passed", None, ["pass", "fail", "error"]) == [(4, "false fail"), (6, "false fail")]
+
+
+def test_judge_finds_phantom_passes_at_and_after_the_failing_assert():
+    # pytest failed at line 5 (inside the multi-line assert starting on line 4).
+    assert _judged("failed", 5, ["pass", "pass", "pass"]) == [(4, "phantom pass"), (6, "phantom pass")]
+    # the earlier top-level assert passed under pytest: false must be reported
+    assert _judged("failed", 5, ["fail", "fail", "fail"]) == [(3, "false fail")]
+
+
+def test_judge_treats_skips_xfails_errors_and_uncollected_tests_as_never_passing():
+    for outcome in ("skipped", "xfailed", "error"):
+        assert _judged(outcome, None, ["pass", "fail", "pass"]) == [(3, "phantom pass"), (6, "phantom pass")]
+    extraction = {"assertions": [{"test": "test_gone", "line": 3, "expr": "True", "status": "kept"}]}
+    lies = fx.judge(extraction, {"tests": []}, [{"outcome": "pass", "error": None}], {})
+    assert [lie["kind"] for lie in lies] == ["phantom pass"]
+
+
+def test_judge_refuses_to_pair_unequal_counts():
+    with pytest.raises(ValueError):
+        _judged("passed", None, ["pass", "pass"])
+
+
+def test_evaluation_uses_a_fresh_registered_module_per_assertion(tmp_path):
+    (tmp_path / "solution.py").write_text("import sys\nCOUNT = [0]\ndef bump():\n    COUNT[0] += 1\n    return COUNT[0]\n")
+    exprs = [
+        "bump() == 1",
+        "bump() == 1",  # a fresh module: the first evaluation left nothing behind
+        "__name__ == 'solution' and __file__.endswith('solution.py') and __spec__.name == 'solution'",
+        "sys.modules['solution'].bump is bump",
+        "__import__('os').environ.setdefault('FAITHFUL_LEAK', '1') == '1'",
+        "'FAITHFUL_LEAK' not in __import__('os').environ",  # nor in the process
+        "next(x for x in iter(int, 1) if x)",  # never ends: the timeout stops it
+    ]
+    saved = fx.EVAL_TIMEOUT
+    fx.EVAL_TIMEOUT = 1.0
+    try:
+        results = fx.run_evals((tmp_path / "solution.py").read_text(), exprs, tmp_path)
+    finally:
+        fx.EVAL_TIMEOUT = saved
+    assert [r["outcome"] for r in results] == ["pass", "pass", "pass", "pass", "pass", "pass", "timeout"]
