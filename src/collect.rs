@@ -4,7 +4,7 @@
 //! and what pytest's marks say about running it. A test whose ids cannot be known from the file is
 //! not a case: it is listed apart, so nothing is emitted under an id pytest does not print.
 
-use rustc_hash::FxHashMap as HashMap;
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 use ruff_python_ast::{self as ast, Expr, Stmt};
 use ruff_text_size::{Ranged, TextRange};
@@ -18,6 +18,7 @@ use crate::source::SourceMap;
 const MAX_CASES: usize = 10_000;
 
 /// One test case: one function (one parametrize combination of it).
+#[derive(Clone)]
 pub struct Case<'a> {
     /// The pytest node id without the file part.
     pub id: String,
@@ -72,6 +73,7 @@ pub fn collect<'a>(
         cases: Vec::new(),
         unlisted: Vec::new(),
         class_fixtures: Vec::new(),
+        exclude: HashSet::default(),
     };
     let generate = module_def(body, "pytest_generate_tests").map(|f| map.line(f.range.start()));
     c.collect_in(body, "", &module_marks, &[], &fixtures, generate);
@@ -108,6 +110,27 @@ fn module_def<'a>(body: &'a [Stmt], name: &str) -> Option<&'a ast::StmtFunctionD
         Stmt::FunctionDef(f) if f.name.as_str() == name => Some(f),
         _ => None,
     })
+}
+
+/// The base classes of `c` that are classes defined before it in the same body (nearest first).
+fn bases_in<'a>(body: &'a [Stmt], c: &ast::StmtClassDef) -> Vec<&'a ast::StmtClassDef> {
+    let Some(args) = &c.arguments else {
+        return Vec::new();
+    };
+    args.args
+        .iter()
+        .filter_map(|b| match b {
+            Expr::Name(n) => body.iter().rev().find_map(|s| match s {
+                Stmt::ClassDef(d)
+                    if d.name.as_str() == n.id.as_str() && d.range.end() <= c.range.start() =>
+                {
+                    Some(d)
+                }
+                _ => None,
+            }),
+            _ => None,
+        })
+        .collect()
 }
 
 /// A fixture the file defines, as far as parametrization goes.
@@ -244,6 +267,8 @@ struct Collector<'s, 'a> {
     unlisted: Vec<Unlisted<'a>>,
     /// Fixtures of the classes around the body being collected (name, line).
     class_fixtures: Vec<(String, u32)>,
+    /// Methods a subclass overrides, skipped while its base's body is collected under it.
+    exclude: HashSet<String>,
 }
 
 impl<'s, 'a> Collector<'s, 'a> {
@@ -267,6 +292,33 @@ impl<'s, 'a> Collector<'s, 'a> {
         }
         let in_class = !prefix.is_empty();
         let class_body = in_class.then_some(body);
+        let first_case = self.cases.len();
+        // `test_b = test_a`: pytest collects the function again under the new name (when that is
+        // the name's last binding in the body).
+        let mut aliases: Vec<(&'a str, &'a str)> = Vec::new();
+        for (i, stmt) in body.iter().enumerate() {
+            let Stmt::Assign(a) = stmt else { continue };
+            let ([Expr::Name(target)], Expr::Name(value)) =
+                (a.targets.as_slice(), a.value.as_ref())
+            else {
+                continue;
+            };
+            let name = target.id.as_str();
+            let rebound_later = body[i + 1..].iter().any(|s| match s {
+                Stmt::Assign(b) => b
+                    .targets
+                    .iter()
+                    .any(|t| matches!(t, Expr::Name(n) if n.id.as_str() == name)),
+                Stmt::FunctionDef(g) => g.name.as_str() == name,
+                _ => false,
+            });
+            let defined_before = body[..i]
+                .iter()
+                .any(|s| matches!(s, Stmt::FunctionDef(g) if g.name.as_str() == value.id.as_str()));
+            if name.starts_with("test") && !rebound_later && defined_before {
+                aliases.push((name, value.id.as_str()));
+            }
+        }
         // `test_x = pytest.mark.skip(...)(test_x)` (or any rebinding of a test's name after its
         // definition): pytest collects whatever the name holds then.
         let mut rebound: HashMap<&str, TextRange> = HashMap::default();
@@ -283,7 +335,9 @@ impl<'s, 'a> Collector<'s, 'a> {
         }
         for (i, stmt) in body.iter().enumerate() {
             match stmt {
-                Stmt::FunctionDef(f) if f.name.starts_with("test") => {
+                Stmt::FunctionDef(f)
+                    if f.name.starts_with("test") && !self.exclude.contains(f.name.as_str()) =>
+                {
                     let place = Place {
                         class: class_body,
                         before: f.range.start(),
@@ -435,6 +489,17 @@ impl<'s, 'a> Collector<'s, 'a> {
                     }
                     // pytest does not collect a class with a constructor: its methods are not tests,
                     // and their asserts are reported as helper assertions.
+                    let sets_test = c.body.iter().any(|s| matches!(s, Stmt::Assign(a)
+                        if matches!(a.targets.as_slice(), [Expr::Name(n)] if n.id.as_str() == "__test__")));
+                    if !sets_test
+                        && bases_in(body, c).iter().any(|b| {
+                            b.body.iter().any(|s| matches!(s, Stmt::Assign(a)
+                                if matches!(a.targets.as_slice(), [Expr::Name(n)] if n.id.as_str() == "__test__")
+                                    && !matches!(a.value.as_ref(), Expr::BooleanLiteral(v) if v.value)))
+                        })
+                    {
+                        not_a_test = true;
+                    }
                     if !has_init && !not_a_test {
                         let class_prefix = format!("{prefix}{}::", c.name);
                         let inner =
@@ -464,11 +529,48 @@ impl<'s, 'a> Collector<'s, 'a> {
                             }
                         }
                         self.collect_in(&c.body, &class_prefix, &marks, &setup, &inner, generate);
+                        // Test methods inherited from a base class of this body, unless overridden.
+                        let own: HashSet<String> = c
+                            .body
+                            .iter()
+                            .filter_map(|m| match m {
+                                Stmt::FunctionDef(m) => Some(m.name.to_string()),
+                                _ => None,
+                            })
+                            .collect();
+                        for base in bases_in(body, c) {
+                            let saved = std::mem::replace(&mut self.exclude, own.clone());
+                            self.collect_in(
+                                &base.body,
+                                &class_prefix,
+                                &marks,
+                                &setup,
+                                &inner,
+                                generate,
+                            );
+                            self.exclude = saved;
+                        }
                         self.class_fixtures.truncate(outer_count);
                     }
                 }
                 _ => {}
             }
+        }
+        for (alias, original) in aliases {
+            let from = format!("{prefix}{original}");
+            let copies: Vec<Case<'a>> = self.cases[first_case..]
+                .iter()
+                .filter(|c| {
+                    c.func.name.as_str() == original
+                        && (c.id == from || c.id.starts_with(&format!("{from}[")))
+                })
+                .map(|c| {
+                    let mut c = c.clone();
+                    c.id = format!("{prefix}{alias}{}", &c.id[from.len()..]);
+                    c
+                })
+                .collect();
+            self.cases.extend(copies);
         }
     }
 

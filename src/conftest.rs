@@ -18,8 +18,16 @@ pub struct Conftest {
     pub source: String,
 }
 
-/// Hooks that only declare things (command-line options): they run nothing around a test.
-const DECLARING_HOOKS: &[&str] = &["pytest_addoption"];
+/// Hooks that run nothing around a collected test: they declare options, decide which files are
+/// collected at all, or run after the session.
+const DECLARING_HOOKS: &[&str] = &[
+    "pytest_addoption",
+    "pytest_ignore_collect",
+    "pytest_report_header",
+    "pytest_terminal_summary",
+    "pytest_sessionfinish",
+    "pytest_unconfigure",
+];
 
 /// Fold what the conftest files (outermost first) do into the test file's scope.
 pub fn apply(scope: &mut ModuleScope, conftests: &[Conftest], solution_modules: &[String]) {

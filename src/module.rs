@@ -479,6 +479,8 @@ impl<'a> ModuleScope<'a> {
     fn import_effect(&self, stmt: &Stmt) -> Option<&'static str> {
         match stmt {
             Stmt::Import(_) | Stmt::ImportFrom(_) | Stmt::Pass(_) => return None,
+            // `if __name__ == "__main__":` never runs when pytest imports the file.
+            Stmt::If(i) if is_main_guard(&i.test) => return None,
             Stmt::FunctionDef(f)
                 if matches!(
                     f.name.as_str(),
@@ -559,16 +561,38 @@ impl<'a> ModuleScope<'a> {
             "zip",
             "enumerate",
             "object",
+            "sorted",
+            "min",
+            "max",
+            "sum",
+            "abs",
+            "round",
+            "reversed",
+            "repr",
+            "chr",
+            "ord",
         ];
         if BUILDERS.contains(&dotted.as_str()) && !self.globals.contains_key(&dotted) {
-            return true;
+            // On literal values only: on a user object even `sorted` runs its `__lt__`.
+            let is_const = |n: &str| matches!(self.globals.get(n), Some(Global::Constant { .. }));
+            return c
+                .arguments
+                .args
+                .iter()
+                .chain(c.arguments.keywords.iter().map(|k| &k.value))
+                .all(|a| names::is_literal_value(a, &is_const));
         }
         let first = dotted.split('.').next().unwrap_or("");
         match self.globals.get(first) {
             Some(Global::Import { module, .. }) => {
                 let full = format!("{module}{}", &dotted[first.len()..]);
+                // Reading the platform, building paths and patterns: nothing the solution sees.
                 full.starts_with("os.path.")
                     || full.starts_with("pathlib.")
+                    || full.starts_with("sys.platform.")
+                    || full.starts_with("platform.")
+                    || full == "os.getenv"
+                    || full == "os.environ.get"
                     || full == "collections.namedtuple"
                     || full.starts_with("typing.")
                     || full == "re.compile"
@@ -691,6 +715,17 @@ pub fn dotted_name(expr: &Expr) -> Option<String> {
 }
 
 /// Whether a function body loads a module from a file (a solution loader).
+/// `__name__ == "__main__"` (either way round).
+fn is_main_guard(test: &Expr) -> bool {
+    let Expr::Compare(c) = test else { return false };
+    let is_name = |e: &Expr| matches!(e, Expr::Name(n) if n.id.as_str() == "__name__");
+    let is_main = |e: &Expr| matches!(e, Expr::StringLiteral(s) if s.value.to_str() == "__main__");
+    c.comparators.len() == 1
+        && matches!(c.ops[0], ast::CmpOp::Eq)
+        && ((is_name(&c.left) && is_main(&c.comparators[0]))
+            || (is_main(&c.left) && is_name(&c.comparators[0])))
+}
+
 /// Every expression a module-level statement evaluates when the file is imported: all of it for a
 /// simple statement; decorators, defaults and annotations of a `def` (not its body); the body of a
 /// class; the tests and bodies of module-level blocks.

@@ -176,6 +176,11 @@ pub fn resolve_global(
             Some(attr) => module_attr(name, attr, map, solution_names),
             None => Resolution::Unresolved(format!("`{name}` is the solution module itself, which has no name in its own namespace"), false),
         },
+        Some(Global::SolutionName { name: real })
+            if real.starts_with("__") && real.ends_with("__") && !MODULE_DUNDERS.contains(&real.as_str()) =>
+        {
+            Resolution::Unresolved(format!("`{name}` is the solution's `{real}`, a special name a module `__getattr__` may provide without it being a global"), false)
+        }
         Some(Global::SolutionName { name: real }) => {
             solution_names.push(real.clone());
             map.insert(name.to_string(), Replacement::Value(Rc::new(names::Rendered::name(real))));
