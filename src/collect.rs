@@ -704,6 +704,15 @@ impl<'s, 'a> Collector<'s, 'a> {
         for name in &initial {
             close_over(name, fixtures, &direct, &mut closure, 0);
         }
+        // A fixture from a conftest.py with `params=` multiplies the test into cases whose ids the
+        // file alone does not tell.
+        if let Some((name, why)) = closure.iter().find_map(|n| {
+            (!fixtures.by_name.contains_key(n))
+                .then(|| self.scope.param_fixtures.get(n).map(|w| (n, w)))
+                .flatten()
+        }) {
+            return Err(format!("the fixture `{name}` {why} parametrizes it"));
+        }
         if let Some(line) = generate {
             if !closure.is_empty() {
                 return Err(format!(

@@ -59,6 +59,11 @@ pub fn apply(scope: &mut ModuleScope, conftests: &[Conftest], solution_modules: 
                 continue;
             }
             let line = fixture_line(body, name, &map);
+            if has_params(body, name) {
+                scope
+                    .param_fixtures
+                    .insert(name.clone(), format!("from `{label}` (line {line})"));
+            }
             scope.fixtures.insert(
                 name.clone(),
                 Fixture::Unsupported {
@@ -67,6 +72,17 @@ pub fn apply(scope: &mut ModuleScope, conftests: &[Conftest], solution_modules: 
             );
         }
     }
+}
+
+/// Whether the fixture `name` is declared with `params=`.
+fn has_params(body: &[Stmt], name: &str) -> bool {
+    body.iter().any(|s| match s {
+        Stmt::FunctionDef(f) if f.name.as_str() == name => f.decorator_list.iter().any(|d| {
+            matches!(&d.expression, Expr::Call(c)
+                if c.arguments.keywords.iter().any(|k| k.arg.as_ref().is_some_and(|a| a.as_str() == "params")))
+        }),
+        _ => false,
+    })
 }
 
 fn fixture_line(body: &[Stmt], name: &str, map: &SourceMap) -> u32 {

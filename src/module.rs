@@ -69,6 +69,8 @@ pub struct ModuleScope<'a> {
     pub shared_changes: Vec<TextRange>,
     /// A module-level `pytest.skip(...)`/`pytest.importorskip(...)`: the line and what it is.
     pub module_skip: Option<(u32, String)>,
+    /// Fixtures from conftest.py files that have `params=`: name → where they come from.
+    pub param_fixtures: HashMap<String, String>,
     /// The constants so far, as replacements (kept as they are found, so each constant is
     /// rendered once against the ones before it).
     constants: HashMap<String, Replacement>,
@@ -95,6 +97,7 @@ impl<'a> ModuleScope<'a> {
             pytest_aliases: HashMap::default(),
             shared_changes: Vec::new(),
             module_skip: None,
+            param_fixtures: HashMap::default(),
             constants: HashMap::default(),
         };
         for stmt in body {

@@ -117,11 +117,16 @@ fn evaluation_order_holds(
         base.as_ref()
             .is_some_and(|b| matches!(map.get(b.as_str()), Some(Replacement::SolutionModule)))
     };
-    // Each binding's container (None: the test) and its first read there.
-    let container_facts = |c: Option<usize>| -> Option<Facts> {
+    // Each binding's container (None: the test) and its first read there. The facts of every
+    // container are computed once.
+    let value_facts: HashMap<usize, Facts> = replay
+        .iter()
+        .filter_map(|&j| items[j].value.map(|v| (j, Facts::of(v))))
+        .collect();
+    let container_facts = |c: Option<usize>| -> Option<&Facts> {
         match c {
-            None => Some(facts.clone()),
-            Some(j) => items[j].value.map(Facts::of),
+            None => Some(facts),
+            Some(j) => value_facts.get(&j),
         }
     };
     let mut place: HashMap<usize, (Option<usize>, ruff_text_size::TextSize)> = HashMap::default();

@@ -124,10 +124,14 @@ pub fn is_solution_module(ctx: &Ctx, aliases: &Aliases, expr: &Expr) -> bool {
     }
 }
 
+/// `module.attr` as an alias of the solution's `attr` — not for a special name the module need not
+/// have as a global (that read stays, and is refused where it is resolved).
 fn solution_attr(ctx: &Ctx, aliases: &Aliases, expr: &Expr) -> Option<String> {
     match expr {
         Expr::Attribute(a) if is_solution_module(ctx, aliases, &a.value) => {
-            Some(a.attr.to_string())
+            let attr = a.attr.as_str();
+            let special = attr.starts_with("__") && attr.ends_with("__");
+            (!special || MODULE_DUNDERS.contains(&attr)).then(|| attr.to_string())
         }
         _ => None,
     }
