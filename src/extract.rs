@@ -29,6 +29,9 @@ pub struct Options {
     pub stage: Stage,
     /// The `conftest.py` files pytest imports for this file, from the rootdir down.
     pub conftests: Vec<crate::conftest::Conftest>,
+    /// Names the solution defines at module level, when the caller knows them (a builtin it
+    /// redefines is then spelled out as the builtin in kept expressions).
+    pub solution_globals: Vec<String>,
 }
 
 impl Options {
@@ -38,6 +41,25 @@ impl Options {
             ..Options::default()
         }
     }
+}
+
+/// The names a Python module defines at its top level (functions, classes, assignments, imports),
+/// as far as its text shows; empty if it does not parse.
+pub fn module_globals(source: &str) -> Vec<String> {
+    let Ok(parsed) = ruff_python_parser::parse_module(source) else {
+        return Vec::new();
+    };
+    let mut bound = crate::module::BoundNames::default();
+    for stmt in parsed.suite() {
+        match stmt {
+            Stmt::FunctionDef(f) => bound.names.push(f.name.to_string()),
+            Stmt::ClassDef(c) => bound.names.push(c.name.to_string()),
+            other => bound.visit_stmt(other),
+        }
+    }
+    bound.names.sort();
+    bound.names.dedup();
+    bound.names
 }
 
 /// The slug a test file's path implies: `test_word_ladder.py` → `word_ladder`; a file named just
@@ -131,6 +153,9 @@ pub fn extract(source: &str, options: &Options) -> Extraction {
         .collect();
     let mut scope = ModuleScope::analyse(body, &map, &options.solution_modules, &error_ranges);
     crate::conftest::apply(&mut scope, &options.conftests, &options.solution_modules);
+    scope
+        .solution_attrs
+        .extend(options.solution_globals.iter().cloned());
     let (cases, unlisted) = collect::collect(body, &scope, &map);
     let ctx = Ctx {
         errors: &error_ranges,

@@ -26,6 +26,6 @@ pub mod shape;
 pub mod synth;
 
 pub use conftest::Conftest;
-pub use extract::{extract, slug_from_path, Options};
+pub use extract::{extract, module_globals, slug_from_path, Options};
 pub use model::{Assertion, Extraction, Finding, Stage, Status, SyntaxError};
 pub use shape::Shape;

@@ -71,6 +71,9 @@ pub struct ModuleScope<'a> {
     pub module_skip: Option<(u32, String)>,
     /// Fixtures from conftest.py files that have `params=`: name → where they come from.
     pub param_fixtures: HashMap<String, String>,
+    /// Names the file reads from the solution anywhere (`solution.X`, `from solution import X`):
+    /// one that is also a builtin means the solution redefines that builtin.
+    pub solution_attrs: HashSet<String>,
     /// The constants so far, as replacements (kept as they are found, so each constant is
     /// rendered once against the ones before it).
     constants: HashMap<String, Replacement>,
@@ -98,6 +101,7 @@ impl<'a> ModuleScope<'a> {
             shared_changes: Vec::new(),
             module_skip: None,
             param_fixtures: HashMap::default(),
+            solution_attrs: HashSet::default(),
             constants: HashMap::default(),
         };
         for stmt in body {
@@ -147,6 +151,7 @@ impl<'a> ModuleScope<'a> {
             }
         }
         scope.shared_changes = shared_solution_changes(body, &scope.globals);
+        scope.solution_attrs = solution_attrs(body, &scope);
         scope
     }
 
@@ -718,6 +723,48 @@ pub fn dotted_name(expr: &Expr) -> Option<String> {
 }
 
 /// Whether a function body loads a module from a file (a solution loader).
+/// Every `module.X` read anywhere in the file where `module` is the solution (a module-level name
+/// for it, or a loader call), and every name imported from it.
+fn solution_attrs(body: &[Stmt], scope: &ModuleScope) -> HashSet<String> {
+    struct Attrs<'s, 'a> {
+        scope: &'s ModuleScope<'a>,
+        out: HashSet<String>,
+    }
+    impl<'e> Visitor<'e> for Attrs<'_, '_> {
+        fn visit_expr(&mut self, expr: &'e Expr) {
+            if let Expr::Attribute(a) = expr {
+                let solution = match a.value.as_ref() {
+                    Expr::Name(n) => matches!(
+                        self.scope.globals.get(n.id.as_str()),
+                        Some(Global::SolutionModule)
+                    ),
+                    Expr::Call(c) => {
+                        matches!(c.func.as_ref(), Expr::Name(n) if self.scope.loaders.contains(n.id.as_str()))
+                    }
+                    _ => false,
+                };
+                if solution {
+                    self.out.insert(a.attr.to_string());
+                }
+            }
+            visitor::walk_expr(self, expr);
+        }
+    }
+    let mut attrs = Attrs {
+        scope,
+        out: HashSet::default(),
+    };
+    for stmt in body {
+        attrs.visit_stmt(stmt);
+    }
+    for global in scope.globals.values() {
+        if let Global::SolutionName { name } = global {
+            attrs.out.insert(name.clone());
+        }
+    }
+    attrs.out
+}
+
 /// `__name__ == "__main__"` (either way round).
 fn is_main_guard(test: &Expr) -> bool {
     let Expr::Compare(c) = test else { return false };

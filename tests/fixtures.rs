@@ -115,6 +115,9 @@ fn run_fixture(dir: &Path) -> Result<(), String> {
                 }]
             })
             .unwrap_or_default(),
+        solution_globals: std::fs::read_to_string(dir.join("solution.py"))
+            .map(|s| bench_explorer::module_globals(&s))
+            .unwrap_or_default(),
     };
     let extraction = extract(&source, &options);
     let mut errors = check(&expect, &extraction);

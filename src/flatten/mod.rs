@@ -100,6 +100,7 @@ pub fn flatten_case(ctx: &Ctx, case: &Case, solution_names: &mut Vec<String>) ->
         locals,
         aliases: resolve::local_aliases(ctx, f),
     };
+    let deferred = deferred_reads(f, &test);
     let mut items: Vec<Item> = Vec::new();
     setup_items(ctx, &mut test, &mut items);
     let mut bound = Bound::default();
@@ -178,10 +179,12 @@ pub fn flatten_case(ctx: &Ctx, case: &Case, solution_names: &mut Vec<String>) ->
                     continue;
                 }
                 let mut item = items::statement(ctx, stmt, &|n| test.is_local(n));
+                // A name a lambda, generator or nested function reads when it runs (late binding):
+                // every binding of it matters, whoever reads it first.
                 item.inert =
                     effects::stmt_is_inert(stmt, &|n| is_bound(ctx, &test, &bound, n), &|n| {
                         is_builtin(ctx, n)
-                    });
+                    }) && !item.defs.iter().any(|d| deferred.contains(d.as_str()));
                 bound.after(&item);
                 items.push(item);
             }
@@ -189,6 +192,51 @@ pub fn flatten_case(ctx: &Ctx, case: &Case, solution_names: &mut Vec<String>) ->
     }
     out.sort_by_key(|a| a.span.start);
     out
+}
+
+/// Locals the test reads late: inside a lambda, a generator or comprehension body, or a nested
+/// function, where the read happens when that code runs, not where it is written.
+fn deferred_reads(f: &ast::StmtFunctionDef, test: &Test) -> HashSet<String> {
+    struct Late<'t, 'c, 'a> {
+        test: &'t Test<'c, 'a>,
+        depth: usize,
+        out: HashSet<String>,
+    }
+    impl<'e> Visitor<'e> for Late<'_, '_, '_> {
+        fn visit_stmt(&mut self, stmt: &'e Stmt) {
+            let nested = matches!(stmt, Stmt::FunctionDef(_) | Stmt::ClassDef(_));
+            self.depth += usize::from(nested);
+            ruff_python_ast::visitor::walk_stmt(self, stmt);
+            self.depth -= usize::from(nested);
+        }
+        fn visit_expr(&mut self, expr: &'e Expr) {
+            let late = matches!(
+                expr,
+                Expr::Lambda(_)
+                    | Expr::Generator(_)
+                    | Expr::ListComp(_)
+                    | Expr::SetComp(_)
+                    | Expr::DictComp(_)
+            );
+            if let Expr::Name(n) = expr {
+                if self.depth > 0 && self.test.locals.contains(n.id.as_str()) {
+                    self.out.insert(n.id.to_string());
+                }
+            }
+            self.depth += usize::from(late);
+            ruff_python_ast::visitor::walk_expr(self, expr);
+            self.depth -= usize::from(late);
+        }
+    }
+    let mut late = Late {
+        test,
+        depth: 0,
+        out: HashSet::default(),
+    };
+    for stmt in &f.body {
+        late.visit_stmt(stmt);
+    }
+    late.out
 }
 
 /// Whether a name is certainly bound at this point of the test.
@@ -513,10 +561,15 @@ fn assertion(
     }
     for (loads, item) in &sources {
         for load in loads.iter() {
-            if test.is_local(&load.name)
-                || map.contains_key(load.name.as_str())
-                    && !test.aliases.contains_key(load.name.as_str())
-            {
+            let mapped = map.contains_key(load.name.as_str())
+                && !test.aliases.contains_key(load.name.as_str());
+            // Every read of a module attribute is checked, even through a name resolved before.
+            let module_read = load.attr.is_some()
+                && matches!(
+                    map.get(load.name.as_str()),
+                    Some(Replacement::SolutionModule)
+                );
+            if test.is_local(&load.name) || (mapped && !module_read) {
                 continue;
             }
             let resolution = match test.aliases.get(load.name.as_str()) {
@@ -536,6 +589,12 @@ fn assertion(
                     solution_names.push(v.text.clone());
                     Resolution::Ok
                 }
+                None if module_read => resolve::module_attr(
+                    &load.name,
+                    load.attr.as_deref().unwrap_or_default(),
+                    &mut map,
+                    &mut solution_names,
+                ),
                 None => resolve::resolve_global(
                     ctx,
                     &load.name,
@@ -566,17 +625,27 @@ fn assertion(
         unresolved.push(n.to_string());
         why.push(format!("`{n}` is not assigned before line {line}"));
     }
-    // A builtin the test means, which the solution's namespace may define as its own.
-    if let Some(load) = facts.loads.iter().find(|l| {
-        !test.is_local(&l.name)
-            && is_builtin(ctx, &l.name)
-            && solution_names.iter().any(|s| s == l.name.as_str())
-    }) {
-        unresolved.push(load.name.to_string());
-        why.push(format!(
-            "the test means the builtin `{0}`, but the solution defines its own `{0}`, which is what `{0}` is in its namespace",
-            load.name
-        ));
+    // A builtin the test means, which the solution redefines (as the file or the solution shows):
+    // in the solution's namespace the name is the solution's, so the builtin is spelled out.
+    for (loads, _) in &sources {
+        for l in loads.iter() {
+            let name = l.name.as_str();
+            if !test.is_local(name)
+                && is_builtin(ctx, name)
+                && (solution_names.iter().any(|s| s == name)
+                    || ctx.scope.solution_attrs.contains(name))
+            {
+                map.insert(
+                    name.to_string(),
+                    Replacement::Value(std::rc::Rc::new(names::Rendered {
+                        text: format!("__import__(\"builtins\").{name}"),
+                        atomic: true,
+                        prec: ruff_python_ast::OperatorPrecedence::CallAttribute,
+                        free: vec!["__import__".to_string()],
+                    })),
+                );
+            }
+        }
     }
     if stdlib {
         shapes.push(Shape::StdlibReference);

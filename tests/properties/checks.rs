@@ -67,6 +67,7 @@ pub(crate) fn options(file: &str, stage: Stage) -> Options {
         solution_modules: Vec::new(),
         stage,
         conftests: Vec::new(),
+        solution_globals: Vec::new(),
     }
 }
 

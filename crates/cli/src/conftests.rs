@@ -1,4 +1,4 @@
-//! Finding the `conftest.py` files pytest imports for a test file: every one from the test's folder
+//! What the CLI reads beside a test file. Finding the `conftest.py` files pytest imports for it: every one from the test's folder
 //! up to the rootdir (the first folder with a pytest configuration file, or a repository root).
 //! Reading more than pytest would is safe (the extractor only drops more); fewer would not be.
 
@@ -48,6 +48,19 @@ pub fn for_file(test_file: &str) -> Vec<Conftest> {
     }
     found.reverse();
     found
+}
+
+/// The top-level names of the `solution.py` beside the test file (the bench's convention), if any.
+pub fn solution_globals(test_file: &str) -> Vec<String> {
+    if test_file == "-" {
+        return Vec::new();
+    }
+    let Some(dir) = Path::new(test_file).parent() else {
+        return Vec::new();
+    };
+    std::fs::read_to_string(dir.join("solution.py"))
+        .map(|s| bench_explorer::module_globals(&s))
+        .unwrap_or_default()
 }
 
 #[cfg(test)]

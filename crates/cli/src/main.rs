@@ -266,6 +266,7 @@ fn run_extract(
             solution_modules: solution_modules.clone(),
             stage,
             conftests: conftests::for_file(file),
+            solution_globals: conftests::solution_globals(file),
         };
         extractions.push(extract(&source, &options));
     }
@@ -336,6 +337,7 @@ fn read_bench(dir: &Path, stage: Stage) -> Result<Vec<Problem>, Fatal> {
             solution_modules: Vec::new(),
             stage,
             conftests: conftests::for_file(&path),
+            solution_globals: conftests::solution_globals(&path),
         };
         let meta = match std::fs::read_to_string(folder.join("meta.toml")) {
             Ok(text) => Some(

@@ -176,6 +176,7 @@ pub fn current_options(app: AppState) -> Options {
         solution_modules: Vec::new(),
         stage: app.stage.get_untracked(),
         conftests: Vec::new(),
+        solution_globals: Vec::new(),
     }
 }
 
@@ -270,6 +271,7 @@ pub fn install_measure_hook() {
                 solution_modules: Vec::new(),
                 stage,
                 conftests: Vec::new(),
+                solution_globals: Vec::new(),
             };
             let t0 = js::now_ms();
             let e = extract(&text, &options);
