@@ -69,6 +69,7 @@ pub fn collect<'a>(
         eval: Evaluator {
             scope,
             module: body,
+            imports: Default::default(),
         },
         cases: Vec::new(),
         unlisted: Vec::new(),

@@ -188,6 +188,8 @@ impl Place<'_> {
 pub struct Evaluator<'s, 'a> {
     pub scope: &'s ModuleScope<'a>,
     pub module: &'a [Stmt],
+    /// `imported_module` by name: each answer scans the whole module, so it is computed once.
+    pub imports: std::cell::RefCell<rustc_hash::FxHashMap<String, Option<String>>>,
 }
 
 type Env<'a> = Vec<(String, PyValue<'a>)>;
@@ -463,6 +465,17 @@ impl<'s, 'a> Evaluator<'s, 'a> {
 
     /// The module `import a.b as name` (or `import name`) binds: its `__name__`.
     fn imported_module(&self, name: &str) -> Option<String> {
+        if let Some(known) = self.imports.borrow().get(name) {
+            return known.clone();
+        }
+        let found = self.scan_imported_module(name);
+        self.imports
+            .borrow_mut()
+            .insert(name.to_string(), found.clone());
+        found
+    }
+
+    fn scan_imported_module(&self, name: &str) -> Option<String> {
         let mut found = None;
         for stmt in self.module {
             if let Stmt::Import(i) = stmt {
