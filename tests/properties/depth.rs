@@ -493,10 +493,11 @@ fn run_child(name: &str, parse_only: bool, limit: Duration) -> ChildRun {
     ChildRun::Failed(format!("exited with {status}: {}", tail.join(" | ")))
 }
 
-/// Time for one deep case: generous for a debug build, scaled with the input's size, so only a
-/// hang or a superlinear blow-up runs out of it.
+/// Time for one deep case: generous for a debug build on a loaded two-core machine (CI shares it
+/// with other jobs), scaled with the input's size, so only a hang or a superlinear blow-up runs
+/// out of it. The speed itself is measured by the benchmarks, not here.
 fn time_limit(bytes: usize) -> Duration {
-    Duration::from_secs(20) + Duration::from_millis((bytes / 1_000) as u64)
+    Duration::from_secs(120) + Duration::from_millis((bytes / 100) as u64)
 }
 
 #[test]
