@@ -156,6 +156,9 @@ pub fn extract(source: &str, options: &Options) -> Extraction {
     scope
         .solution_attrs
         .extend(options.solution_globals.iter().cloned());
+    scope
+        .solution_defined
+        .extend(options.solution_globals.iter().cloned());
     let (cases, unlisted) = collect::collect(body, &scope, &map);
     let ctx = Ctx {
         errors: &error_ranges,

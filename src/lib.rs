@@ -28,4 +28,5 @@ pub mod synth;
 pub use conftest::Conftest;
 pub use extract::{extract, module_globals, slug_from_path, Options};
 pub use model::{Assertion, Extraction, Finding, Stage, Status, SyntaxError};
+pub use portable::parses_everywhere;
 pub use shape::Shape;

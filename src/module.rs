@@ -74,6 +74,8 @@ pub struct ModuleScope<'a> {
     /// Names the file reads from the solution anywhere (`solution.X`, `from solution import X`):
     /// one that is also a builtin means the solution redefines that builtin.
     pub solution_attrs: HashSet<String>,
+    /// What the solution defines at module level, when the caller knows it (`Options::solution_globals`).
+    pub solution_defined: HashSet<String>,
     /// The constants so far, as replacements (kept as they are found, so each constant is
     /// rendered once against the ones before it).
     constants: HashMap<String, Replacement>,
@@ -102,6 +104,7 @@ impl<'a> ModuleScope<'a> {
             module_skip: None,
             param_fixtures: HashMap::default(),
             solution_attrs: HashSet::default(),
+            solution_defined: HashSet::default(),
             constants: HashMap::default(),
         };
         for stmt in body {

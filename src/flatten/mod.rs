@@ -583,7 +583,7 @@ fn assertion(
             let resolution = match test.aliases.get(load.name.as_str()) {
                 Some(Replacement::SolutionModule) => match &load.attr {
                     Some(attr) => {
-                        resolve::module_attr(&load.name, attr, &mut map, &mut solution_names)
+                        resolve::module_attr(ctx, &load.name, attr, &mut map, &mut solution_names)
                     }
                     None => Resolution::Unresolved(
                         format!(
@@ -598,6 +598,7 @@ fn assertion(
                     Resolution::Ok
                 }
                 None if module_read => resolve::module_attr(
+                    ctx,
                     &load.name,
                     load.attr.as_deref().unwrap_or_default(),
                     &mut map,

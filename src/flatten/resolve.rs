@@ -131,7 +131,9 @@ fn solution_attr(ctx: &Ctx, aliases: &Aliases, expr: &Expr) -> Option<String> {
         Expr::Attribute(a) if is_solution_module(ctx, aliases, &a.value) => {
             let attr = a.attr.as_str();
             let special = attr.starts_with("__") && attr.ends_with("__");
-            (!special || MODULE_DUNDERS.contains(&attr)).then(|| attr.to_string())
+            let defined = &ctx.scope.solution_defined;
+            let by_getattr = defined.contains("__getattr__") && !defined.contains(attr);
+            ((!special || MODULE_DUNDERS.contains(&attr)) && !by_getattr).then(|| attr.to_string())
         }
         _ => None,
     }
@@ -177,7 +179,7 @@ pub fn resolve_global(
 ) -> Resolution {
     match ctx.scope.globals.get(name) {
         Some(Global::SolutionModule) => match attr {
-            Some(attr) => module_attr(name, attr, map, solution_names),
+            Some(attr) => module_attr(ctx, name, attr, map, solution_names),
             None => Resolution::Unresolved(format!("`{name}` is the solution module itself, which has no name in its own namespace"), false),
         },
         Some(Global::SolutionName { name: real })
@@ -206,7 +208,7 @@ pub fn resolve_global(
         Some(Global::Helper { kind, line }) => {
             if ctx.scope.loaders.contains(name) {
                 if let Some(attr) = attr {
-                    return module_attr(name, attr, map, solution_names);
+                    return module_attr(ctx, name, attr, map, solution_names);
                 }
                 Resolution::Unresolved(format!("`{name}` loads the solution; only `{name}().X` can be rewritten"), false)
             } else {
@@ -230,11 +232,22 @@ pub fn resolve_global(
 /// `module.attr` for the solution module: `attr` in its namespace, unless `attr` is a dunder that
 /// need not be a global.
 pub fn module_attr(
+    ctx: &Ctx,
     name: &str,
     attr: &str,
     map: &mut Aliases,
     solution_names: &mut Vec<String>,
 ) -> Resolution {
+    // A solution with a module `__getattr__` answers `module.attr` for names it does not define;
+    // in its namespace those names do not exist.
+    let defined = &ctx.scope.solution_defined;
+    if defined.contains("__getattr__") && !defined.contains(attr) && !MODULE_DUNDERS.contains(&attr)
+    {
+        return Resolution::Unresolved(
+            format!("`{name}.{attr}` is answered by the solution's module `__getattr__`; `{attr}` is not a global of its namespace"),
+            false,
+        );
+    }
     if attr.starts_with("__") && attr.ends_with("__") && !MODULE_DUNDERS.contains(&attr) {
         return Resolution::Unresolved(
             format!("`{name}.{attr}` is a special attribute of the solution module, which a module `__getattr__` may provide without it being a global"),

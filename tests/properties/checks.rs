@@ -274,6 +274,12 @@ pub(crate) fn check_kept_expr(expr: &str) -> Result<(), String> {
         }
         s
     };
+    if !bench_explorer::parses_everywhere(expr) {
+        return Err(format!(
+            "kept expr uses syntax newer than Python 3.9 (or does not parse there): {:?}",
+            short()
+        ));
+    }
     let parsed = ruff_python_parser::parse_expression(expr).map_err(|e| {
         format!(
             "kept expr does not parse as a Python expression ({e}): {:?}",

@@ -177,7 +177,10 @@ def judge(extraction: dict, pytest_result: dict, evals: list[dict], spans: dict)
         end, top = spans.get(a["line"], (a["line"], False))
         lie = None
         if t is None:
-            lie = ("phantom pass" if truthy else "false fail", "pytest does not collect this test")
+            # Not collected: when pytest collected nothing at all (the solution does not import),
+            # no assertion can pass, and a failing one is right; otherwise the id is wrong.
+            if pytest_result["tests"] or truthy:
+                lie = ("phantom pass" if truthy else "false fail", "pytest does not collect this test")
         elif t["outcome"] in ("passed", "xpassed"):
             if not truthy:
                 lie = ("false fail", f"pytest {t['outcome']} the test")

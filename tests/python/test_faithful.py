@@ -140,6 +140,15 @@ def test_judge_treats_skips_xfails_errors_and_uncollected_tests_as_never_passing
     assert [lie["kind"] for lie in lies] == ["phantom pass"]
 
 
+def test_judge_accepts_failing_checks_when_the_solution_does_not_even_import():
+    extraction = {"assertions": [{"test": "test_gone", "line": 3, "expr": "f()", "status": "kept"}]}
+    assert fx.judge(extraction, {"tests": []}, [{"outcome": "error", "error": "NameError"}], {}) == []
+    # But an id pytest does not collect while it collects others is still a lie.
+    other = {"tests": [{"name": "test_other", "outcome": "passed"}]}
+    lies = fx.judge(extraction, other, [{"outcome": "error", "error": "NameError"}], {})
+    assert [lie["kind"] for lie in lies] == ["false fail"]
+
+
 def test_judge_refuses_to_pair_unequal_counts():
     with pytest.raises(ValueError):
         _judged("passed", None, ["pass", "pass"])
