@@ -915,6 +915,25 @@ fn changed_names(body: &[Stmt]) -> HashMap<String, TextRange> {
     finder.found
 }
 
+/// Standard-library calls that change process-wide state a solution may read.
+const GLOBAL_STATE_CALLS: &[&str] = &[
+    "random.seed",
+    "random.setstate",
+    "numpy.random.seed",
+    "os.putenv",
+    "os.unsetenv",
+    "os.chdir",
+    "os.environ.update",
+    "os.environ.setdefault",
+    "os.environ.pop",
+    "os.environ.clear",
+    "sys.setrecursionlimit",
+    "decimal.setcontext",
+    "locale.setlocale",
+    "time.tzset",
+    "socket.setdefaulttimeout",
+];
+
 /// Statements anywhere in the file that change a solution module shared by all tests (one bound at
 /// module level: `import solution`, `sol = _load_solution()`): attribute or item stores on it,
 /// `del`, `setattr`/`delattr` on it. A function's own local of the same name does not count.
@@ -926,6 +945,19 @@ fn shared_solution_changes(body: &[Stmt], globals: &HashMap<String, Global>) -> 
         found: Vec<TextRange>,
     }
     impl Finder<'_, '_> {
+        /// `random.seed` for `random.seed`, `seed` (from `from random import seed`), `rnd.seed`
+        /// (`import random as rnd`): the dotted path through the file's imports.
+        fn stdlib_path(&self, func: &Expr) -> Option<String> {
+            let dotted = dotted_name(func)?;
+            let first = dotted.split('.').next()?;
+            match self.globals.get(first) {
+                Some(Global::Import { module, .. }) if !self.locals.contains(first) => {
+                    Some(format!("{module}{}", &dotted[first.len()..]))
+                }
+                _ => None,
+            }
+        }
+
         fn shared(&self, expr: &Expr) -> bool {
             names::root_name(expr).is_some_and(|r| {
                 !self.locals.contains(r)
@@ -972,6 +1004,14 @@ fn shared_solution_changes(body: &[Stmt], globals: &HashMap<String, Global>) -> 
             if let Expr::Call(call) = expr {
                 if matches!(call.func.as_ref(), Expr::Name(n) if matches!(n.id.as_str(), "setattr" | "delattr"))
                     && call.arguments.args.first().is_some_and(|a| self.shared(a))
+                {
+                    self.record();
+                }
+                // Process-wide state the solution may read (the RNG, the environment, …): a test
+                // that changes it changes what every later test sees.
+                if self
+                    .stdlib_path(&call.func)
+                    .is_some_and(|p| GLOBAL_STATE_CALLS.contains(&p.as_str()))
                 {
                     self.record();
                 }

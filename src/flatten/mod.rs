@@ -399,7 +399,7 @@ fn setup_items<'a>(ctx: &Ctx<'_, 'a>, test: &mut Test<'_, 'a>, items: &mut Vec<I
         let mut item = items::setup(
             *change,
             format!(
-                "`{}` on line {} changes the solution module that all tests share",
+                "`{}` on line {} changes state every later test shares (the solution module pytest imported once, or the process: its RNG, its environment)",
                 ctx.map.snippet(*change),
                 ctx.map.line(change.start())
             ),
@@ -892,7 +892,14 @@ fn shapes_of(test: &Test, facts: &Facts, items: &[Item], replay: &[usize]) -> Ve
     {
         shapes.push(Shape::VariableThenAssert);
     }
-    let reads = |it: &Item| facts.free_names().any(|n| it.reads.iter().any(|r| r == n));
+    // An earlier assert that works on an object this one reads through it (`it.next()`).
+    let reads = |it: &Item| {
+        it.loads.iter().any(|l| {
+            l.attr.is_some()
+                && test.is_local(&l.name)
+                && facts.free_names().any(|n| n == l.name.as_str())
+        })
+    };
     if replay.iter().any(|&i| {
         let it = &items[i];
         (statement(it)
