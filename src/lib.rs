@@ -15,6 +15,7 @@ mod module;
 mod names;
 mod portable;
 mod pytest;
+mod readable;
 mod source;
 
 pub mod bench;
@@ -29,4 +30,5 @@ pub use conftest::Conftest;
 pub use extract::{extract, module_globals, slug_from_path, Options};
 pub use model::{Assertion, Extraction, Finding, Stage, Status, SyntaxError};
 pub use portable::parses_everywhere;
+pub use readable::readable;
 pub use shape::Shape;

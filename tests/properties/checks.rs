@@ -4,6 +4,7 @@ use std::path::PathBuf;
 use std::sync::OnceLock;
 
 use bench_explorer::{extract, Extraction, Options, Stage, Status};
+use ruff_python_ast::comparable::ComparableExpr;
 use ruff_python_ast::token::TokenKind;
 
 pub(crate) fn root() -> PathBuf {
@@ -305,6 +306,17 @@ pub(crate) fn check_kept_expr(expr: &str) -> Result<(), String> {
              (\"too many nested parentheses\"), so the bench loop cannot evaluate it: {:?}",
             short()
         ));
+    }
+    // The readable view people read must be the same expression, only laid out on lines.
+    if let Some(view) = bench_explorer::readable(expr) {
+        let same = ruff_python_parser::parse_expression(&view)
+            .is_ok_and(|v| ComparableExpr::from(v.expr()) == ComparableExpr::from(parsed.expr()));
+        if !same {
+            return Err(format!(
+                "the readable view of a kept expr is not the same expression: {:?}",
+                short()
+            ));
+        }
     }
     Ok(())
 }

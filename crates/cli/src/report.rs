@@ -39,14 +39,23 @@ pub fn extraction(out: &mut impl Write, e: &Extraction) -> io::Result<()> {
             current = Some(&a.test);
         }
         match a.status {
-            Status::Kept => writeln!(
-                out,
-                "    {GREEN}kept{GREEN:#}    {:>4}:{:<3} {}{DIM}{}{DIM:#}",
-                a.line,
-                a.column,
-                a.expr.as_deref().unwrap_or(""),
-                shapes(&a.shapes)
-            )?,
+            Status::Kept => {
+                let expr = a.expr.as_deref().unwrap_or("");
+                writeln!(
+                    out,
+                    "    {GREEN}kept{GREEN:#}    {:>4}:{:<3} {}{DIM}{}{DIM:#}",
+                    a.line,
+                    a.column,
+                    expr,
+                    shapes(&a.shapes)
+                )?;
+                // A fold, once more, one step per line with the final check last.
+                if let Some(view) = bench_explorer::readable(expr) {
+                    for line in view.lines() {
+                        writeln!(out, "                      {DIM}{line}{DIM:#}")?;
+                    }
+                }
+            }
             Status::Dropped => {
                 let first_line = a.source.lines().next().unwrap_or("");
                 writeln!(
