@@ -77,7 +77,14 @@ pub fn collect<'a>(
         exclude: HashSet::default(),
     };
     let generate = module_def(body, "pytest_generate_tests").map(|f| map.line(f.range.start()));
-    c.collect_in(body, "", &module_marks, &[], &fixtures, generate);
+    c.collect_in(Within {
+        body,
+        prefix: "",
+        marks: &module_marks,
+        setup: &[],
+        fixtures: &fixtures,
+        generate,
+    });
     (c.cases, c.unlisted)
 }
 
@@ -260,6 +267,109 @@ fn returns_request_param(body: &[Stmt]) -> bool {
     }
 }
 
+/// A body being collected (the module's or a test class's) and what it inherits from the scopes
+/// around it.
+struct Within<'r, 'a> {
+    body: &'a [Stmt],
+    /// `""` for the module, `TestA::` (nested: `TestA::TestB::`) for a class body.
+    prefix: &'r str,
+    marks: &'r [Mark<'a>],
+    setup: &'r [(u32, String)],
+    fixtures: &'r Fixtures<'a>,
+    /// The line of the `pytest_generate_tests` hook in scope, if any.
+    generate: Option<u32>,
+}
+
+/// `test_b = test_a`: pytest collects the function again under the new name (when that is the
+/// name's last binding in the body).
+fn test_aliases(body: &[Stmt]) -> Vec<(&str, &str)> {
+    let mut aliases = Vec::new();
+    for (i, stmt) in body.iter().enumerate() {
+        let Stmt::Assign(a) = stmt else { continue };
+        let ([Expr::Name(target)], Expr::Name(value)) = (a.targets.as_slice(), a.value.as_ref())
+        else {
+            continue;
+        };
+        let name = target.id.as_str();
+        let rebound_later = body[i + 1..].iter().any(|s| match s {
+            Stmt::Assign(b) => b
+                .targets
+                .iter()
+                .any(|t| matches!(t, Expr::Name(n) if n.id.as_str() == name)),
+            Stmt::FunctionDef(g) => g.name.as_str() == name,
+            _ => false,
+        });
+        let defined_before = body[..i]
+            .iter()
+            .any(|s| matches!(s, Stmt::FunctionDef(g) if g.name.as_str() == value.id.as_str()));
+        if name.starts_with("test") && !rebound_later && defined_before {
+            aliases.push((name, value.id.as_str()));
+        }
+    }
+    aliases
+}
+
+/// `test_x = pytest.mark.skip(...)(test_x)` (or any rebinding of a test's name after its
+/// definition): pytest collects whatever the name holds then.
+fn rebound_tests<'b>(
+    body: &'b [Stmt],
+    last_def: &HashMap<&str, usize>,
+) -> HashMap<&'b str, TextRange> {
+    let mut rebound = HashMap::default();
+    for (i, stmt) in body.iter().enumerate() {
+        let Stmt::Assign(a) = stmt else { continue };
+        for t in &a.targets {
+            if let Expr::Name(n) = t {
+                if last_def.get(n.id.as_str()).is_some_and(|&j| j < i) {
+                    rebound.insert(n.id.as_str(), stmt.range());
+                }
+            }
+        }
+    }
+    rebound
+}
+
+/// A class's marks: its body's `pytestmark`, then its decorators bottom-up (evaluated where the
+/// class statement runs), then the enclosing scopes' marks.
+fn class_marks<'a>(
+    c: &'a ast::StmtClassDef,
+    class_body: Option<&'a [Stmt]>,
+    outer_marks: &[Mark<'a>],
+) -> Vec<Mark<'a>> {
+    let mut marks: Vec<Mark<'a>> = Vec::new();
+    for s in &c.body {
+        let Stmt::Assign(a) = s else { continue };
+        if !matches!(a.targets.as_slice(), [Expr::Name(n)] if n.id.as_str() == "pytestmark") {
+            continue;
+        }
+        let place = Place {
+            class: Some(&c.body),
+            before: s.range().start(),
+        };
+        let exprs: Vec<&'a Expr> = match a.value.as_ref() {
+            Expr::List(l) => l.elts.iter().collect(),
+            Expr::Tuple(t) => t.elts.iter().collect(),
+            other => vec![other],
+        };
+        marks.extend(exprs.into_iter().map(|expr| Mark {
+            expr,
+            place,
+            own: false,
+        }));
+    }
+    let place = Place {
+        class: class_body,
+        before: c.range.start(),
+    };
+    marks.extend(c.decorator_list.iter().rev().map(|d| Mark {
+        expr: &d.expression,
+        place,
+        own: false,
+    }));
+    marks.extend(outer_marks.iter().copied());
+    marks
+}
+
 struct Collector<'s, 'a> {
     scope: &'s ModuleScope<'a>,
     map: &'s SourceMap<'s>,
@@ -273,17 +383,9 @@ struct Collector<'s, 'a> {
 }
 
 impl<'s, 'a> Collector<'s, 'a> {
-    #[allow(clippy::too_many_arguments)]
-    fn collect_in(
-        &mut self,
-        body: &'a [Stmt],
-        prefix: &str,
-        outer_marks: &[Mark<'a>],
-        outer_setup: &[(u32, String)],
-        fixtures: &Fixtures<'a>,
-        generate: Option<u32>,
-    ) {
-        let map = self.map;
+    /// Collect the tests of a module or class body, recursing into test classes.
+    fn collect_in(&mut self, within: Within<'_, 'a>) {
+        let body = within.body;
         // pytest collects a name once: a later definition replaces an earlier one.
         let mut last_def: HashMap<&str, usize> = HashMap::default();
         for (i, stmt) in body.iter().enumerate() {
@@ -291,274 +393,22 @@ impl<'s, 'a> Collector<'s, 'a> {
                 last_def.insert(f.name.as_str(), i);
             }
         }
-        let in_class = !prefix.is_empty();
-        let class_body = in_class.then_some(body);
         let first_case = self.cases.len();
-        // `test_b = test_a`: pytest collects the function again under the new name (when that is
-        // the name's last binding in the body).
-        let mut aliases: Vec<(&'a str, &'a str)> = Vec::new();
-        for (i, stmt) in body.iter().enumerate() {
-            let Stmt::Assign(a) = stmt else { continue };
-            let ([Expr::Name(target)], Expr::Name(value)) =
-                (a.targets.as_slice(), a.value.as_ref())
-            else {
-                continue;
-            };
-            let name = target.id.as_str();
-            let rebound_later = body[i + 1..].iter().any(|s| match s {
-                Stmt::Assign(b) => b
-                    .targets
-                    .iter()
-                    .any(|t| matches!(t, Expr::Name(n) if n.id.as_str() == name)),
-                Stmt::FunctionDef(g) => g.name.as_str() == name,
-                _ => false,
-            });
-            let defined_before = body[..i]
-                .iter()
-                .any(|s| matches!(s, Stmt::FunctionDef(g) if g.name.as_str() == value.id.as_str()));
-            if name.starts_with("test") && !rebound_later && defined_before {
-                aliases.push((name, value.id.as_str()));
-            }
-        }
-        // `test_x = pytest.mark.skip(...)(test_x)` (or any rebinding of a test's name after its
-        // definition): pytest collects whatever the name holds then.
-        let mut rebound: HashMap<&str, TextRange> = HashMap::default();
-        for (i, stmt) in body.iter().enumerate() {
-            if let Stmt::Assign(a) = stmt {
-                for t in &a.targets {
-                    if let Expr::Name(n) = t {
-                        if last_def.get(n.id.as_str()).is_some_and(|&j| j < i) {
-                            rebound.insert(n.id.as_str(), stmt.range());
-                        }
-                    }
-                }
-            }
-        }
+        let rebound = rebound_tests(body, &last_def);
         for (i, stmt) in body.iter().enumerate() {
             match stmt {
                 Stmt::FunctionDef(f)
                     if f.name.starts_with("test") && !self.exclude.contains(f.name.as_str()) =>
                 {
-                    let place = Place {
-                        class: class_body,
-                        before: f.range.start(),
-                    };
-                    // pytest's order: the function's marks bottom-up, then its classes', then the module's.
-                    let mut marks: Vec<Mark<'a>> = f
-                        .decorator_list
-                        .iter()
-                        .rev()
-                        .map(|d| Mark {
-                            expr: &d.expression,
-                            place,
-                            own: true,
-                        })
-                        .collect();
-                    marks.extend(outer_marks.iter().copied());
                     let shadowed = last_def.get(f.name.as_str()).copied().filter(|&j| j != i);
-                    let name = format!("{prefix}{}", f.name);
-                    let mut cases =
-                        match self.expand(f, &marks, &name, in_class, fixtures, generate) {
-                            Ok(cases) => cases,
-                            Err(why) => {
-                                if shadowed.is_none() {
-                                    self.unlisted.push(Unlisted { func: f, name, why });
-                                }
-                                continue;
-                            }
-                        };
-                    for case in &mut cases {
-                        case.setup.extend(outer_setup.iter().cloned());
-                        case.class_fixtures
-                            .extend(self.class_fixtures.iter().cloned());
-                        if let Some(r) = rebound.get(f.name.as_str()) {
-                            case.not_run.get_or_insert_with(|| {
-                                format!(
-                                    "`{}` on line {} rebinds the test's name; pytest collects what that makes of it (a mark, a wrapper)",
-                                    map.snippet(*r),
-                                    map.line(r.start())
-                                )
-                            });
-                        }
-                        if let Some(j) = shadowed {
-                            let line = map.line(body[j].range().start());
-                            case.not_run = Some(format!(
-                                "a later definition of `{}` (line {line}) replaces this one; pytest never runs it",
-                                f.name
-                            ));
-                        }
-                        if f.is_async {
-                            case.not_run.get_or_insert_with(|| {
-                                "an `async def` test needs a plugin to run under pytest".to_string()
-                            });
-                        }
-                    }
-                    self.cases.extend(cases);
+                    self.collect_function(&within, f, shadowed, rebound.get(f.name.as_str()));
                 }
-                Stmt::ClassDef(c) if c.name.starts_with("Test") => {
-                    // The class body's `pytestmark`, then its decorators bottom-up (evaluated
-                    // where the class statement runs), then the enclosing scopes' marks.
-                    let mut marks: Vec<Mark<'a>> = Vec::new();
-                    for s in &c.body {
-                        if let Stmt::Assign(a) = s {
-                            if matches!(a.targets.as_slice(), [Expr::Name(n)] if n.id.as_str() == "pytestmark")
-                            {
-                                let place = Place {
-                                    class: Some(&c.body),
-                                    before: s.range().start(),
-                                };
-                                let exprs: Vec<&'a Expr> = match a.value.as_ref() {
-                                    Expr::List(l) => l.elts.iter().collect(),
-                                    Expr::Tuple(t) => t.elts.iter().collect(),
-                                    other => vec![other],
-                                };
-                                marks.extend(exprs.into_iter().map(|expr| Mark {
-                                    expr,
-                                    place,
-                                    own: false,
-                                }));
-                            }
-                        }
-                    }
-                    let place = Place {
-                        class: class_body,
-                        before: c.range.start(),
-                    };
-                    marks.extend(c.decorator_list.iter().rev().map(|d| Mark {
-                        expr: &d.expression,
-                        place,
-                        own: false,
-                    }));
-                    marks.extend(outer_marks.iter().copied());
-                    let mut setup: Vec<(u32, String)> = outer_setup.to_vec();
-                    let mut has_init = false;
-                    let mut not_a_test = false;
-                    // Bases may define setup methods and autouse fixtures the file does not show.
-                    if let Some(args) = &c.arguments {
-                        if let Some(base) = args
-                            .args
-                            .iter()
-                            .chain(args.keywords.iter().map(|k| &k.value))
-                            .find(|b| !matches!(b, Expr::Name(n) if n.id.as_str() == "object"))
-                        {
-                            let line = map.line(c.range.start());
-                            setup.push((
-                                line,
-                                format!(
-                                    "`{}` (line {line}) derives from `{}`, whose setup and fixtures may run before each test",
-                                    c.name,
-                                    map.snippet(base.range())
-                                ),
-                            ));
-                        }
-                    }
-                    for s in &c.body {
-                        if let Stmt::Assign(a) = s {
-                            if matches!(a.targets.as_slice(), [Expr::Name(n)] if n.id.as_str() == "__test__")
-                                && !matches!(a.value.as_ref(), Expr::BooleanLiteral(b) if b.value)
-                            {
-                                not_a_test = true;
-                            }
-                        }
-                        if let Stmt::FunctionDef(m) = s {
-                            if self.is_autouse_fixture(m) {
-                                let line = map.line(m.range.start());
-                                setup.push((
-                                    line,
-                                    format!(
-                                        "the autouse fixture `{}.{}` (line {line}) runs before each test",
-                                        c.name, m.name
-                                    ),
-                                ));
-                            }
-                        }
-                        if let Stmt::FunctionDef(m) = s {
-                            match m.name.as_str() {
-                                "__init__" | "__new__" => has_init = true,
-                                "setup_method" | "setup" | "setup_class" | "setUp" => setup.push((
-                                    map.line(m.range.start()),
-                                    format!(
-                                        "`{}.{}` (line {}) runs before each test",
-                                        c.name,
-                                        m.name,
-                                        map.line(m.range.start())
-                                    ),
-                                )),
-                                _ => {}
-                            }
-                        }
-                    }
-                    // pytest does not collect a class with a constructor: its methods are not tests,
-                    // and their asserts are reported as helper assertions.
-                    let sets_test = c.body.iter().any(|s| matches!(s, Stmt::Assign(a)
-                        if matches!(a.targets.as_slice(), [Expr::Name(n)] if n.id.as_str() == "__test__")));
-                    if !sets_test
-                        && bases_in(body, c).iter().any(|b| {
-                            b.body.iter().any(|s| matches!(s, Stmt::Assign(a)
-                                if matches!(a.targets.as_slice(), [Expr::Name(n)] if n.id.as_str() == "__test__")
-                                    && !matches!(a.value.as_ref(), Expr::BooleanLiteral(v) if v.value)))
-                        })
-                    {
-                        not_a_test = true;
-                    }
-                    if !has_init && !not_a_test {
-                        let class_prefix = format!("{prefix}{}::", c.name);
-                        let inner =
-                            Fixtures::of(&c.body, self.scope, Some(&c.body), Some(fixtures));
-                        let generate = c
-                            .body
-                            .iter()
-                            .find_map(|s| match s {
-                                Stmt::FunctionDef(g)
-                                    if g.name.as_str() == "pytest_generate_tests" =>
-                                {
-                                    Some(map.line(g.range.start()))
-                                }
-                                _ => None,
-                            })
-                            .or(generate);
-                        let outer_count = self.class_fixtures.len();
-                        for m in &c.body {
-                            if let Stmt::FunctionDef(m) = m {
-                                if m.decorator_list.iter().any(|d| {
-                                    self.scope.pytest_path(&d.expression).as_deref()
-                                        == Some("pytest.fixture")
-                                }) {
-                                    self.class_fixtures
-                                        .push((m.name.to_string(), map.line(m.range.start())));
-                                }
-                            }
-                        }
-                        self.collect_in(&c.body, &class_prefix, &marks, &setup, &inner, generate);
-                        // Test methods inherited from a base class of this body, unless overridden.
-                        let own: HashSet<String> = c
-                            .body
-                            .iter()
-                            .filter_map(|m| match m {
-                                Stmt::FunctionDef(m) => Some(m.name.to_string()),
-                                _ => None,
-                            })
-                            .collect();
-                        for base in bases_in(body, c) {
-                            let saved = std::mem::replace(&mut self.exclude, own.clone());
-                            self.collect_in(
-                                &base.body,
-                                &class_prefix,
-                                &marks,
-                                &setup,
-                                &inner,
-                                generate,
-                            );
-                            self.exclude = saved;
-                        }
-                        self.class_fixtures.truncate(outer_count);
-                    }
-                }
+                Stmt::ClassDef(c) if c.name.starts_with("Test") => self.collect_class(&within, c),
                 _ => {}
             }
         }
-        for (alias, original) in aliases {
-            let from = format!("{prefix}{original}");
+        for (alias, original) in test_aliases(body) {
+            let from = format!("{}{original}", within.prefix);
             let copies: Vec<Case<'a>> = self.cases[first_case..]
                 .iter()
                 .filter(|c| {
@@ -567,12 +417,218 @@ impl<'s, 'a> Collector<'s, 'a> {
                 })
                 .map(|c| {
                     let mut c = c.clone();
-                    c.id = format!("{prefix}{alias}{}", &c.id[from.len()..]);
+                    c.id = format!("{}{alias}{}", within.prefix, &c.id[from.len()..]);
                     c
                 })
                 .collect();
             self.cases.extend(copies);
         }
+    }
+
+    /// The cases of one `test*` function of the body (or why its ids are unknown).
+    fn collect_function(
+        &mut self,
+        within: &Within<'_, 'a>,
+        f: &'a ast::StmtFunctionDef,
+        shadowed: Option<usize>,
+        rebound: Option<&TextRange>,
+    ) {
+        let map = self.map;
+        let in_class = !within.prefix.is_empty();
+        let place = Place {
+            class: in_class.then_some(within.body),
+            before: f.range.start(),
+        };
+        // pytest's order: the function's marks bottom-up, then its classes', then the module's.
+        let mut marks: Vec<Mark<'a>> = f
+            .decorator_list
+            .iter()
+            .rev()
+            .map(|d| Mark {
+                expr: &d.expression,
+                place,
+                own: true,
+            })
+            .collect();
+        marks.extend(within.marks.iter().copied());
+        let name = format!("{}{}", within.prefix, f.name);
+        let mut cases =
+            match self.expand(f, &marks, &name, in_class, within.fixtures, within.generate) {
+                Ok(cases) => cases,
+                Err(why) => {
+                    if shadowed.is_none() {
+                        self.unlisted.push(Unlisted { func: f, name, why });
+                    }
+                    return;
+                }
+            };
+        for case in &mut cases {
+            case.setup.extend(within.setup.iter().cloned());
+            case.class_fixtures
+                .extend(self.class_fixtures.iter().cloned());
+            if let Some(r) = rebound {
+                case.not_run.get_or_insert_with(|| {
+                    format!(
+                        "`{}` on line {} rebinds the test's name; pytest collects what that makes of it (a mark, a wrapper)",
+                        map.snippet(*r),
+                        map.line(r.start())
+                    )
+                });
+            }
+            if let Some(j) = shadowed {
+                let line = map.line(within.body[j].range().start());
+                case.not_run = Some(format!(
+                    "a later definition of `{}` (line {line}) replaces this one; pytest never runs it",
+                    f.name
+                ));
+            }
+            if f.is_async {
+                case.not_run.get_or_insert_with(|| {
+                    "an `async def` test needs a plugin to run under pytest".to_string()
+                });
+            }
+        }
+        self.cases.extend(cases);
+    }
+
+    /// The tests of a `Test*` class of the body: its own methods, then those it inherits from
+    /// bases defined in the body, under the class's marks and setup.
+    fn collect_class(&mut self, within: &Within<'_, 'a>, c: &'a ast::StmtClassDef) {
+        let map = self.map;
+        let in_class = !within.prefix.is_empty();
+        let marks = class_marks(c, in_class.then_some(within.body), within.marks);
+        let Some(setup) = self.class_setup(within.body, c, within.setup) else {
+            return;
+        };
+        let class_prefix = format!("{}{}::", within.prefix, c.name);
+        let inner = Fixtures::of(&c.body, self.scope, Some(&c.body), Some(within.fixtures));
+        let generate = c
+            .body
+            .iter()
+            .find_map(|s| match s {
+                Stmt::FunctionDef(g) if g.name.as_str() == "pytest_generate_tests" => {
+                    Some(map.line(g.range.start()))
+                }
+                _ => None,
+            })
+            .or(within.generate);
+        let outer_count = self.class_fixtures.len();
+        for m in &c.body {
+            if let Stmt::FunctionDef(m) = m {
+                if m.decorator_list.iter().any(|d| {
+                    self.scope.pytest_path(&d.expression).as_deref() == Some("pytest.fixture")
+                }) {
+                    self.class_fixtures
+                        .push((m.name.to_string(), map.line(m.range.start())));
+                }
+            }
+        }
+        let inner_within = |body: &'a [Stmt]| Within {
+            body,
+            prefix: &class_prefix,
+            marks: &marks,
+            setup: &setup,
+            fixtures: &inner,
+            generate,
+        };
+        self.collect_in(inner_within(&c.body));
+        // Test methods inherited from a base class of this body, unless overridden.
+        let own: HashSet<String> = c
+            .body
+            .iter()
+            .filter_map(|m| match m {
+                Stmt::FunctionDef(m) => Some(m.name.to_string()),
+                _ => None,
+            })
+            .collect();
+        for base in bases_in(within.body, c) {
+            let saved = std::mem::replace(&mut self.exclude, own.clone());
+            self.collect_in(inner_within(&base.body));
+            self.exclude = saved;
+        }
+        self.class_fixtures.truncate(outer_count);
+    }
+
+    /// What runs before each test of class `c` (its bases, autouse fixtures and setup methods,
+    /// after the enclosing scopes'), or `None` when pytest does not collect the class: it has a
+    /// constructor (its asserts are helper assertions), or `__test__` says it is not a test.
+    fn class_setup(
+        &self,
+        body: &'a [Stmt],
+        c: &'a ast::StmtClassDef,
+        outer_setup: &[(u32, String)],
+    ) -> Option<Vec<(u32, String)>> {
+        let map = self.map;
+        let mut setup: Vec<(u32, String)> = outer_setup.to_vec();
+        let mut has_init = false;
+        let mut not_a_test = false;
+        // Bases may define setup methods and autouse fixtures the file does not show.
+        if let Some(args) = &c.arguments {
+            if let Some(base) = args
+                .args
+                .iter()
+                .chain(args.keywords.iter().map(|k| &k.value))
+                .find(|b| !matches!(b, Expr::Name(n) if n.id.as_str() == "object"))
+            {
+                let line = map.line(c.range.start());
+                setup.push((
+                    line,
+                    format!(
+                        "`{}` (line {line}) derives from `{}`, whose setup and fixtures may run before each test",
+                        c.name,
+                        map.snippet(base.range())
+                    ),
+                ));
+            }
+        }
+        for s in &c.body {
+            if let Stmt::Assign(a) = s {
+                if matches!(a.targets.as_slice(), [Expr::Name(n)] if n.id.as_str() == "__test__")
+                    && !matches!(a.value.as_ref(), Expr::BooleanLiteral(b) if b.value)
+                {
+                    not_a_test = true;
+                }
+            }
+            let Stmt::FunctionDef(m) = s else { continue };
+            if self.is_autouse_fixture(m) {
+                let line = map.line(m.range.start());
+                setup.push((
+                    line,
+                    format!(
+                        "the autouse fixture `{}.{}` (line {line}) runs before each test",
+                        c.name, m.name
+                    ),
+                ));
+            }
+            match m.name.as_str() {
+                "__init__" | "__new__" => has_init = true,
+                "setup_method" | "setup" | "setup_class" | "setUp" => setup.push((
+                    map.line(m.range.start()),
+                    format!(
+                        "`{}.{}` (line {}) runs before each test",
+                        c.name,
+                        m.name,
+                        map.line(m.range.start())
+                    ),
+                )),
+                _ => {}
+            }
+        }
+        // `__test__ = False` inherited from a base of this body, unless the class sets its own.
+        let sets_test = c.body.iter().any(|s| {
+            matches!(s, Stmt::Assign(a)
+            if matches!(a.targets.as_slice(), [Expr::Name(n)] if n.id.as_str() == "__test__"))
+        });
+        if !sets_test
+            && bases_in(body, c).iter().any(|b| {
+                b.body.iter().any(|s| matches!(s, Stmt::Assign(a)
+                    if matches!(a.targets.as_slice(), [Expr::Name(n)] if n.id.as_str() == "__test__")
+                        && !matches!(a.value.as_ref(), Expr::BooleanLiteral(v) if v.value)))
+            })
+        {
+            not_a_test = true;
+        }
+        (!has_init && !not_a_test).then_some(setup)
     }
 
     /// `@pytest.fixture(autouse=True)` on a method or function.
