@@ -102,6 +102,56 @@ pub struct ProblemInput<'a> {
     pub original_statement: Option<&'a str>,
 }
 
+impl ProblemAudit {
+    /// One problem's row: its counts, its shapes (the hidden-spec-rule shape when its statement
+    /// misses a convention its tests rely on), and how they compare with its `meta.toml`.
+    fn of(p: &ProblemInput) -> ProblemAudit {
+        let e = p.extraction;
+        let hidden = match (p.meta, p.statement) {
+            (Some(meta), Some(statement)) => missing_conventions(meta, statement),
+            _ => Vec::new(),
+        };
+        let original_hidden = match (p.meta, p.original_statement) {
+            (Some(meta), Some(statement)) => missing_conventions(meta, statement),
+            _ => Vec::new(),
+        };
+        let mut shapes = e.shapes();
+        if !hidden.is_empty() || !original_hidden.is_empty() {
+            shapes.push(Shape::HiddenSpecRule);
+            shapes.sort();
+        }
+        let (not_seen, not_listed) = match p.meta {
+            Some(meta) => (
+                meta.shapes
+                    .iter()
+                    .filter(|s| !shapes.iter().any(|x| x.id() == s.as_str()))
+                    .cloned()
+                    .collect(),
+                shapes
+                    .iter()
+                    .filter(|s| !meta.shapes.iter().any(|m| m == s.id()))
+                    .copied()
+                    .collect(),
+            ),
+            None => (Vec::new(), Vec::new()),
+        };
+        ProblemAudit {
+            slug: e.slug.clone(),
+            title: p.meta.map(|m| m.title.clone()),
+            assertions: e.assertions.len(),
+            kept: e.kept().count(),
+            dropped: e.dropped().count(),
+            shapes,
+            findings: e.findings.len(),
+            syntax_errors: e.syntax_errors.len(),
+            hidden_conventions: hidden,
+            original_hidden_conventions: original_hidden,
+            shapes_not_seen: not_seen,
+            shapes_not_listed: not_listed,
+        }
+    }
+}
+
 impl Audit {
     pub fn new(stage: Stage, problems: &[ProblemInput]) -> Audit {
         let mut audit = Audit {
@@ -119,84 +169,42 @@ impl Audit {
                 .collect(),
         };
         for p in problems {
-            let e = p.extraction;
-            let hidden = match (p.meta, p.statement) {
-                (Some(meta), Some(statement)) => missing_conventions(meta, statement),
-                _ => Vec::new(),
-            };
-            let original_hidden = match (p.meta, p.original_statement) {
-                (Some(meta), Some(statement)) => missing_conventions(meta, statement),
-                _ => Vec::new(),
-            };
-            let mut shapes = e.shapes();
-            if !hidden.is_empty() || !original_hidden.is_empty() {
-                shapes.push(Shape::HiddenSpecRule);
-                shapes.sort();
-            }
-            let (not_seen, not_listed) = match p.meta {
-                Some(meta) => {
-                    let seen = &shapes;
-                    let not_seen = meta
-                        .shapes
-                        .iter()
-                        .filter(|s| !seen.iter().any(|x| x.id() == s.as_str()))
-                        .cloned()
-                        .collect();
-                    let not_listed = shapes
-                        .iter()
-                        .filter(|s| !meta.shapes.iter().any(|m| m == s.id()))
-                        .copied()
-                        .collect();
-                    (not_seen, not_listed)
-                }
-                None => (Vec::new(), Vec::new()),
-            };
-            let kept = e.kept().count();
-            let dropped = e.dropped().count();
-            audit.assertions += e.assertions.len();
-            audit.kept += kept;
-            audit.dropped += dropped;
-            audit.findings += e.findings.len();
-            audit.syntax_errors += e.syntax_errors.len();
-            for a in e.dropped() {
-                *audit
-                    .dropped_by_reason
-                    .entry(reason_kind(a.reason.as_deref().unwrap_or("")))
-                    .or_default() += 1;
-            }
-            for shape in &shapes {
-                let t = audit.by_shape.entry(*shape).or_default();
-                t.problems += 1;
-            }
-            for a in &e.assertions {
-                for shape in &a.shapes {
-                    let t = audit.by_shape.entry(*shape).or_default();
-                    t.assertions += 1;
-                    match a.status {
-                        Status::Kept => t.kept += 1,
-                        Status::Dropped => t.dropped += 1,
-                    }
-                }
-            }
-            for f in &e.findings {
-                audit.by_shape.entry(f.shape).or_default().findings += 1;
-            }
-            audit.problems.push(ProblemAudit {
-                slug: e.slug.clone(),
-                title: p.meta.map(|m| m.title.clone()),
-                assertions: e.assertions.len(),
-                kept,
-                dropped,
-                shapes,
-                findings: e.findings.len(),
-                syntax_errors: e.syntax_errors.len(),
-                hidden_conventions: hidden,
-                original_hidden_conventions: original_hidden,
-                shapes_not_seen: not_seen,
-                shapes_not_listed: not_listed,
-            });
+            let problem = ProblemAudit::of(p);
+            audit.add(p.extraction, &problem.shapes);
+            audit.problems.push(problem);
         }
         audit
+    }
+
+    /// Count one problem's extraction into the totals, by reason and by shape.
+    fn add(&mut self, e: &Extraction, shapes: &[Shape]) {
+        self.assertions += e.assertions.len();
+        self.kept += e.kept().count();
+        self.dropped += e.dropped().count();
+        self.findings += e.findings.len();
+        self.syntax_errors += e.syntax_errors.len();
+        for a in e.dropped() {
+            *self
+                .dropped_by_reason
+                .entry(reason_kind(a.reason.as_deref().unwrap_or("")))
+                .or_default() += 1;
+        }
+        for shape in shapes {
+            self.by_shape.entry(*shape).or_default().problems += 1;
+        }
+        for a in &e.assertions {
+            for shape in &a.shapes {
+                let t = self.by_shape.entry(*shape).or_default();
+                t.assertions += 1;
+                match a.status {
+                    Status::Kept => t.kept += 1,
+                    Status::Dropped => t.dropped += 1,
+                }
+            }
+        }
+        for f in &e.findings {
+            self.by_shape.entry(f.shape).or_default().findings += 1;
+        }
     }
 
     /// Whether an author's CI gate should fail (as for `extract`).

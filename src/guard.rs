@@ -214,78 +214,18 @@ impl Scanner<'_> {
         }
     }
 
+    /// One step of the scan in code: layout (indentation, newlines, comments, continuations,
+    /// blanks), or one token.
     fn code_step(&mut self) {
-        let src = self.src;
-        let c = src[self.i];
-        if self.at_line_start {
-            if c == b' ' || c == b'\t' || c == b'\x0c' {
-                self.indent += 1;
-                self.i += 1;
-                return;
-            }
-            self.at_line_start = false;
-        }
-        let nl = self.newline_len(self.i);
-        if nl > 0 {
-            if self.at_depth_zero() {
-                self.end_statement(self.i);
-                self.indent = 0;
-                self.at_line_start = true;
-            }
-            self.i += nl;
+        if self.layout_step() {
             return;
         }
-        match c {
-            b'#' => {
-                while self.i < src.len() && self.newline_len(self.i) == 0 {
-                    self.i += 1;
-                }
-                return;
-            }
-            b'\\' if self.newline_len(self.i + 1) > 0 => {
-                self.i += 1 + self.newline_len(self.i + 1);
-                return;
-            }
-            b' ' | b'\t' | b'\x0c' => {
-                self.i += 1;
-                return;
-            }
-            _ => {}
-        }
+        let c = self.src[self.i];
         self.begin_token(self.i);
         match c {
             b'\'' | b'"' => self.string(self.i, false),
-            b'(' | b'[' | b'{' => {
-                self.bump_ops();
-                self.levels.push(Level {
-                    kind: LevelKind::Bracket,
-                    ops: 0,
-                    lambda_params: false,
-                });
-                self.stmt_depth = self.stmt_depth.max(self.depth());
-                self.i += 1;
-            }
-            b'}' if self
-                .levels
-                .last()
-                .is_some_and(|l| l.kind == LevelKind::Field) =>
-            {
-                // The end of an f-string replacement field: back to the f-string's text.
-                self.levels.pop();
-                self.modes.pop();
-                self.i += 1;
-            }
-            b')' | b']' | b'}' => {
-                if self.levels.len() > 1
-                    && self
-                        .levels
-                        .last()
-                        .is_some_and(|l| l.kind == LevelKind::Bracket)
-                {
-                    self.levels.pop();
-                }
-                self.i += 1;
-            }
+            b'(' | b'[' | b'{' => self.open_bracket(),
+            b')' | b']' | b'}' => self.close_bracket(),
             b',' => {
                 let level = self.levels.last_mut().unwrap();
                 if !level.lambda_params {
@@ -299,65 +239,137 @@ impl Scanner<'_> {
                 }
                 self.i += 1;
             }
-            b':' => {
-                let field = self
-                    .levels
-                    .last()
-                    .is_some_and(|l| l.kind == LevelKind::Field);
-                let level = self.levels.last_mut().unwrap();
-                let lambda_colon = level.lambda_params;
-                if lambda_colon {
-                    level.lambda_params = false;
-                } else if field && src.get(self.i + 1) != Some(&b'=') {
-                    // A format spec: text with nested fields, up to the field's `}`.
-                    self.levels.push(Level {
-                        kind: LevelKind::Spec,
-                        ops: 0,
-                        lambda_params: false,
-                    });
-                    self.modes.pop();
-                    self.i += 1;
-                    return;
-                } else {
-                    level.ops = 0;
-                }
-                if !lambda_colon && self.at_depth_zero() && src.get(self.i + 1) != Some(&b'=') {
-                    // `def f(): body` — the body is a statement of its own.
-                    self.end_statement(self.i + 1);
-                }
-                self.i += 1;
-            }
+            b':' => self.colon(),
             b'+' | b'-' | b'*' | b'/' | b'%' | b'@' | b'&' | b'|' | b'^' | b'~' | b'<' | b'>'
             | b'=' | b'!' | b'.' => {
                 self.bump_ops();
                 self.i += 1;
             }
-            c if c.is_ascii_alphabetic() || c == b'_' || c >= 0x80 => {
-                let start = self.i;
-                while self.i < src.len()
-                    && (src[self.i].is_ascii_alphanumeric()
-                        || src[self.i] == b'_'
-                        || src[self.i] >= 0x80)
-                {
+            c if c.is_ascii_alphabetic() || c == b'_' || c >= 0x80 => self.word(),
+            _ => self.i += 1,
+        }
+    }
+
+    /// Indentation, a newline (which may end a statement), a comment, a line continuation or a
+    /// blank: consumed, and `true`; anything else is a token, and `false`.
+    fn layout_step(&mut self) -> bool {
+        let src = self.src;
+        let c = src[self.i];
+        if self.at_line_start {
+            if c == b' ' || c == b'\t' || c == b'\x0c' {
+                self.indent += 1;
+                self.i += 1;
+                return true;
+            }
+            self.at_line_start = false;
+        }
+        let nl = self.newline_len(self.i);
+        if nl > 0 {
+            if self.at_depth_zero() {
+                self.end_statement(self.i);
+                self.indent = 0;
+                self.at_line_start = true;
+            }
+            self.i += nl;
+            return true;
+        }
+        match c {
+            b'#' => {
+                while self.i < src.len() && self.newline_len(self.i) == 0 {
                     self.i += 1;
                 }
-                let word = &src[start..self.i];
-                if matches!(src.get(self.i), Some(b'\'' | b'"')) && is_string_prefix(word) {
-                    let f = word.iter().any(|b| matches!(b, b'f' | b'F' | b't' | b'T'));
-                    self.string(self.i, f);
-                    return;
-                }
-                match word {
-                    b"lambda" => {
-                        self.bump_ops();
-                        self.levels.last_mut().unwrap().lambda_params = true;
-                    }
-                    b"not" | b"if" | b"else" | b"and" | b"or" | b"await" | b"in" | b"is"
-                    | b"yield" => self.bump_ops(),
-                    _ => {}
-                }
+                true
             }
-            _ => self.i += 1,
+            b'\\' if self.newline_len(self.i + 1) > 0 => {
+                self.i += 1 + self.newline_len(self.i + 1);
+                true
+            }
+            b' ' | b'\t' | b'\x0c' => {
+                self.i += 1;
+                true
+            }
+            _ => false,
+        }
+    }
+
+    fn open_bracket(&mut self) {
+        self.bump_ops();
+        self.levels.push(Level {
+            kind: LevelKind::Bracket,
+            ops: 0,
+            lambda_params: false,
+        });
+        self.stmt_depth = self.stmt_depth.max(self.depth());
+        self.i += 1;
+    }
+
+    fn close_bracket(&mut self) {
+        let top = self.levels.last().map(|l| l.kind);
+        if self.src[self.i] == b'}' && top == Some(LevelKind::Field) {
+            // The end of an f-string replacement field: back to the f-string's text.
+            self.levels.pop();
+            self.modes.pop();
+        } else if self.levels.len() > 1 && top == Some(LevelKind::Bracket) {
+            self.levels.pop();
+        }
+        self.i += 1;
+    }
+
+    /// A `:` ends a lambda's parameters, starts a format spec in an f-string field, or ends a
+    /// compound statement's header (`def f(): body`: the body is a statement of its own).
+    fn colon(&mut self) {
+        let src = self.src;
+        let field = self
+            .levels
+            .last()
+            .is_some_and(|l| l.kind == LevelKind::Field);
+        let level = self.levels.last_mut().unwrap();
+        let lambda_colon = level.lambda_params;
+        if lambda_colon {
+            level.lambda_params = false;
+        } else if field && src.get(self.i + 1) != Some(&b'=') {
+            // A format spec: text with nested fields, up to the field's `}`.
+            self.levels.push(Level {
+                kind: LevelKind::Spec,
+                ops: 0,
+                lambda_params: false,
+            });
+            self.modes.pop();
+            self.i += 1;
+            return;
+        } else {
+            level.ops = 0;
+        }
+        if !lambda_colon && self.at_depth_zero() && src.get(self.i + 1) != Some(&b'=') {
+            self.end_statement(self.i + 1);
+        }
+        self.i += 1;
+    }
+
+    /// A name or keyword (or a string prefix, which starts a string).
+    fn word(&mut self) {
+        let src = self.src;
+        let start = self.i;
+        while self.i < src.len()
+            && (src[self.i].is_ascii_alphanumeric() || src[self.i] == b'_' || src[self.i] >= 0x80)
+        {
+            self.i += 1;
+        }
+        let word = &src[start..self.i];
+        if matches!(src.get(self.i), Some(b'\'' | b'"')) && is_string_prefix(word) {
+            let f = word.iter().any(|b| matches!(b, b'f' | b'F' | b't' | b'T'));
+            self.string(self.i, f);
+            return;
+        }
+        match word {
+            b"lambda" => {
+                self.bump_ops();
+                self.levels.last_mut().unwrap().lambda_params = true;
+            }
+            b"not" | b"if" | b"else" | b"and" | b"or" | b"await" | b"in" | b"is" | b"yield" => {
+                self.bump_ops()
+            }
+            _ => {}
         }
     }
 

@@ -45,17 +45,15 @@ pub fn extract(
     let mut out = Vec::new();
     let mut functions = Vec::new();
     collect_functions(body, "", &mut functions);
+    let walk = Walk {
+        stage,
+        scope,
+        map,
+        loader_names: &loader_names,
+        shapes_at: &shapes_at,
+    };
     for (owner, f) in &functions {
-        walk_function(
-            stage,
-            f,
-            owner,
-            scope,
-            map,
-            &loader_names,
-            &shapes_at,
-            &mut out,
-        );
+        walk.function(f, owner, &mut out);
     }
     // Module-level asserts (rare) are taken verbatim in every stage.
     for stmt in body {
@@ -121,55 +119,67 @@ fn loader_attribute_names(body: &[Stmt], scope: &ModuleScope) -> HashSet<String>
     finder.names
 }
 
-#[allow(clippy::too_many_arguments)]
-fn walk_function(
+/// What walking one function needs: the stage, the module, and what the whole file told.
+struct Walk<'w> {
     stage: Stage,
-    f: &ast::StmtFunctionDef,
-    owner: &str,
-    scope: &ModuleScope,
-    map: &SourceMap,
-    loader_names: &HashSet<String>,
-    shapes_at: &HashMap<u32, Vec<Shape>>,
-    out: &mut Vec<Assertion>,
-) {
-    // Every assert in the function, nested ones included, in source order (the naive AST walk).
-    let mut asserts = Vec::new();
-    struct Finder<'a>(Vec<&'a ast::StmtAssert>);
-    impl<'a> Visitor<'a> for Finder<'a> {
-        fn visit_stmt(&mut self, stmt: &'a Stmt) {
-            match stmt {
-                Stmt::Assert(a) => self.0.push(a),
-                Stmt::FunctionDef(_) | Stmt::ClassDef(_) => {}
-                _ => visitor::walk_stmt(self, stmt),
+    scope: &'w ModuleScope<'w>,
+    map: &'w SourceMap<'w>,
+    loader_names: &'w HashSet<String>,
+    shapes_at: &'w HashMap<u32, Vec<Shape>>,
+}
+
+impl Walk<'_> {
+    /// Every assert of the function as the stage takes it.
+    fn function(&self, f: &ast::StmtFunctionDef, owner: &str, out: &mut Vec<Assertion>) {
+        let (map, shapes_at) = (self.map, self.shapes_at);
+        let asserts = nested_asserts(&f.body);
+        if self.stage == Stage::AsWritten {
+            for a in asserts {
+                let text = map.text(a.test.range()).to_string();
+                out.push(entry(map, owner, a, Some(text), None, shapes_at));
+            }
+            return;
+        }
+        for a in asserts {
+            let table = self.table_before(f, a);
+            let Ok(rendered) = names::render(&a.test, &table, map) else {
+                continue;
+            };
+            let unresolved = self.unresolved(&rendered.free);
+            if unresolved.is_empty() {
+                out.push(entry(map, owner, a, Some(rendered.text), None, shapes_at));
+            } else {
+                let listed: Vec<String> = unresolved.iter().map(|n| format!("`{n}`")).collect();
+                let reason = format!(
+                    "unresolved name {} after inlining (the write-up's safety net)",
+                    listed.join(", ")
+                );
+                out.push(entry(
+                    map,
+                    owner,
+                    a,
+                    None,
+                    Some((reason, unresolved)),
+                    shapes_at,
+                ));
             }
         }
-        fn visit_expr(&mut self, _: &'a Expr) {}
     }
-    let mut finder = Finder(Vec::new());
-    visitor::walk_body(&mut finder, &f.body);
-    asserts.extend(finder.0);
-    if stage == Stage::AsWritten {
-        for a in asserts {
-            out.push(entry(
-                map,
-                owner,
-                a,
-                Some(map.text(a.test.range()).to_string()),
-                None,
-                shapes_at,
-            ));
-        }
-        return;
-    }
-    // Top-level statements in order: assignments tracked, `name.method(...)` forgets the name.
-    // `_load_solution().X` is rewritten to `X` (the loaders map to the solution module).
-    let loaders: HashMap<String, Replacement> = scope
-        .loaders
-        .iter()
-        .map(|l| (l.clone(), Replacement::SolutionModule))
-        .collect();
-    for a in asserts {
-        let mut table = loaders.clone();
+
+    /// The inlining table at assert `a`: the function's top-level statements before it, in order;
+    /// assignments tracked, `name.method(...)` forgets the name, and `_load_solution().X` is
+    /// rewritten to `X` (the loaders map to the solution module).
+    fn table_before(
+        &self,
+        f: &ast::StmtFunctionDef,
+        a: &ast::StmtAssert,
+    ) -> HashMap<String, Replacement> {
+        let (scope, map) = (self.scope, self.map);
+        let mut table: HashMap<String, Replacement> = scope
+            .loaders
+            .iter()
+            .map(|l| (l.clone(), Replacement::SolutionModule))
+            .collect();
         for stmt in f
             .body
             .iter()
@@ -205,38 +215,41 @@ fn walk_function(
                 _ => {}
             }
         }
-        let Ok(rendered) = names::render(&a.test, &table, map) else {
-            continue;
-        };
-        let unresolved: Vec<String> = rendered
-            .free
-            .iter()
+        table
+    }
+
+    /// The names outside the stage's safe set: builtins, loader attribute names, and (at
+    /// `six-shapes` only) the test file's imports.
+    fn unresolved<'n>(&self, free: impl IntoIterator<Item = &'n String>) -> Vec<String> {
+        free.into_iter()
             .filter(|name| {
                 !(ruff_python_stdlib::builtins::is_python_builtin(name, 14, false)
-                    || loader_names.contains(*name)
-                    || (stage == Stage::SixShapes
-                        && matches!(scope.globals.get(*name), Some(Global::Import { .. }))))
+                    || self.loader_names.contains(*name)
+                    || (self.stage == Stage::SixShapes
+                        && matches!(self.scope.globals.get(*name), Some(Global::Import { .. }))))
             })
             .cloned()
-            .collect();
-        if unresolved.is_empty() {
-            out.push(entry(map, owner, a, Some(rendered.text), None, shapes_at));
-        } else {
-            let listed: Vec<String> = unresolved.iter().map(|n| format!("`{n}`")).collect();
-            let reason = format!(
-                "unresolved name {} after inlining (the write-up's safety net)",
-                listed.join(", ")
-            );
-            out.push(entry(
-                map,
-                owner,
-                a,
-                None,
-                Some((reason, unresolved)),
-                shapes_at,
-            ));
-        }
+            .collect()
     }
+}
+
+/// Every assert in a function's body, nested ones included, in source order (the naive AST walk),
+/// without entering nested functions and classes.
+fn nested_asserts(body: &[Stmt]) -> Vec<&ast::StmtAssert> {
+    struct Finder<'a>(Vec<&'a ast::StmtAssert>);
+    impl<'a> Visitor<'a> for Finder<'a> {
+        fn visit_stmt(&mut self, stmt: &'a Stmt) {
+            match stmt {
+                Stmt::Assert(a) => self.0.push(a),
+                Stmt::FunctionDef(_) | Stmt::ClassDef(_) => {}
+                _ => visitor::walk_stmt(self, stmt),
+            }
+        }
+        fn visit_expr(&mut self, _: &'a Expr) {}
+    }
+    let mut finder = Finder(Vec::new());
+    visitor::walk_body(&mut finder, body);
+    finder.0
 }
 
 fn entry(

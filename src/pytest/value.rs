@@ -1203,58 +1203,93 @@ fn unary<'a>(op: ast::UnaryOp, v: PyValue<'a>) -> PyValue<'a> {
 /// Python's binary operators on the values the extractor evaluates; `Unknown` for the rest (and for
 /// float `//`, `%`, `**`, whose results depend on the platform's libm).
 fn binary<'a>(op: ast::Operator, l: PyValue<'a>, r: PyValue<'a>) -> PyValue<'a> {
-    use ast::Operator::*;
-    let overflow = || PyValue::unknown("an int too large for the extractor");
-    let as_int = |v: &PyValue| match v {
-        PyValue::Int(i) => Some(*i),
-        PyValue::Bool(b) => Some(i128::from(*b)),
-        _ => None,
-    };
     match (&l, &r) {
         (PyValue::Unknown(w), _) | (_, PyValue::Unknown(w)) => return PyValue::Unknown(w.clone()),
         _ => {}
     }
     if let (Some(a), Some(b)) = (as_int(&l), as_int(&r)) {
+        return int_binary(op, a, b);
+    }
+    if let Some(v) = sequence_binary(op, &l, &r) {
+        return v;
+    }
+    // Floats: IEEE arithmetic, the same as CPython's for + - * /.
+    if let (Some(a), Some(b)) = (as_float(&l), as_float(&r)) {
         return match op {
-            Add => a.checked_add(b).map_or_else(overflow, PyValue::Int),
-            Sub => a.checked_sub(b).map_or_else(overflow, PyValue::Int),
-            Mult => a.checked_mul(b).map_or_else(overflow, PyValue::Int),
-            FloorDiv if b != 0 => {
-                PyValue::Int(a.div_euclid(b) - i128::from(b < 0 && a.rem_euclid(b) != 0))
-            }
-            Mod if b != 0 => {
-                let m = a.rem_euclid(b);
-                PyValue::Int(if b < 0 && m != 0 { m + b } else { m })
-            }
-            Pow if (0..=127).contains(&b) => {
-                a.checked_pow(b as u32).map_or_else(overflow, PyValue::Int)
-            }
-            Div if b != 0 => match (exact_float(a), exact_float(b)) {
-                (Some(x), Some(y)) => PyValue::Float(x / y),
-                _ => overflow(),
-            },
-            LShift if (0..120).contains(&b) => a
-                .checked_mul(1i128 << b)
-                .map_or_else(overflow, PyValue::Int),
-            RShift if b >= 0 => PyValue::Int(a >> b.min(127)),
-            BitAnd => PyValue::Int(a & b),
-            BitOr => PyValue::Int(a | b),
-            BitXor => PyValue::Int(a ^ b),
-            _ => PyValue::unknown("an int operation that raises or is not followed"),
+            ast::Operator::Add => PyValue::Float(a + b),
+            ast::Operator::Sub => PyValue::Float(a - b),
+            ast::Operator::Mult => PyValue::Float(a * b),
+            ast::Operator::Div if b != 0.0 => PyValue::Float(a / b),
+            _ => PyValue::unknown("a float operation whose result the extractor does not compute"),
         };
     }
-    match (op, &l, &r) {
+    complex_binary(op, &l, &r)
+}
+
+/// An int (or bool) as Python's int arithmetic sees it.
+fn as_int(v: &PyValue) -> Option<i128> {
+    match v {
+        PyValue::Int(i) => Some(*i),
+        PyValue::Bool(b) => Some(i128::from(*b)),
+        _ => None,
+    }
+}
+
+/// A real number as a float, when the conversion is exact.
+fn as_float(v: &PyValue) -> Option<f64> {
+    match v {
+        PyValue::Float(f) => Some(*f),
+        other => as_int(other).and_then(exact_float),
+    }
+}
+
+fn int_binary<'a>(op: ast::Operator, a: i128, b: i128) -> PyValue<'a> {
+    use ast::Operator::*;
+    let overflow = || PyValue::unknown("an int too large for the extractor");
+    match op {
+        Add => a.checked_add(b).map_or_else(overflow, PyValue::Int),
+        Sub => a.checked_sub(b).map_or_else(overflow, PyValue::Int),
+        Mult => a.checked_mul(b).map_or_else(overflow, PyValue::Int),
+        FloorDiv if b != 0 => {
+            PyValue::Int(a.div_euclid(b) - i128::from(b < 0 && a.rem_euclid(b) != 0))
+        }
+        Mod if b != 0 => {
+            let m = a.rem_euclid(b);
+            PyValue::Int(if b < 0 && m != 0 { m + b } else { m })
+        }
+        Pow if (0..=127).contains(&b) => {
+            a.checked_pow(b as u32).map_or_else(overflow, PyValue::Int)
+        }
+        Div if b != 0 => match (exact_float(a), exact_float(b)) {
+            (Some(x), Some(y)) => PyValue::Float(x / y),
+            _ => overflow(),
+        },
+        LShift if (0..120).contains(&b) => a
+            .checked_mul(1i128 << b)
+            .map_or_else(overflow, PyValue::Int),
+        RShift if b >= 0 => PyValue::Int(a >> b.min(127)),
+        BitAnd => PyValue::Int(a & b),
+        BitOr => PyValue::Int(a | b),
+        BitXor => PyValue::Int(a ^ b),
+        _ => PyValue::unknown("an int operation that raises or is not followed"),
+    }
+}
+
+/// `+` of two strings, bytes, tuples or lists, and `*` of one of them by an int.
+fn sequence_binary<'a>(op: ast::Operator, l: &PyValue<'a>, r: &PyValue<'a>) -> Option<PyValue<'a>> {
+    use ast::Operator::*;
+    match (op, l, r) {
         (Add, PyValue::Str(a), PyValue::Str(b)) if a.len() + b.len() <= MAX_LEN => {
-            return PyValue::Str(format!("{a}{b}"))
+            Some(PyValue::Str(format!("{a}{b}")))
         }
         (Add, PyValue::Bytes(a), PyValue::Bytes(b)) if a.len() + b.len() <= MAX_LEN => {
-            return PyValue::Bytes([a.as_slice(), b.as_slice()].concat())
+            Some(PyValue::Bytes([a.as_slice(), b.as_slice()].concat()))
         }
         (Add, PyValue::Tuple(a), PyValue::Tuple(b)) => {
-            return PyValue::Tuple([a.clone(), b.clone()].concat())
+            Some(PyValue::Tuple([a.clone(), b.clone()].concat()))
         }
         (Add, PyValue::List(a), PyValue::List(b)) => {
-            return PyValue::List([a.clone(), b.clone()].concat())
+            Some(PyValue::List([a.clone(), b.clone()].concat()))
         }
         (Mult, s, n) | (Mult, n, s)
             if as_int(n).is_some()
@@ -1263,52 +1298,47 @@ fn binary<'a>(op: ast::Operator, l: PyValue<'a>, r: PyValue<'a>) -> PyValue<'a> 
                     PyValue::Str(_) | PyValue::Bytes(_) | PyValue::Tuple(_) | PyValue::List(_)
                 ) =>
         {
-            let times = as_int(n).unwrap_or(0).max(0) as usize;
-            let len = match s {
-                PyValue::Str(x) => x.len(),
-                PyValue::Bytes(x) => x.len(),
-                PyValue::Tuple(x) | PyValue::List(x) => x.len(),
-                _ => 0,
-            };
-            if len.saturating_mul(times) > MAX_LEN {
-                return PyValue::unknown("a value too long for the extractor");
-            }
-            return match s {
-                PyValue::Str(x) => PyValue::Str(x.repeat(times)),
-                PyValue::Bytes(x) => PyValue::Bytes(x.repeat(times)),
-                PyValue::Tuple(x) => {
-                    PyValue::Tuple(x.iter().cloned().cycle().take(x.len() * times).collect())
-                }
-                PyValue::List(x) => {
-                    PyValue::List(x.iter().cloned().cycle().take(x.len() * times).collect())
-                }
-                _ => PyValue::Opaque,
-            };
+            Some(repeat(s, as_int(n).unwrap_or(0).max(0) as usize))
         }
-        _ => {}
+        _ => None,
     }
-    // Floats: IEEE arithmetic, the same as CPython's for + - * /.
-    let float = |v: &PyValue| match v {
-        PyValue::Float(f) => Some(*f),
-        other => as_int(other).and_then(exact_float),
+}
+
+/// `s * times` for a string, bytes, tuple or list.
+fn repeat<'a>(s: &PyValue<'a>, times: usize) -> PyValue<'a> {
+    let len = match s {
+        PyValue::Str(x) => x.len(),
+        PyValue::Bytes(x) => x.len(),
+        PyValue::Tuple(x) | PyValue::List(x) => x.len(),
+        _ => 0,
     };
+    if len.saturating_mul(times) > MAX_LEN {
+        return PyValue::unknown("a value too long for the extractor");
+    }
+    match s {
+        PyValue::Str(x) => PyValue::Str(x.repeat(times)),
+        PyValue::Bytes(x) => PyValue::Bytes(x.repeat(times)),
+        PyValue::Tuple(x) => {
+            PyValue::Tuple(x.iter().cloned().cycle().take(x.len() * times).collect())
+        }
+        PyValue::List(x) => {
+            PyValue::List(x.iter().cloned().cycle().take(x.len() * times).collect())
+        }
+        _ => PyValue::Opaque,
+    }
+}
+
+/// `+` and `-` with a complex operand. A real and a complex: Python 3.14 no longer turns the real
+/// into `complex(x, 0)` first, which changes signed zeros; only results both versions agree on are
+/// taken.
+fn complex_binary<'a>(op: ast::Operator, l: &PyValue<'a>, r: &PyValue<'a>) -> PyValue<'a> {
+    use ast::Operator::*;
     let complex = |v: &PyValue| match v {
         PyValue::Complex(a, b) => Some((*a, *b)),
         _ => None,
     };
-    if let (Some(a), Some(b)) = (float(&l), float(&r)) {
-        return match op {
-            Add => PyValue::Float(a + b),
-            Sub => PyValue::Float(a - b),
-            Mult => PyValue::Float(a * b),
-            Div if b != 0.0 => PyValue::Float(a / b),
-            _ => PyValue::unknown("a float operation whose result the extractor does not compute"),
-        };
-    }
-    // A real and a complex: Python 3.14 no longer turns the real into `complex(x, 0)` first, which
-    // changes signed zeros; only results both versions agree on are taken.
-    let (lc, rc) = (complex(&l), complex(&r));
-    let (lf, rf) = (float(&l), float(&r));
+    let (lc, rc) = (complex(l), complex(r));
+    let (lf, rf) = (as_float(l), as_float(r));
     let result = match (op, lc, rc, lf, rf) {
         (Add, Some((a, b)), Some((c, d)), _, _) => Some(((a + c, b + d), (a + c, b + d))),
         (Sub, Some((a, b)), Some((c, d)), _, _) => Some(((a - c, b - d), (a - c, b - d))),
