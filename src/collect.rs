@@ -6,6 +6,7 @@
 
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
+use ruff_python_ast::visitor::Visitor;
 use ruff_python_ast::{self as ast, Expr, Stmt};
 use ruff_text_size::{Ranged, TextRange};
 
@@ -76,6 +77,10 @@ pub fn collect<'a>(
         class_fixtures: Vec::new(),
         exclude: HashSet::default(),
     };
+    // `__test__ = False` at module level: pytest collects nothing from the file.
+    if assigns_false_test(body) {
+        return (Vec::new(), Vec::new());
+    }
     let generate = module_def(body, "pytest_generate_tests").map(|f| map.line(f.range.start()));
     c.collect_in(Within {
         body,
@@ -85,7 +90,69 @@ pub fn collect<'a>(
         fixtures: &fixtures,
         generate,
     });
+    if let Some(why) = file_blocker(body, &c.cases, map) {
+        for case in &mut c.cases {
+            case.not_run = Some(why.clone());
+        }
+    }
     (c.cases, c.unlisted)
+}
+
+/// Whether a body assigns `__test__` a value other than `True` (pytest then skips what it names).
+fn assigns_false_test(body: &[Stmt]) -> bool {
+    body.iter().any(|s| {
+        matches!(s, Stmt::Assign(a)
+        if matches!(a.targets.as_slice(), [Expr::Name(n)] if n.id.as_str() == "__test__")
+            && !matches!(a.value.as_ref(), Expr::BooleanLiteral(b) if b.value))
+    })
+}
+
+/// What makes pytest run no test of the file as written, or every test under code the extractor
+/// does not see: a collected test that is a generator (pytest 9 refuses the whole file), or
+/// `pytest_plugins` in the test file (plugins whose hooks may skip, fail or change any test).
+fn file_blocker(body: &[Stmt], cases: &[Case], map: &SourceMap) -> Option<String> {
+    for stmt in body {
+        if let Stmt::Assign(a) = stmt {
+            if a.targets
+                .iter()
+                .any(|t| matches!(t, Expr::Name(n) if n.id.as_str() == "pytest_plugins"))
+            {
+                return Some(format!(
+                    "the test file loads plugins (`pytest_plugins`, line {}), whose hooks may skip, fail or change any test",
+                    map.line(stmt.range().start())
+                ));
+            }
+        }
+    }
+    cases.iter().find(|c| is_generator(c.func)).map(|c| {
+        format!(
+            "the test `{}` (line {}) contains `yield`: pytest 9 refuses to collect the file (\"'yield' keyword is allowed in fixtures, but not in tests\")",
+            c.func.name,
+            map.line(c.func.range.start())
+        )
+    })
+}
+
+/// Whether a function's own body (not a nested function, class or lambda) yields.
+fn is_generator(f: &ast::StmtFunctionDef) -> bool {
+    struct Finder(bool);
+    impl<'a> Visitor<'a> for Finder {
+        fn visit_stmt(&mut self, stmt: &'a Stmt) {
+            if !matches!(stmt, Stmt::FunctionDef(_) | Stmt::ClassDef(_)) {
+                ruff_python_ast::visitor::walk_stmt(self, stmt);
+            }
+        }
+        fn visit_expr(&mut self, expr: &'a Expr) {
+            match expr {
+                Expr::Yield(_) | Expr::YieldFrom(_) => self.0 = true,
+                Expr::Lambda(_) => {}
+                _ => ruff_python_ast::visitor::walk_expr(self, expr),
+            }
+        }
+    }
+    let mut finder = Finder(false);
+    ruff_python_ast::visitor::walk_body(&mut finder, &f.body);
+    finder.0
 }
 
 /// A mark expression and where it is evaluated.
@@ -329,6 +396,37 @@ fn rebound_tests<'b>(
     rebound
 }
 
+/// Names a `del` statement of the body removes, with the index of the definition it removes (the
+/// last one before it, when that binding is the name's last).
+fn deleted_names(body: &[Stmt]) -> HashSet<(&str, usize)> {
+    let mut out = HashSet::default();
+    for (i, stmt) in body.iter().enumerate() {
+        let Stmt::Delete(d) = stmt else { continue };
+        for t in &d.targets {
+            let Expr::Name(n) = t else { continue };
+            let name = n.id.as_str();
+            let def = body[..i].iter().rposition(|s| match s {
+                Stmt::FunctionDef(f) => f.name.as_str() == name,
+                Stmt::ClassDef(c) => c.name.as_str() == name,
+                _ => false,
+            });
+            let redefined = body[i + 1..].iter().any(|s| match s {
+                Stmt::FunctionDef(f) => f.name.as_str() == name,
+                Stmt::ClassDef(c) => c.name.as_str() == name,
+                Stmt::Assign(a) => a
+                    .targets
+                    .iter()
+                    .any(|t| matches!(t, Expr::Name(m) if m.id.as_str() == name)),
+                _ => false,
+            });
+            if let (Some(j), false) = (def, redefined) {
+                out.insert((name, j));
+            }
+        }
+    }
+    out
+}
+
 /// A class's marks: its body's `pytestmark`, then its decorators bottom-up (evaluated where the
 /// class statement runs), then the enclosing scopes' marks.
 fn class_marks<'a>(
@@ -395,8 +493,12 @@ impl<'s, 'a> Collector<'s, 'a> {
         }
         let first_case = self.cases.len();
         let rebound = rebound_tests(body, &last_def);
+        let deleted = deleted_names(body);
         for (i, stmt) in body.iter().enumerate() {
             match stmt {
+                // `del test_x` after its definition: pytest finds nothing under the name.
+                Stmt::FunctionDef(f) if deleted.contains(&(f.name.as_str(), i)) => {}
+                Stmt::ClassDef(c) if deleted.contains(&(c.name.as_str(), i)) => {}
                 Stmt::FunctionDef(f)
                     if f.name.starts_with("test") && !self.exclude.contains(f.name.as_str()) =>
                 {
@@ -496,6 +598,33 @@ impl<'s, 'a> Collector<'s, 'a> {
     fn collect_class(&mut self, within: &Within<'_, 'a>, c: &'a ast::StmtClassDef) {
         let map = self.map;
         let in_class = !within.prefix.is_empty();
+        // A decorator that is not a pytest mark may remake the class (`@dataclass` gives it a
+        // constructor, and pytest then does not collect it): whether and how pytest collects its
+        // tests is not in the file.
+        if let Some(d) = c
+            .decorator_list
+            .iter()
+            .find(|d| self.scope.pytest_path(&d.expression).is_none())
+        {
+            let why = format!(
+                "its class `{}` is decorated with `@{}` (line {}), which may give it a constructor (pytest then does not collect it) or change its tests",
+                c.name,
+                map.snippet(d.expression.range()),
+                map.line(d.range().start())
+            );
+            for s in &c.body {
+                if let Stmt::FunctionDef(f) = s {
+                    if f.name.starts_with("test") {
+                        self.unlisted.push(Unlisted {
+                            func: f,
+                            name: format!("{}{}::{}", within.prefix, c.name, f.name),
+                            why: why.clone(),
+                        });
+                    }
+                }
+            }
+            return;
+        }
         let marks = class_marks(c, in_class.then_some(within.body), within.marks);
         let Some(setup) = self.class_setup(within.body, c, within.setup) else {
             return;
@@ -613,6 +742,14 @@ impl<'s, 'a> Collector<'s, 'a> {
                 )),
                 _ => {}
             }
+        }
+        // A constructor inherited from a base class of this body: pytest does not collect it either.
+        if bases_in(body, c).iter().any(|b| {
+            b.body.iter().any(|s| {
+                matches!(s, Stmt::FunctionDef(m) if matches!(m.name.as_str(), "__init__" | "__new__"))
+            })
+        }) {
+            has_init = true;
         }
         // `__test__ = False` inherited from a base of this body, unless the class sets its own.
         let sets_test = c.body.iter().any(|s| {
