@@ -32,6 +32,10 @@ pub struct Options {
     /// Names the solution defines at module level, when the caller knows them (a builtin it
     /// redefines is then spelled out as the builtin in kept expressions).
     pub solution_globals: Vec<String>,
+    /// Why pytest's configuration for this file (its ini file: `addopts`, `filterwarnings`,
+    /// `usefixtures`, …) may change how every test runs, when the caller read one that does; every
+    /// test is then dropped with this reason.
+    pub config_blocker: Option<String>,
 }
 
 impl Options {
@@ -159,7 +163,12 @@ pub fn extract(source: &str, options: &Options) -> Extraction {
     scope
         .solution_defined
         .extend(options.solution_globals.iter().cloned());
-    let (cases, unlisted) = collect::collect(body, &scope, &map);
+    let (mut cases, unlisted) = collect::collect(body, &scope, &map);
+    if let Some(why) = &options.config_blocker {
+        for case in &mut cases {
+            case.not_run = Some(why.clone());
+        }
+    }
     let ctx = Ctx {
         errors: &error_ranges,
         scope: &scope,

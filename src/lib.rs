@@ -30,5 +30,7 @@ pub use conftest::Conftest;
 pub use extract::{extract, module_globals, slug_from_path, Options};
 pub use model::{Assertion, Extraction, Finding, Stage, Status, SyntaxError};
 pub use portable::parses_everywhere;
+/// pytest's configuration file: whether its options may change how every test runs.
+pub use pytest::config as pytest_config;
 pub use readable::readable;
 pub use shape::Shape;

@@ -1,4 +1,5 @@
 //! pytest's own algorithms, re-implemented from its source (pytest 9): one concept per module.
 
+pub mod config;
 pub mod ids;
 pub mod value;

@@ -177,6 +177,7 @@ pub fn current_options(app: AppState) -> Options {
         stage: app.stage.get_untracked(),
         conftests: Vec::new(),
         solution_globals: Vec::new(),
+        config_blocker: None,
     }
 }
 
@@ -272,6 +273,7 @@ pub fn install_measure_hook() {
                 stage,
                 conftests: Vec::new(),
                 solution_globals: Vec::new(),
+                config_blocker: None,
             };
             let t0 = js::now_ms();
             let e = extract(&text, &options);

@@ -1,0 +1,169 @@
+//! Finding pytest's configuration file for a test file as pytest does: the first folder from the
+//! test's up with `pytest.ini`, `.pytest.ini`, a `pyproject.toml` with a pytest table, a `tox.ini`
+//! with `[pytest]` or a `setup.cfg` with `[tool:pytest]`. Whether its options block the file's tests
+//! is the library's judgement (`bench_explorer::pytest_config::blocker`).
+
+use std::path::{Path, PathBuf};
+
+use bench_explorer::pytest_config::{parse_ini, Config};
+
+/// Why pytest's configuration for `test_file` may change how every test runs, if it does.
+pub fn blocker_for(test_file: &str) -> Option<String> {
+    find(test_file)
+        .as_ref()
+        .and_then(bench_explorer::pytest_config::blocker)
+}
+
+/// The configuration pytest would read for `test_file`, if any.
+pub fn find(test_file: &str) -> Option<Config> {
+    if test_file == "-" {
+        return None;
+    }
+    let start: PathBuf = std::fs::canonicalize(test_file)
+        .ok()?
+        .parent()?
+        .to_path_buf();
+    let mut dir: Option<&Path> = Some(&start);
+    while let Some(d) = dir {
+        for name in [
+            "pytest.ini",
+            ".pytest.ini",
+            "pyproject.toml",
+            "tox.ini",
+            "setup.cfg",
+        ] {
+            let Ok(text) = std::fs::read_to_string(d.join(name)) else {
+                continue;
+            };
+            if let Some(options) = parse(name, &text) {
+                return Some(Config {
+                    name: name.to_string(),
+                    options,
+                });
+            }
+        }
+        dir = d.parent();
+    }
+    None
+}
+
+/// The pytest options of a configuration file's text, or `None` when it has no pytest section
+/// (`pytest.ini` and `.pytest.ini` always count, as in pytest).
+pub fn parse(name: &str, text: &str) -> Option<Vec<(String, Vec<String>)>> {
+    match name {
+        "pyproject.toml" => parse_pyproject(text),
+        _ => parse_ini(name, text),
+    }
+}
+
+fn parse_pyproject(text: &str) -> Option<Vec<(String, Vec<String>)>> {
+    let value: toml::Table = text.parse().ok()?;
+    let pytest = value.get("tool")?.get("pytest")?.as_table()?;
+    // `[tool.pytest.ini_options]` (every pytest), or pytest 9's native `[tool.pytest]`.
+    let table = match pytest.get("ini_options").and_then(|t| t.as_table()) {
+        Some(t) => t,
+        None => pytest,
+    };
+    let scalar = |v: &toml::Value| -> String {
+        match v {
+            toml::Value::String(s) => s.clone(),
+            toml::Value::Integer(i) => i.to_string(),
+            toml::Value::Float(f) => f.to_string(),
+            toml::Value::Boolean(b) => b.to_string(),
+            _ => String::new(),
+        }
+    };
+    let strings = |v: &toml::Value| -> Vec<String> {
+        match v {
+            toml::Value::Array(a) => a.iter().map(scalar).collect(),
+            other => vec![scalar(other)],
+        }
+    };
+    Some(
+        table
+            .iter()
+            .filter(|(_, v)| !v.is_table())
+            .map(|(k, v)| (k.clone(), strings(v)))
+            .collect(),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use bench_explorer::pytest_config::blocker;
+
+    fn block(name: &str, text: &str) -> Option<String> {
+        blocker(&Config {
+            name: name.to_string(),
+            options: parse(name, text).expect("a pytest section"),
+        })
+    }
+
+    #[test]
+    fn harmless_options_block_nothing() {
+        let ini = "[pytest]\nminversion = 8.0\ntestpaths = tests\naddopts = -ra -q --doctest-modules --cov=pkg --cov-report term-missing -p no:cacheprovider --import-mode=importlib\nmarkers =\n    slow: slow tests\nxfail_strict = true\nfilterwarnings =\n    ignore::DeprecationWarning\n";
+        assert_eq!(block("pytest.ini", ini), None);
+    }
+
+    #[test]
+    fn warnings_as_errors_block_every_test() {
+        let ini = "[pytest]\nfilterwarnings =\n    error\n    ignore:old:DeprecationWarning\n";
+        let why = block("tox.ini", ini).unwrap();
+        assert!(
+            why.contains("`tox.ini`") && why.contains("warnings into errors"),
+            "{why}"
+        );
+        let toml =
+            "[tool.pytest.ini_options]\nfilterwarnings = [\"error\", \"ignore::UserWarning\"]\n";
+        assert!(block("pyproject.toml", toml)
+            .unwrap()
+            .contains("warnings into errors"));
+    }
+
+    #[test]
+    fn selection_plugins_fixtures_and_names_block_every_test() {
+        let cases = [
+            ("[pytest]\naddopts = -m 'not slow'\n", "`-m`"),
+            ("[pytest]\naddopts = -x\n", "`-x`"),
+            ("[pytest]\naddopts = -p myplugin\n", "`-p myplugin`"),
+            ("[pytest]\nusefixtures = prime\n", "`usefixtures = prime`"),
+            (
+                "[pytest]\npython_functions = check_*\n",
+                "`python_functions = check_*`",
+            ),
+        ];
+        for (ini, expected) in cases {
+            let why = block("pytest.ini", ini).unwrap_or_default();
+            assert!(why.contains(expected), "{ini:?}: {why}");
+        }
+    }
+
+    #[test]
+    fn sections_pytest_does_not_read_are_not_configurations() {
+        assert_eq!(parse("tox.ini", "[tox]\nenvlist = py311\n"), None);
+        assert_eq!(parse("setup.cfg", "[metadata]\nname = x\n"), None);
+        assert_eq!(parse("pyproject.toml", "[project]\nname = \"x\"\n"), None);
+        assert!(parse("setup.cfg", "[tool:pytest]\naddopts = -q\n").is_some());
+        // An empty pytest.ini still makes its folder the rootdir.
+        assert_eq!(parse("pytest.ini", ""), Some(Vec::new()));
+    }
+
+    #[test]
+    fn the_nearest_configuration_wins() {
+        let root = std::env::temp_dir().join(format!("bx-ini-{}", std::process::id()));
+        let sub = root.join("pkg/tests");
+        std::fs::create_dir_all(&sub).unwrap();
+        std::fs::write(root.join("pytest.ini"), "[pytest]\naddopts = -x\n").unwrap();
+        std::fs::write(sub.join("tox.ini"), "[tox]\nenvlist = py\n").unwrap();
+        std::fs::write(sub.join("test_x.py"), "def test_x():\n    assert 1\n").unwrap();
+        let found = find(sub.join("test_x.py").to_str().unwrap()).unwrap();
+        assert_eq!(found.name, "pytest.ini");
+        assert!(blocker(&found).unwrap().contains("`-x`"));
+        std::fs::write(root.join("pkg/setup.cfg"), "[tool:pytest]\naddopts = -q\n").unwrap();
+        let found = find(sub.join("test_x.py").to_str().unwrap()).unwrap();
+        assert_eq!(found.name, "setup.cfg");
+        assert_eq!(blocker(&found), None);
+        std::fs::remove_dir_all(&root).unwrap();
+    }
+}
