@@ -110,6 +110,8 @@ pub struct AppState {
     /// A short message shown at the bottom of the page.
     pub toast: RwSignal<Option<String>>,
     pub intro_open: RwSignal<bool>,
+    // ux: the settings panel (slug, solution modules, editor wrap and font size), kept in storage.
+    pub settings: RwSignal<crate::logic::settings::Settings>,
 }
 
 impl AppState {
@@ -129,6 +131,7 @@ impl AppState {
         let theme = RwSignal::new(theme);
         let toast = RwSignal::new(None);
         let intro_open = RwSignal::new(intro_open);
+        let settings = RwSignal::new(crate::logic::settings::Settings::default());
         AppState {
             problem,
             file_name,
@@ -145,6 +148,7 @@ impl AppState {
             theme,
             toast,
             intro_open,
+            settings,
         }
     }
 }
