@@ -18,15 +18,18 @@ pub enum Tab {
     Problem,
     Audit,
     Shapes,
+    /// ux: two stages side by side for the file.
+    Compare,
     Run,
 }
 
 impl Tab {
-    pub const ALL: [Tab; 5] = [
+    pub const ALL: [Tab; 6] = [
         Tab::Assertions,
         Tab::Problem,
         Tab::Audit,
         Tab::Shapes,
+        Tab::Compare,
         Tab::Run,
     ];
 
@@ -36,6 +39,7 @@ impl Tab {
             Tab::Problem => "problem",
             Tab::Audit => "audit",
             Tab::Shapes => "shapes",
+            Tab::Compare => "compare",
             Tab::Run => "run",
         }
     }
@@ -46,6 +50,7 @@ impl Tab {
             Tab::Problem => "Problem",
             Tab::Audit => "Bench audit",
             Tab::Shapes => "Shapes",
+            Tab::Compare => "Compare stages",
             Tab::Run => "Run",
         }
     }

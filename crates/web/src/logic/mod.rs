@@ -15,4 +15,5 @@ pub mod offsets;
 pub mod permalink;
 pub mod run_results;
 pub mod settings;
+pub mod stage_diff;
 pub mod teach;

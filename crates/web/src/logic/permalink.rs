@@ -35,7 +35,7 @@ pub struct PermalinkState {
     /// The extractor stage id (`as-written`, `six-shapes`, `seven-shapes`, `full`).
     #[serde(rename = "s", skip_serializing_if = "String::is_empty")]
     pub stage: String,
-    /// The open tab (`assertions`, `problem`, `audit`, `shapes`, `run`).
+    /// The open tab (`assertions`, `problem`, `audit`, `shapes`, `compare`, `run`).
     #[serde(rename = "t", skip_serializing_if = "String::is_empty")]
     pub tab: String,
     /// The teaching page shown in the shapes tab.
@@ -201,7 +201,7 @@ impl ViewState {
     }
 }
 
-pub const TABS: [&str; 5] = ["assertions", "problem", "audit", "shapes", "run"];
+pub const TABS: [&str; 6] = ["assertions", "problem", "audit", "shapes", "compare", "run"];
 
 pub fn parse_fragment(hash: &str) -> Route {
     let h = hash.strip_prefix('#').unwrap_or(hash);

@@ -3,6 +3,7 @@
 
 mod audit;
 mod common;
+mod compare;
 mod header;
 mod intro;
 mod permalink;
@@ -43,7 +44,7 @@ pub fn App() -> impl IntoView {
         app.stage.track();
         app.file_name.track();
         app.problem.track();
-        told.track();
+        let _told = told.get();
         if prev.is_some() {
             engine::request(app);
         }
@@ -106,6 +107,7 @@ pub fn App() -> impl IntoView {
                         Tab::Problem => view! { <problem::ProblemView/> }.into_any(),
                         Tab::Audit => view! { <audit::AuditView/> }.into_any(),
                         Tab::Shapes => view! { <shapes::ShapesView/> }.into_any(),
+                        Tab::Compare => view! { <compare::CompareView/> }.into_any(),
                         Tab::Run => view! { <run_tab::RunPanel/> }.into_any(),
                     }}
                 </div>

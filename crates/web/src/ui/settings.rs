@@ -26,9 +26,15 @@ pub fn SettingsButton(open: RwSignal<bool>) -> impl IntoView {
 pub fn SettingsPanel(open: RwSignal<bool>) -> impl IntoView {
     let app = use_app();
     let change = move |f: &dyn Fn(&mut Settings)| {
-        let mut s = app.settings.get_untracked();
+        let old = app.settings.get_untracked();
+        let mut s = old.clone();
         f(&mut s);
+        let retell = (s.slug(), s.modules()) != (old.slug(), old.modules());
         set_settings(app, s);
+        // What the extractor is told changed: extract again.
+        if retell {
+            engine::request(app);
+        }
     };
     let guessed = move || {
         app.analysis.with(|a| {
@@ -76,7 +82,7 @@ pub fn SettingsPanel(open: RwSignal<bool>) -> impl IntoView {
                     <span>"px"</span>
                 </label>
                 <div class="settings-actions">
-                    <button class="btn small" data-testid="settings-reset" on:click=move |_| set_settings(app, Settings::default())>"Reset"</button>
+                    <button class="btn small" data-testid="settings-reset" on:click=move |_| change(&|s| *s = Settings::default())>"Reset"</button>
                     <button class="btn small primary" data-testid="settings-close" on:click=move |_| open.set(false)>"Done"</button>
                 </div>
             </div>
