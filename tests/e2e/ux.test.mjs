@@ -436,3 +436,26 @@ test("two stages side by side: word_ladder as written against faithful", async (
     await p.page.waitForFunction(() => document.querySelector('[data-testid="compare-totals"]').dataset.changed === "0");
   });
 });
+
+test("the panes resize by dragging or with the arrow keys, and keep their size", async () => {
+  await withPage({}, async (p) => {
+    const width = () => p.page.evaluate(() => document.querySelector(".source-pane").getBoundingClientRect().width);
+    const w0 = await width();
+    const h = await p.tid("splitter").boundingBox();
+    await p.page.mouse.move(h.x + h.width / 2, h.y + 200);
+    await p.page.mouse.down();
+    await p.page.mouse.move(h.x - 200, h.y + 200, { steps: 5 });
+    await p.page.mouse.up();
+    const w1 = await width();
+    assert.ok(Math.abs(w0 - 200 - w1) < 20, `dragged 200 px left: ${w0} → ${w1}`);
+    await p.tid("splitter").focus();
+    await p.page.keyboard.press("ArrowRight");
+    const w2 = await width();
+    assert.ok(Math.abs(w2 - w1 - 40) < 3, `→ gives 40 px: ${w1} → ${w2}`);
+    await p.page.reload();
+    await p.waitReady();
+    await p.page.waitForFunction((w) => Math.abs(document.querySelector(".source-pane").getBoundingClientRect().width - w) < 3, w2);
+    await p.tid("splitter").dblclick();
+    await p.page.waitForFunction((w) => Math.abs(document.querySelector(".source-pane").getBoundingClientRect().width - w) < 3, w0);
+  });
+});
