@@ -6,7 +6,7 @@
 // Positions crossing this boundary are UTF-16 offsets (JavaScript's), converted from the extractor's
 // UTF-8 byte offsets on the Rust side (crates/web/src/logic/offsets.rs).
 
-import { EditorState, StateEffect, StateField, RangeSet, RangeSetBuilder } from "@codemirror/state";
+import { EditorState, StateEffect, StateField, RangeSet, RangeSetBuilder, Compartment } from "@codemirror/state";
 import {
   EditorView,
   Decoration,
@@ -21,6 +21,7 @@ import {
   crosshairCursor,
   gutter,
   GutterMarker,
+  hoverTooltip,
 } from "@codemirror/view";
 import { history, defaultKeymap, historyKeymap } from "@codemirror/commands";
 import {
@@ -59,7 +60,7 @@ const highlight = HighlightStyle.define([
 const theme = EditorView.theme({
   "&": { height: "100%", backgroundColor: "var(--editor-bg)", color: "var(--fg)", fontFamily: "var(--sans)" },
   "&.cm-focused": { outline: "none" },
-  ".cm-scroller": { fontFamily: "var(--mono)", fontSize: "13px", lineHeight: "1.55" },
+  ".cm-scroller": { fontFamily: "var(--mono)", lineHeight: "1.55" },
   ".cm-content": { caretColor: "var(--accent)" },
   ".cm-cursor, .cm-dropCursor": { borderLeftColor: "var(--accent)" },
   ".cm-gutters": { backgroundColor: "var(--editor-gutter)", color: "var(--fg-muted)", borderRight: "1px solid var(--border)" },
@@ -89,7 +90,141 @@ const theme = EditorView.theme({
   ".cm-link-mark-assert": { backgroundColor: "var(--accent)" },
   ".cm-link-mark-origin": { backgroundColor: "var(--origin)" },
   ".cm-link-mark-blocker": { backgroundColor: "var(--danger)" },
+  // Code spans in messages (`x` in a diagnostic's Markdown).
+  ".cm-md-code": { fontFamily: "var(--mono)", fontSize: "0.95em", backgroundColor: "var(--panel-2)", padding: "0 3px", borderRadius: "3px" },
+  // Wrong checks of an earlier stage: a squiggle under the assert and a mark in their own gutter.
+  ".cm-wrong-check": {
+    textDecoration: "underline wavy var(--danger)",
+    textDecorationSkipInk: "none",
+    textUnderlineOffset: "3px",
+  },
+  ".cm-wrong-gutter": { width: "14px" },
+  ".cm-wrong-gutter .cm-gutterElement": { padding: "0", textAlign: "center" },
+  ".cm-wrong-mark": { color: "var(--danger)", fontWeight: "700", cursor: "help" },
+  ".cm-wrong-tip": { padding: "4px 8px", maxWidth: "44em", fontFamily: "var(--sans)", fontSize: "12.5px" },
+  ".cm-wrong-tip strong": { color: "var(--danger)" },
 });
+
+// ---- Markdown code spans as code, never as markup ----------------------------------------------
+
+// Text with `code` spans → a span of text nodes and <code> elements (no HTML is ever parsed).
+export function renderCodeSpans(text) {
+  const out = document.createElement("span");
+  const parts = String(text).split("`");
+  // An unmatched backtick stays a backtick.
+  if (parts.length % 2 === 0) {
+    out.textContent = text;
+    return out;
+  }
+  parts.forEach((part, i) => {
+    if (i % 2 === 1) {
+      const code = document.createElement("code");
+      code.className = "cm-md-code";
+      code.textContent = part;
+      out.appendChild(code);
+    } else if (part) {
+      out.appendChild(document.createTextNode(part));
+    }
+  });
+  return out;
+}
+
+// ---- wrong checks (an earlier stage's kept assertion the faithful extractor would not keep) -----
+
+const setWrong = StateEffect.define();
+
+class WrongMarker extends GutterMarker {
+  constructor(message) {
+    super();
+    this.message = message;
+  }
+  eq(other) {
+    return other.message === this.message;
+  }
+  toDOM() {
+    const span = document.createElement("span");
+    span.className = "cm-wrong-mark";
+    span.textContent = "✗";
+    span.title = this.message.replaceAll("`", "");
+    span.setAttribute("data-testid", "wrong-check-gutter");
+    return span;
+  }
+}
+
+// [{from, to, message}] → a squiggle per range, a gutter mark per line, and the ranges for the tooltip.
+function buildWrong(doc, list) {
+  const items = list
+    .map((w) => {
+      const from = Math.max(0, Math.min(w.from, doc.length));
+      return { from, to: Math.max(from, Math.min(w.to, doc.length)), message: w.message };
+    })
+    .filter((w) => w.to > w.from)
+    .sort((a, b) => a.from - b.from);
+  const deco = new RangeSetBuilder();
+  const gut = new RangeSetBuilder();
+  let lastLine = -1;
+  for (const w of items) {
+    deco.add(w.from, w.to, Decoration.mark({ class: "cm-wrong-check", attributes: { "data-testid": "wrong-check-mark" } }));
+  }
+  for (const w of items) {
+    const line = doc.lineAt(w.from);
+    if (line.number === lastLine) continue;
+    lastLine = line.number;
+    gut.add(line.from, line.from, new WrongMarker(w.message));
+  }
+  return { deco: deco.finish(), gutter: gut.finish(), items };
+}
+
+const wrongField = StateField.define({
+  create: () => ({ deco: Decoration.none, gutter: RangeSet.empty, items: [] }),
+  update(value, tr) {
+    for (const e of tr.effects) if (e.is(setWrong)) return buildWrong(tr.state.doc, e.value);
+    if (tr.docChanged) {
+      return {
+        deco: value.deco.map(tr.changes),
+        gutter: value.gutter.map(tr.changes),
+        items: value.items.map((w) => ({ ...w, from: tr.changes.mapPos(w.from), to: tr.changes.mapPos(w.to) })),
+      };
+    }
+    return value;
+  },
+  provide: (f) => EditorView.decorations.from(f, (v) => v.deco),
+});
+
+const wrongGutter = gutter({
+  class: "cm-wrong-gutter",
+  markers: (view) => view.state.field(wrongField).gutter,
+});
+
+const wrongTooltip = hoverTooltip((view, pos) => {
+  const hits = view.state.field(wrongField).items.filter((w) => pos >= w.from && pos <= w.to);
+  if (!hits.length) return null;
+  return {
+    pos: hits[0].from,
+    end: hits[0].to,
+    above: true,
+    create() {
+      const dom = document.createElement("div");
+      dom.className = "cm-wrong-tip";
+      dom.setAttribute("data-testid", "wrong-check-tooltip");
+      for (const h of hits) {
+        const p = document.createElement("div");
+        const strong = document.createElement("strong");
+        strong.textContent = "Wrong check: ";
+        p.append(strong, renderCodeSpans(h.message));
+        dom.appendChild(p);
+      }
+      return { dom };
+    },
+  };
+});
+
+// ---- settings: line wrapping and font size (compartments, changed without a new state) ----------
+
+const wrapping = new Compartment();
+const fontSize = new Compartment();
+const fontTheme = (px) => EditorView.theme({ ".cm-scroller": { fontSize: `${px}px` } });
+const globalSettings = { wrap: false, fontSize: 13 };
 
 // ---- line highlights driven from Rust ---------------------------------------------------------
 
@@ -173,6 +308,11 @@ function extensions(opts) {
     theme,
     linkField,
     linkGutter,
+    wrongField,
+    wrongGutter,
+    wrongTooltip,
+    wrapping.of(globalSettings.wrap ? EditorView.lineWrapping : []),
+    fontSize.of(fontTheme(globalSettings.fontSize)),
     keymap.of([...defaultKeymap, ...searchKeymap, ...historyKeymap, ...foldKeymap, ...lintKeymap]),
     EditorView.contentAttributes.of({
       "aria-label": opts.label ?? "Python source",
@@ -249,12 +389,28 @@ class Editor {
     const diags = list.map((d) => {
       let from = Math.max(0, Math.min(d.from, len));
       let to = Math.max(from, Math.min(d.to, len));
-      return { from, to, severity: d.severity, message: d.message, source: d.source };
+      const message = d.message;
+      return { from, to, severity: d.severity, message, source: d.source, renderMessage: () => renderCodeSpans(message) };
     });
     this.view.dispatch(setDiagnostics(this.view.state, diags));
   }
   setLinks(ranges) {
     this.view.dispatch({ effects: setLinks.of(ranges) });
+  }
+  // [{from, to, message}] in UTF-16 offsets: the wrong checks of an earlier stage.
+  setWrongChecks(list) {
+    this.view.dispatch({ effects: setWrong.of(list || []) });
+  }
+  // {wrap: bool, fontSize: px}: applied now, and to every editor created or reset later.
+  setSettings(s) {
+    if (typeof s.wrap === "boolean") globalSettings.wrap = s.wrap;
+    if (Number.isFinite(s.fontSize)) globalSettings.fontSize = Math.max(9, Math.min(28, s.fontSize));
+    this.view.dispatch({
+      effects: [
+        wrapping.reconfigure(globalSettings.wrap ? EditorView.lineWrapping : []),
+        fontSize.reconfigure(fontTheme(globalSettings.fontSize)),
+      ],
+    });
   }
   // Scroll so that the UTF-16 position is visible (centred), without moving focus.
   reveal(pos) {

@@ -69,6 +69,8 @@ fn run(app: AppState) {
     let t0 = js::now_ms();
     let extraction = extract(&text, &options);
     let ms = js::now_ms() - t0;
+    // ux: a pasted file has no real slug: no slug-name-mismatch for it.
+    let extraction = crate::logic::settings::without_guessed_slug(extraction, slug_is_real(app));
     // Under an earlier stage, also run the faithful extractor to show which checks are wrong.
     let verdicts = if stage == Stage::Full {
         Vec::new()
@@ -169,16 +171,29 @@ fn run(app: AppState) {
 
 pub fn current_options(app: AppState) -> Options {
     let file = app.file_name.get_untracked();
-    let slug = app.problem.get_untracked().map(str::to_string);
+    // ux: the settings panel's slug and solution modules (the CLI's --slug, --solution-module).
+    let settings = app.settings.get_untracked();
+    let slug = settings
+        .slug()
+        .or_else(|| app.problem.get_untracked().map(str::to_string));
     Options {
         file,
         slug,
-        solution_modules: Vec::new(),
+        solution_modules: settings.modules(),
         stage: app.stage.get_untracked(),
         conftests: Vec::new(),
         solution_globals: Vec::new(),
         config_blocker: None,
     }
+}
+
+/// ux: whether the extraction's slug is real (not guessed from a pasted file's placeholder name).
+pub fn slug_is_real(app: AppState) -> bool {
+    crate::logic::settings::slug_is_real(
+        &app.settings.get_untracked(),
+        app.problem.get_untracked(),
+        &app.file_name.get_untracked(),
+    )
 }
 
 #[derive(Serialize)]

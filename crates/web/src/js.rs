@@ -17,12 +17,19 @@ extern "C" {
 
     #[wasm_bindgen(method, js_name = getDoc)]
     pub fn get_doc(this: &EditorHandle) -> String;
+    /// The document's length in UTF-16 units (cheap: no copy of the text).
+    #[wasm_bindgen(method, js_name = docLength)]
+    pub fn doc_length(this: &EditorHandle) -> u32;
     #[wasm_bindgen(method, js_name = setDoc)]
     pub fn set_doc(this: &EditorHandle, text: &str, fresh: bool);
     #[wasm_bindgen(method, js_name = setDiagnostics)]
     pub fn set_diagnostics(this: &EditorHandle, list: &JsValue);
     #[wasm_bindgen(method, js_name = setLinks)]
     pub fn set_links(this: &EditorHandle, ranges: &JsValue);
+    #[wasm_bindgen(method, js_name = setWrongChecks)]
+    pub fn set_wrong_checks(this: &EditorHandle, list: &JsValue);
+    #[wasm_bindgen(method, js_name = setSettings)]
+    pub fn set_settings(this: &EditorHandle, settings: &JsValue);
     #[wasm_bindgen(method)]
     pub fn reveal(this: &EditorHandle, pos: u32);
     #[wasm_bindgen(method)]

@@ -5,10 +5,12 @@ use leptos::prelude::*;
 use crate::{engine, js, run_control, ui};
 use wasm_bindgen::JsCast;
 
+use crate::logic::settings::Settings;
 use crate::state::{AppState, Theme};
 
 const INTRO_KEY: &str = "bench-explorer:intro-seen";
 const THEME_KEY: &str = "bench-explorer:theme";
+const SETTINGS_KEY: &str = "bench-explorer:settings";
 
 pub fn start() {
     // A panic aborts the wasm (wasm32 on stable cannot unwind). Log it, and let boot.js draw a
@@ -36,6 +38,7 @@ pub fn start() {
     root.set_inner_html("");
     let handle = leptos::mount::mount_to(root, move || {
         let app = AppState::new(theme, intro_open);
+        app.settings.set(load_settings());
         provide_context(app);
         provide_context(run_control::RunState::new());
         view! { <ui::App/> }
@@ -125,4 +128,28 @@ pub(crate) fn follow_system_theme(app: AppState) {
     });
     let _ = mq.add_event_listener_with_callback("change", on_change.as_ref().unchecked_ref());
     on_change.forget();
+}
+
+fn load_settings() -> Settings {
+    js::local_storage()
+        .and_then(|s| s.get_item(SETTINGS_KEY).ok().flatten())
+        .map(|t| Settings::from_json(&t))
+        .unwrap_or_default()
+}
+
+/// Change the settings, remember them, and apply the editor's part to every editor.
+pub(crate) fn set_settings(app: AppState, settings: Settings) {
+    if let Some(s) = js::local_storage() {
+        let _ = s.set_item(SETTINGS_KEY, &settings.to_json());
+    }
+    apply_editor_settings(&settings);
+    app.settings.set(settings);
+}
+
+/// The editor's wrapping and font size (editor.js applies them to editors created later too).
+pub(crate) fn apply_editor_settings(settings: &Settings) {
+    let o = js_sys::Object::new();
+    let _ = js_sys::Reflect::set(&o, &"wrap".into(), &settings.wrap.into());
+    let _ = js_sys::Reflect::set(&o, &"fontSize".into(), &(settings.font_px as f64).into());
+    js::with_editor(|e| e.set_settings(&o));
 }

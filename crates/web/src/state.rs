@@ -18,15 +18,18 @@ pub enum Tab {
     Problem,
     Audit,
     Shapes,
+    /// ux: two stages side by side for the file.
+    Compare,
     Run,
 }
 
 impl Tab {
-    pub const ALL: [Tab; 5] = [
+    pub const ALL: [Tab; 6] = [
         Tab::Assertions,
         Tab::Problem,
         Tab::Audit,
         Tab::Shapes,
+        Tab::Compare,
         Tab::Run,
     ];
 
@@ -36,6 +39,7 @@ impl Tab {
             Tab::Problem => "problem",
             Tab::Audit => "audit",
             Tab::Shapes => "shapes",
+            Tab::Compare => "compare",
             Tab::Run => "run",
         }
     }
@@ -46,6 +50,7 @@ impl Tab {
             Tab::Problem => "Problem",
             Tab::Audit => "Bench audit",
             Tab::Shapes => "Shapes",
+            Tab::Compare => "Compare stages",
             Tab::Run => "Run",
         }
     }
@@ -110,6 +115,8 @@ pub struct AppState {
     /// A short message shown at the bottom of the page.
     pub toast: RwSignal<Option<String>>,
     pub intro_open: RwSignal<bool>,
+    // ux: the settings panel (slug, solution modules, editor wrap and font size), kept in storage.
+    pub settings: RwSignal<crate::logic::settings::Settings>,
 }
 
 impl AppState {
@@ -129,6 +136,7 @@ impl AppState {
         let theme = RwSignal::new(theme);
         let toast = RwSignal::new(None);
         let intro_open = RwSignal::new(intro_open);
+        let settings = RwSignal::new(crate::logic::settings::Settings::default());
         AppState {
             problem,
             file_name,
@@ -145,6 +153,7 @@ impl AppState {
             theme,
             toast,
             intro_open,
+            settings,
         }
     }
 }

@@ -35,7 +35,7 @@ pub struct PermalinkState {
     /// The extractor stage id (`as-written`, `six-shapes`, `seven-shapes`, `full`).
     #[serde(rename = "s", skip_serializing_if = "String::is_empty")]
     pub stage: String,
-    /// The open tab (`assertions`, `problem`, `audit`, `shapes`, `run`).
+    /// The open tab (`assertions`, `problem`, `audit`, `shapes`, `compare`, `run`).
     #[serde(rename = "t", skip_serializing_if = "String::is_empty")]
     pub tab: String,
     /// The teaching page shown in the shapes tab.
@@ -127,9 +127,81 @@ pub enum Route {
     Shape(String),
     /// `#audit`, `#problem`, `#run`, `#assertions`, `#shapes`: a tab.
     Tab(String),
+    /// `#view?p=…&s=…&t=…&h=…`: the view the page is in (problem, stage, tab, teaching page),
+    /// without the file's text, which stays in the browser's storage. The address bar follows it.
+    View(ViewState),
 }
 
-pub const TABS: [&str; 5] = ["assertions", "problem", "audit", "shapes", "run"];
+/// What the address bar carries while the user works: never the code (that needs a permalink).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ViewState {
+    /// The bench problem (`None`: the user's own file).
+    pub problem: Option<String>,
+    /// The stage id; empty for the faithful stage.
+    pub stage: String,
+    /// The tab id; empty for the assertions tab.
+    pub tab: String,
+    /// The teaching page (only with the shapes tab).
+    pub shape: Option<String>,
+}
+
+/// Ids in a view fragment: short, and only characters that need no escaping.
+fn plain_id(v: &str) -> bool {
+    !v.is_empty()
+        && v.len() <= 100
+        && v.bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
+}
+
+impl ViewState {
+    /// The fragment for this view: `#view`, then `?` and the fields that are not defaults.
+    pub fn fragment(&self) -> String {
+        let mut parts = Vec::new();
+        if let Some(p) = self.problem.as_deref().filter(|p| plain_id(p)) {
+            parts.push(format!("p={p}"));
+        }
+        if plain_id(&self.stage) && self.stage != "full" {
+            parts.push(format!("s={}", self.stage));
+        }
+        if plain_id(&self.tab) && self.tab != "assertions" {
+            parts.push(format!("t={}", self.tab));
+        }
+        if self.tab == "shapes" {
+            if let Some(h) = self.shape.as_deref().filter(|h| plain_id(h)) {
+                parts.push(format!("h={h}"));
+            }
+        }
+        if parts.is_empty() {
+            "#view".to_string()
+        } else {
+            format!("#view?{}", parts.join("&"))
+        }
+    }
+
+    /// Read `p=…&s=…&t=…&h=…` (after `#view?`); unknown keys and values that are not plain ids
+    /// are ignored.
+    pub fn parse(query: &str) -> ViewState {
+        let mut v = ViewState::default();
+        for pair in query.split('&').take(16) {
+            let Some((k, val)) = pair.split_once('=') else {
+                continue;
+            };
+            if !plain_id(val) {
+                continue;
+            }
+            match k {
+                "p" => v.problem = Some(val.to_string()),
+                "s" => v.stage = val.to_string(),
+                "t" => v.tab = val.to_string(),
+                "h" => v.shape = Some(val.to_string()),
+                _ => {}
+            }
+        }
+        v
+    }
+}
+
+pub const TABS: [&str; 6] = ["assertions", "problem", "audit", "shapes", "compare", "run"];
 
 pub fn parse_fragment(hash: &str) -> Route {
     let h = hash.strip_prefix('#').unwrap_or(hash);
@@ -146,7 +218,94 @@ pub fn parse_fragment(hash: &str) -> Route {
     if TABS.contains(&h) {
         return Route::Tab(h.to_string());
     }
+    if h == "view" {
+        return Route::View(ViewState::default());
+    }
+    if let Some(q) = h.strip_prefix("view?") {
+        return Route::View(ViewState::parse(q));
+    }
     Route::Home
+}
+
+/// The longest URL the page hands out as a permalink. Chromium refuses URLs over 2 MiB, and links
+/// this long are already impractical to share.
+pub const MAX_URL_CHARS: usize = 2 * 1024 * 1024 - 1;
+
+/// Why a permalink is not made.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum LinkRefusal {
+    /// The file (or the Run tab's solution) is larger than a link may carry once opened.
+    FileTooLarge { bytes: usize },
+    /// The link would be longer than browsers accept.
+    UrlTooLong { chars: usize },
+    /// The compressed data does not give the state back (the page would not open it as made).
+    NoRoundTrip(String),
+}
+
+impl LinkRefusal {
+    pub fn message(&self) -> String {
+        match self {
+            LinkRefusal::FileTooLarge { bytes } => format!(
+                "No permalink: this file is {}, more than a link can carry ({} at most)",
+                human_bytes(*bytes),
+                human_bytes(MAX_SOURCE_BYTES)
+            ),
+            LinkRefusal::UrlTooLong { chars } => format!(
+                "No permalink: the link would be {chars} characters long, more than browsers open ({MAX_URL_CHARS} at most)"
+            ),
+            LinkRefusal::NoRoundTrip(e) => {
+                format!("No permalink: the page could not read the link back ({e})")
+            }
+        }
+    }
+}
+
+pub fn human_bytes(n: usize) -> String {
+    if n >= 1024 * 1024 {
+        format!("{:.1} MB", n as f64 / 1048576.0)
+    } else if n >= 1024 {
+        format!("{:.1} KB", n as f64 / 1024.0)
+    } else {
+        format!("{n} bytes")
+    }
+}
+
+/// Before compressing: a state whose source is over the bound is refused at once.
+pub fn precheck_link(state: &PermalinkState) -> Result<(), LinkRefusal> {
+    let biggest = state
+        .source
+        .as_ref()
+        .map_or(0, String::len)
+        .max(state.solution_code.as_ref().map_or(0, String::len));
+    let json = state.to_json().len();
+    if biggest > MAX_SOURCE_BYTES || json > MAX_JSON_BYTES {
+        return Err(LinkRefusal::FileTooLarge {
+            bytes: biggest.max(json),
+        });
+    }
+    Ok(())
+}
+
+/// After compressing: a link is handed out only if it is short enough for a browser and the page's
+/// own reader gives back exactly this state from it.
+pub fn check_link(
+    state: &PermalinkState,
+    compressed: &str,
+    url_chars: usize,
+) -> Result<(), LinkRefusal> {
+    precheck_link(state)?;
+    if url_chars > MAX_URL_CHARS {
+        return Err(LinkRefusal::UrlTooLong { chars: url_chars });
+    }
+    let back = PermalinkState::from_fragment_data(compressed).map_err(LinkRefusal::NoRoundTrip)?;
+    let mut want = state.clone();
+    want.version = VERSION;
+    if back != PermalinkState::from_json(&want.to_json()).map_err(LinkRefusal::NoRoundTrip)? {
+        return Err(LinkRefusal::NoRoundTrip(
+            "the state read back differs".into(),
+        ));
+    }
+    Ok(())
 }
 
 /// The fragment for a permalink's compressed data.
@@ -225,5 +384,81 @@ mod tests {
         assert_eq!(parse_fragment("#audit"), Route::Tab("audit".into()));
         assert_eq!(parse_fragment("#<script>"), Route::Home);
         assert_eq!(fragment("xyz"), "#s=xyz");
+    }
+
+    #[test]
+    fn view_fragments_round_trip_and_leave_out_defaults() {
+        let v = ViewState {
+            problem: Some("word_ladder".into()),
+            stage: "as-written".into(),
+            tab: "shapes".into(),
+            shape: Some("stdlib-reference".into()),
+        };
+        let f = v.fragment();
+        assert_eq!(
+            f,
+            "#view?p=word_ladder&s=as-written&t=shapes&h=stdlib-reference"
+        );
+        assert_eq!(parse_fragment(&f), Route::View(v));
+        let plain = ViewState {
+            problem: Some("lru_cache".into()),
+            stage: "full".into(),
+            tab: "assertions".into(),
+            shape: Some("ignored-off-the-shapes-tab".into()),
+        };
+        assert_eq!(plain.fragment(), "#view?p=lru_cache");
+        assert_eq!(ViewState::default().fragment(), "#view");
+        assert_eq!(parse_fragment("#view"), Route::View(ViewState::default()));
+    }
+
+    #[test]
+    fn view_fragments_ignore_what_is_not_a_plain_id() {
+        let Route::View(v) = parse_fragment("#view?p=<script>&s=six-shapes&zz=1&t=") else {
+            panic!("a view route");
+        };
+        assert_eq!(v.problem, None);
+        assert_eq!(v.stage, "six-shapes");
+        assert_eq!(v.tab, "");
+    }
+
+    fn with_source(n: usize) -> PermalinkState {
+        PermalinkState {
+            file: "test_big.py".into(),
+            source: Some("x".repeat(n)),
+            ..Default::default()
+        }
+    }
+
+    #[test]
+    fn a_file_over_the_bound_gets_no_link() {
+        let s = with_source(MAX_SOURCE_BYTES + 1);
+        let err = precheck_link(&s).unwrap_err();
+        assert!(matches!(err, LinkRefusal::FileTooLarge { .. }), "{err:?}");
+        assert!(err.message().contains("4.0 MB"), "{}", err.message());
+        assert!(precheck_link(&with_source(1000)).is_ok());
+    }
+
+    #[test]
+    fn a_link_the_reader_cannot_open_is_refused() {
+        let s = with_source(10);
+        // Not lz-string data the page's reader accepts for this state.
+        assert!(matches!(
+            check_link(&s, "garbage!!", 100),
+            Err(LinkRefusal::NoRoundTrip(_))
+        ));
+        assert!(matches!(
+            check_link(&s, "", MAX_URL_CHARS + 1),
+            Err(LinkRefusal::UrlTooLong { .. })
+        ));
+    }
+
+    #[test]
+    fn a_link_the_reader_opens_is_accepted() {
+        // lz-string 1.5.0 wrote this for `{"v":1,"code":"…"}`, which reads back as the bare state
+        // (the unknown field is ignored).
+        let data = "N4IgbiBcCMA0IGMD2ATAplE6BmACALmgM74D6AlwBQCUkAOgHa7O4BOuAvLtpXQK4AGAQCYA7IFPTQDTm-IWOqMWuAIZEiaVvjacu0RiAC+QA";
+        check_link(&PermalinkState::default(), data, 200).unwrap();
+        // The same data does not stand for a state with a file.
+        assert!(check_link(&with_source(3), data, 200).is_err());
     }
 }

@@ -12,6 +12,7 @@ use crate::state::{use_app, Theme};
 pub fn Header() -> impl IntoView {
     let app = use_app();
     let rs = crate::run_control::use_run();
+    let settings_open = RwSignal::new(false);
     view! {
         <header class="topbar">
             <div class="brand">
@@ -44,11 +45,13 @@ pub fn Header() -> impl IntoView {
                         view! { <Icon d="M13 9.5A5.5 5.5 0 016.5 3a5.5 5.5 0 106.5 6.5z"/> }.into_any()
                     }}
                 </button>
+                <super::settings::SettingsButton open=settings_open/>
                 <button class="btn icon" data-testid="intro-button" aria-label="What is this page?" title="What is this page?"
                     on:click=move |_| app.intro_open.set(true)>
                     "?"
                 </button>
             </nav>
+            <super::settings::SettingsPanel open=settings_open/>
         </header>
     }
 }

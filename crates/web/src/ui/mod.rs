@@ -3,18 +3,34 @@
 
 mod audit;
 mod common;
+mod compare;
 mod header;
 mod intro;
 mod permalink;
 mod problem;
 mod results;
 mod run_tab;
+mod settings;
 mod shapes;
+mod shortcuts;
 mod source;
+mod splitter;
 
 use leptos::prelude::*;
 
 use super::engine;
+
+/// On a narrow screen, which pane has the room: both (stacked), the editor, or the results. The
+/// other pane keeps its bar (the problem picker, the tabs), one tap from coming back.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NarrowView {
+    Both,
+    Editor,
+    Results,
+}
+
+#[derive(Clone, Copy)]
+pub struct Narrow(pub RwSignal<NarrowView>);
 use super::state::{use_app, Tab};
 use crate::run_control as running;
 
@@ -23,10 +39,12 @@ pub fn App() -> impl IntoView {
     let app = use_app();
 
     // Re-extract when what the extractor is told changes (the text itself reports its own edits).
+    let told = Memo::new(move |_| app.settings.with(|s| (s.slug(), s.modules())));
     Effect::new(move |prev: Option<()>| {
         app.stage.track();
         app.file_name.track();
         app.problem.track();
+        let _told = told.get();
         if prev.is_some() {
             engine::request(app);
         }
@@ -35,7 +53,15 @@ pub fn App() -> impl IntoView {
     // Start-up (a permalink, a teaching page or tab from the fragment, or the default problem) runs
     // once the editor exists: see `source::SourcePane`.
     let rs = running::use_run();
+    provide_context(permalink::Notices {
+        link: RwSignal::new(None),
+        not_kept: RwSignal::new(false),
+    });
+    let narrow = RwSignal::new(NarrowView::Both);
+    provide_context(Narrow(narrow));
     permalink::listen_for_hash_changes(app, rs);
+    permalink::follow_view_in_url(app);
+    permalink::keep_session(app, rs);
 
     crate::page::follow_system_theme(app);
 
@@ -66,9 +92,13 @@ pub fn App() -> impl IntoView {
     view! {
         <a class="skip-link" href="#results">"Skip to the results"</a>
         <header::Header/>
-        <main class="layout">
+        <permalink::LinkRefused/>
+        <main class="layout"
+            class:narrow-editor=move || narrow.get() == NarrowView::Editor
+            class:narrow-results=move || narrow.get() == NarrowView::Results>
             <intro::Intro/>
             <source::SourcePane/>
+            <splitter::Splitter/>
             <section id="results" class="pane results-pane" aria-label="Results" tabindex="-1">
                 <TabBar/>
                 <div class="tab-body">
@@ -77,12 +107,48 @@ pub fn App() -> impl IntoView {
                         Tab::Problem => view! { <problem::ProblemView/> }.into_any(),
                         Tab::Audit => view! { <audit::AuditView/> }.into_any(),
                         Tab::Shapes => view! { <shapes::ShapesView/> }.into_any(),
+                        Tab::Compare => view! { <compare::CompareView/> }.into_any(),
                         Tab::Run => view! { <run_tab::RunPanel/> }.into_any(),
                     }}
                 </div>
             </section>
         </main>
+        <NarrowBar/>
+        <shortcuts::ShortcutSheet/>
         <common::Toast/>
+    }
+}
+
+/// The narrow screen's bar (hidden on wide screens): give the room to the editor, both panes or the
+/// results, and Run from anywhere.
+#[component]
+fn NarrowBar() -> impl IntoView {
+    let app = use_app();
+    let rs = running::use_run();
+    let Narrow(narrow) = expect_context::<Narrow>();
+    let choice = move |v: NarrowView, id: &'static str, label: &'static str| {
+        view! {
+            <button class="btn small" class:active=move || narrow.get() == v
+                aria-pressed=move || if narrow.get() == v { "true" } else { "false" }
+                data-testid=format!("narrow-{id}") on:click=move |_| narrow.set(v)>{label}</button>
+        }
+    };
+    view! {
+        <nav class="narrow-bar" aria-label="Panes" data-testid="narrow-bar">
+            {choice(NarrowView::Editor, "editor", "Editor")}
+            {choice(NarrowView::Both, "both", "Both")}
+            {choice(NarrowView::Results, "results", "Results")}
+            <span class="spacer"></span>
+            <button class="btn primary small" data-testid="narrow-run" title="Run this file (Ctrl+Enter)"
+                on:click=move |_| {
+                    narrow.set(NarrowView::Results);
+                    app.tab.set(Tab::Run);
+                    rs.mode.set(running::RunMode::File);
+                    if !matches!(rs.status.get_untracked(), running::RunStatus::Running { .. }) {
+                        running::run_file(app, rs);
+                    }
+                }>"▶ Run"</button>
+        </nav>
     }
 }
 
@@ -90,6 +156,7 @@ pub fn App() -> impl IntoView {
 #[component]
 fn TabBar() -> impl IntoView {
     let app = use_app();
+    let Narrow(narrow) = expect_context::<Narrow>();
     let on_key = move |ev: leptos::ev::KeyboardEvent| {
         let i = Tab::ALL
             .iter()
@@ -121,7 +188,13 @@ fn TabBar() -> impl IntoView {
                             aria-selected=move || if selected() { "true" } else { "false" }
                             tabindex=move || if selected() { "0" } else { "-1" }
                             data-testid=format!("tab-{}", t.id())
-                            on:click=move |_| app.tab.set(t)
+                            on:click=move |_| {
+                                app.tab.set(t);
+                                // On a narrow screen, a tab picked while the editor has the room shows it.
+                                if narrow.get_untracked() == NarrowView::Editor {
+                                    narrow.set(NarrowView::Both);
+                                }
+                            }
                         >
                             {t.label()}
                             {(t == Tab::Assertions)

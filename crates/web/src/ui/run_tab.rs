@@ -117,6 +117,29 @@ fn PyStatus() -> impl IntoView {
 
 // ------------------------------------------------------------------------------ the tab
 
+/// Scroll the run's headline into view (nearest edge, so nothing moves when it is already shown).
+fn reveal_verdict() {
+    let doc = document();
+    let el = doc
+        .query_selector("[data-testid='run-headline']")
+        .ok()
+        .flatten()
+        .or_else(|| {
+            doc.query_selector("[data-testid='run-status']")
+                .ok()
+                .flatten()
+        });
+    if let Some(el) = el {
+        let opts = web_sys::ScrollIntoViewOptions::new();
+        opts.set_block(web_sys::ScrollLogicalPosition::Nearest);
+        el.scroll_into_view_with_scroll_into_view_options(&opts);
+        crate::js::hook_set(
+            "verdictRevealed",
+            &wasm_bindgen::JsValue::from_f64(crate::js::now_ms()),
+        );
+    }
+}
+
 #[component]
 pub fn RunPanel() -> impl IntoView {
     let rs = use_run();
@@ -131,6 +154,17 @@ pub fn RunPanel() -> impl IntoView {
             </label>
         }
     };
+    // After every run, its verdict headline (or the status, if the run gave no result) is brought
+    // into view: pressing Run always changes something the user can see.
+    Effect::new(move |prev: Option<()>| {
+        rs.result.track();
+        let running = rs
+            .status
+            .with(|s| matches!(s, crate::run_control::RunStatus::Running { .. }));
+        if prev.is_some() && !running {
+            request_animation_frame(reveal_verdict);
+        }
+    });
     view! {
         <div class="run-panel" data-testid="run-panel">
             <div class="run-top">

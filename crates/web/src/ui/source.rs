@@ -7,6 +7,7 @@ use wasm_bindgen::prelude::*;
 use super::common::plural;
 use super::permalink;
 use crate::js::{self, EditorOptions};
+use crate::logic::marks::wrong_marks;
 use crate::state::{use_app, AppState, SourceOrigin};
 use crate::{bench, engine};
 
@@ -46,8 +47,20 @@ pub fn SourcePane() -> impl IntoView {
         };
         let editor = js::create_editor(&el, &opts.into_js());
         js::set_main_editor(editor);
+        crate::page::apply_editor_settings(&app.settings.get_untracked());
         permalink::restore_on_start(app, rs);
         true
+    });
+
+    // Under the write-up's stages, the wrong checks are marked in the editor too.
+    Effect::new(move |_| {
+        let marks = app.analysis.with(|a| {
+            a.as_ref()
+                .map(|a| wrong_marks(&a.extraction.assertions, &a.verdicts, &a.map))
+                .unwrap_or_default()
+        });
+        js::hook_set("wrongMarks", &JsValue::from_f64(marks.len() as f64));
+        js::with_editor(|e| e.set_wrong_checks(&js::to_js(&marks)));
     });
 
     view! {
@@ -161,6 +174,12 @@ fn StatusBar() -> impl IntoView {
             <span>{move || app.analysis.with(|a| a.as_ref().map(|a| format!("{} bytes", a.bytes))).unwrap_or_default()}</span>
             <span data-testid="extraction-ms">{move || app.analysis.with(|a| a.as_ref().map(|a| format!("extracted in {:.1} ms", a.ms))).unwrap_or_default()}</span>
             <span class="spacer"></span>
+            {move || permalink::use_notices().not_kept.get().then(|| view! {
+                <span class="not-kept" data-testid="session-not-kept"
+                    title="This file is too large for the browser's storage: a reload will not bring it back (download it to keep it)">
+                    "not kept on reload"
+                </span>
+            })}
             <span class="diag-counts" data-testid="diagnostics-count"
                 data-errors=move || counts().errors.to_string()
                 data-warnings=move || counts().warnings.to_string()
