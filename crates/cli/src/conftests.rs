@@ -24,14 +24,18 @@ pub fn for_file(test_file: &str) -> Vec<Conftest> {
     let path = Path::new(test_file);
     let mut found = Vec::new();
     let mut dir = path.parent();
+    // Named relative to the test file's folder in reasons (`conftest.py`, `../conftest.py`): no
+    // machine's path in the output.
+    let mut up = String::new();
     while let Some(d) = dir {
         let candidate = d.join("conftest.py");
         if let Ok(source) = std::fs::read_to_string(&candidate) {
             found.push(Conftest {
-                path: candidate.to_string_lossy().into_owned(),
+                path: format!("{up}conftest.py"),
                 source,
             });
         }
+        up.push_str("../");
         let here = if d.as_os_str().is_empty() {
             Path::new(".")
         } else {
