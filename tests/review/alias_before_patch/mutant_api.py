@@ -1,0 +1,4 @@
+def helper():
+    return 1
+def api():
+    return 2

@@ -1,0 +1,8 @@
+class Bus:
+    def __init__(self):
+        self.handlers = []
+    def subscribe(self, fn):
+        self.handlers.append(fn)
+        return fn
+    def emit(self, e):
+        return [h(e) for h in self.handlers]

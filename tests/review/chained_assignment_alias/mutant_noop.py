@@ -1,0 +1,2 @@
+def push(stack, x):
+    stack = stack + [x]

@@ -1,0 +1,5 @@
+from solution import inc
+
+
+def test_inc_legacy():
+    assert inc(1) == 2

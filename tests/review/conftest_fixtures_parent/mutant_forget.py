@@ -1,0 +1,3 @@
+REG = []
+def register(name):
+    return len(REG) + 1

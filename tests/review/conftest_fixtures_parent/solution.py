@@ -1,0 +1,4 @@
+REG = []
+def register(name):
+    REG.append(name)
+    return len(REG)

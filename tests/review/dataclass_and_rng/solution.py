@@ -1,0 +1,15 @@
+import random
+from dataclasses import dataclass, field
+
+_rng = random.Random(7)
+
+@dataclass
+class Point:
+    x: int
+    y: int
+    tags: list = field(default_factory=list)
+    def moved(self, dx):
+        return Point(self.x + dx, self.y, self.tags)
+
+def roll():
+    return _rng.randint(1, 6)

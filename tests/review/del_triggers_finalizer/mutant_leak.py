@@ -1,0 +1,13 @@
+class Handle:
+    live = 0
+    def __init__(self):
+        Handle.live += 1
+
+_registry = {}
+
+class Session:
+    def __init__(self, name):
+        _registry[name] = self
+
+def active():
+    return sorted(_registry)

@@ -1,0 +1,3 @@
+ENABLED = False
+def f(x):
+    return x + 1

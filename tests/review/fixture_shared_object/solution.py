@@ -1,0 +1,5 @@
+class Cart:
+    def __init__(self, items):
+        self.items = items
+    def add(self, x):
+        self.items.append(x)

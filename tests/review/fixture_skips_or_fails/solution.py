@@ -1,0 +1,3 @@
+FEATURES = {"fast": False}
+def speed():
+    return 10

@@ -1,0 +1,5 @@
+cache = {}
+def put(k, v):
+    cache[k] = v
+def reset():
+    cache.clear()

@@ -1,0 +1,3 @@
+COUNT = 1
+def incr():
+    return COUNT

@@ -1,0 +1,5 @@
+COUNT = 0
+def incr():
+    global COUNT
+    COUNT += 1
+    return COUNT

@@ -1,0 +1,2 @@
+def square(x):
+    return x * x

@@ -1,0 +1,2 @@
+def combine(a, b):
+    return f"{a}{b}"

@@ -1,0 +1,2 @@
+def ident(x):
+    return x

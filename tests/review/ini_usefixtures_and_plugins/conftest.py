@@ -1,0 +1,8 @@
+import pytest
+import solution
+
+
+@pytest.fixture
+def prime():
+    solution.register("primed")
+

@@ -1,0 +1,7 @@
+LOG = []
+def first():
+    LOG.append("first")
+    return 1
+def second():
+    LOG.append("second")
+    return 1

@@ -1,0 +1,4 @@
+def check(x):
+    return x > 0
+def normalize(s):
+    return s.strip().lower()

@@ -1,0 +1,4 @@
+class Thing:
+    pass
+def make():
+    return Thing()

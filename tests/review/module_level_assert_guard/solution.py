@@ -1,0 +1,3 @@
+API_VERSION = 2
+def area(w, h):
+    return w * h

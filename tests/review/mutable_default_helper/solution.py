@@ -1,0 +1,3 @@
+def collect(x, into=[]):
+    into.append(x)
+    return into

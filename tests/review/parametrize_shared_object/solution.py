@@ -1,0 +1,3 @@
+def extend_into(dst, src):
+    dst.extend(src)
+    return dst

@@ -1,0 +1,2 @@
+def sep():
+    return "/"

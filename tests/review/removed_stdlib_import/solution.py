@@ -1,0 +1,2 @@
+def version_tuple(s):
+    return tuple(int(p) for p in s.split("."))

@@ -1,0 +1,6 @@
+STATE = {"n": 5}
+def bump():
+    STATE["n"] += 1
+    return STATE["n"]
+def reset():
+    pass

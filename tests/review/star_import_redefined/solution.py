@@ -1,0 +1,3 @@
+LIMIT = 10
+def clamp(x):
+    return min(x, LIMIT)

@@ -1,0 +1,3 @@
+def parse(s):
+    return s.split(",")
+LIMIT = 3

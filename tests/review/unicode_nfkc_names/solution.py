@@ -1,0 +1,2 @@
+def fix(x):
+    return x + 1

@@ -1,0 +1,3 @@
+REG = []
+def register(x):
+    return 1

@@ -1,0 +1,5 @@
+def three():
+    return 3
+def grow(xs):
+    xs.append(len(xs))
+    return xs
