@@ -12,5 +12,8 @@ pub mod markdown;
 pub mod metrics;
 pub mod offsets;
 pub mod permalink;
+pub mod rows;
 pub mod run_results;
 pub mod teach;
+pub mod text_kind;
+pub mod transfer;
