@@ -80,6 +80,12 @@ pub struct Analysis {
     /// Per assertion, how it compares with the faithful extractor (empty under the faithful stage).
     pub verdicts: Vec<StageFidelity>,
     pub tally: Tally,
+    /// Per assertion, its stable row key (`logic::rows::row_keys`).
+    pub keys: Vec<u64>,
+    /// How many diagnostics there are (the editor gets at most `transfer::MAX_EDITOR_DIAGNOSTICS`).
+    pub diagnostics_total: usize,
+    /// Why the text was not parsed: it is not text (`logic::text_kind`).
+    pub not_text: Option<String>,
     /// Time spent in `extract`, in milliseconds (the stage's extraction only).
     pub ms: f64,
     pub bytes: usize,
@@ -110,6 +116,8 @@ pub struct AppState {
     /// A short message shown at the bottom of the page.
     pub toast: RwSignal<Option<String>>,
     pub intro_open: RwSignal<bool>,
+    /// An extraction has been running in the worker for more than ~100 ms (shown as progress).
+    pub extracting: RwSignal<bool>,
 }
 
 impl AppState {
@@ -129,6 +137,7 @@ impl AppState {
         let theme = RwSignal::new(theme);
         let toast = RwSignal::new(None);
         let intro_open = RwSignal::new(intro_open);
+        let extracting = RwSignal::new(false);
         AppState {
             problem,
             file_name,
@@ -145,6 +154,7 @@ impl AppState {
             theme,
             toast,
             intro_open,
+            extracting,
         }
     }
 }
