@@ -132,18 +132,16 @@ fn on_reply(app: AppState, generation: u64, reply: JsValue) {
         return;
     }
     let modified = get("modified").and_then(|m| m.as_bool()).unwrap_or(false);
-    let parts: Vec<String> = get("parts")
-        .map(|p| {
-            js_sys::Array::from(&p)
-                .iter()
-                .filter_map(|v| v.as_string())
-                .collect()
-        })
+    // The parts stay JavaScript strings until decoded, one slice of time at a time: copying them
+    // all into the wasm at once would itself block the page for a large output.
+    let parts = get("parts")
+        .map(|p| js_sys::Array::from(&p))
         .unwrap_or_default();
-    let mut parts = parts.into_iter();
-    let Some(header) = parts.next() else { return };
+    let Some(header) = parts.get(0).as_string() else {
+        return;
+    };
     match Assembler::new(&header) {
-        Ok(asm) => decode(app, generation, modified, asm, parts),
+        Ok(asm) => decode(app, generation, modified, asm, parts, 1),
         Err(e) => {
             app.extracting.set(false);
             toast(app, e);
@@ -157,26 +155,31 @@ fn decode(
     generation: u64,
     modified: bool,
     mut asm: Assembler,
-    mut parts: std::vec::IntoIter<String>,
+    parts: js_sys::Array,
+    mut next: u32,
 ) {
     let t0 = js::now_ms();
-    loop {
+    while next < parts.length() {
         if !is_current(generation) {
             return;
         }
-        let Some(p) = parts.next() else { break };
+        let p = parts.get(next).as_string().unwrap_or_default();
+        next += 1;
         if let Err(e) = asm.push(&p) {
             app.extracting.set(false);
             toast(app, e);
             return;
         }
-        if parts.len() > 0 && js::now_ms() - t0 > SLICE_MS {
+        if next < parts.length() && js::now_ms() - t0 > SLICE_MS {
             set_timeout(
-                move || decode(app, generation, modified, asm, parts),
+                move || decode(app, generation, modified, asm, parts, next),
                 Duration::ZERO,
             );
             return;
         }
+    }
+    if !is_current(generation) {
+        return;
     }
     match asm.finish() {
         Ok(done) => show(app, modified, done),

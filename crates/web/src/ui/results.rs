@@ -23,7 +23,7 @@ use crate::state::{use_app, AppState};
 
 /// Rows shown before "show more", and how many more each press shows: rows, not test groups (one
 /// test can hold 50,000 asserts).
-const PAGE: usize = 400;
+const PAGE: usize = 100;
 /// Syntax errors listed (the count says how many there are).
 const MAX_SYNTAX_ERRORS: usize = 100;
 
@@ -158,7 +158,7 @@ pub fn Assertions() -> impl IntoView {
                 />
             </div>
             <Show when=move || { total() > limit.get() }>
-                <button class="btn more" data-testid="show-more" on:click=move |_| set_limit.update(|l| *l += PAGE)>
+                <button class="btn more" data-testid="show-more" on:click=move |_| set_limit.update(|l| *l += 2 * PAGE)>
                     {move || format!("Show more ({} of {} shown)", limit.get().min(total()), total())}
                 </button>
             </Show>
@@ -233,7 +233,7 @@ fn Summary() -> impl IntoView {
                                         let list = app.analysis.with_untracked(|a| a.as_ref().map(|a| python_list(&a.extraction.assertions)));
                                         if let Some(list) = list { copy(app, list, "the kept expressions as a Python list"); }
                                     }>
-                                    "Copy all kept"
+                                    "Copy kept"
                                 </button>
                             })}
                         </div>
