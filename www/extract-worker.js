@@ -4,7 +4,7 @@
 // extractor, groups, and returns the result as JSON parts for the page to decode a few at a time.
 //
 // Messages in: {type: "init", js, wasm} once, then {type: "extract", gen, text, request}.
-// Messages out: {gen, modified, parts} or {gen, error}.
+// Messages out: {gen, modified, parts: [Uint8Array of UTF-8 JSON]} or {gen, error}.
 
 let bindings = null;
 let failed = null;
@@ -17,7 +17,8 @@ function run(m) {
   }
   try {
     const r = bindings.benchWorkerAnalyze(m.text, m.request);
-    self.postMessage({ gen: m.gen, modified: r.modified, parts: r.parts });
+    // The parts' buffers are transferred, not copied (nothing to deserialize on the page's thread).
+    self.postMessage({ gen: m.gen, modified: r.modified, parts: r.parts }, r.parts.map((p) => p.buffer));
   } catch (e) {
     self.postMessage({ gen: m.gen, error: String((e && e.message) || e) });
   }

@@ -132,15 +132,16 @@ fn on_reply(app: AppState, generation: u64, reply: JsValue) {
         return;
     }
     let modified = get("modified").and_then(|m| m.as_bool()).unwrap_or(false);
-    // The parts stay JavaScript strings until decoded, one slice of time at a time: copying them
-    // all into the wasm at once would itself block the page for a large output.
+    // The parts (UTF-8 JSON in transferred buffers) stay in JavaScript until decoded, one slice of
+    // time at a time: copying them all into the wasm at once would itself block the page.
     let parts = get("parts")
         .map(|p| js_sys::Array::from(&p))
         .unwrap_or_default();
-    let Some(header) = parts.get(0).as_string() else {
+    if parts.length() == 0 {
         return;
-    };
-    match Assembler::new(&header) {
+    }
+    let header = js_sys::Uint8Array::new(&parts.get(0)).to_vec();
+    match Assembler::from_bytes(&header) {
         Ok(asm) => decode(app, generation, modified, asm, parts, 1),
         Err(e) => {
             app.extracting.set(false);
@@ -163,9 +164,9 @@ fn decode(
         if !is_current(generation) {
             return;
         }
-        let p = parts.get(next).as_string().unwrap_or_default();
+        let p = js_sys::Uint8Array::new(&parts.get(next)).to_vec();
         next += 1;
-        if let Err(e) = asm.push(&p) {
+        if let Err(e) = asm.push_bytes(&p) {
             app.extracting.set(false);
             toast(app, e);
             return;

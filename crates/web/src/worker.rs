@@ -19,7 +19,8 @@ fn now() -> f64 {
 }
 
 /// Extract `text` under `request` (a `transfer::Request` as JSON). Returns `{ modified, parts }`:
-/// whether the text differs from the bench problem named by the slug, and the JSON parts.
+/// whether the text differs from the bench problem named by the slug, and the JSON parts (UTF-8,
+/// one `Uint8Array` each).
 #[wasm_bindgen(js_name = benchWorkerAnalyze)]
 pub fn worker_analyze(text: &str, request: &str) -> Result<JsValue, JsValue> {
     console_error_panic_hook::set_once();
@@ -31,9 +32,11 @@ pub fn worker_analyze(text: &str, request: &str) -> Result<JsValue, JsValue> {
         .and_then(bench::find)
         .is_some_and(|p| p.test != text);
     let parts = analyze(text, &req, now);
+    // UTF-8 bytes in their own buffers: the worker transfers them to the page without a copy,
+    // and the page copies each into its wasm only when it decodes it.
     let list = Array::new();
     for p in parts {
-        list.push(&JsValue::from_str(&p));
+        list.push(&js_sys::Uint8Array::from(p.as_bytes()));
     }
     let out = Object::new();
     Reflect::set(&out, &"modified".into(), &JsValue::from_bool(modified))?;

@@ -185,8 +185,13 @@ pub struct Assembler {
 
 impl Assembler {
     pub fn new(header: &str) -> Result<Assembler, String> {
+        Assembler::from_bytes(header.as_bytes())
+    }
+
+    /// The header as UTF-8 JSON bytes (the worker transfers its parts as byte buffers).
+    pub fn from_bytes(header: &[u8]) -> Result<Assembler, String> {
         let header: Header =
-            serde_json::from_str(header).map_err(|e| format!("worker header: {e}"))?;
+            serde_json::from_slice(header).map_err(|e| format!("worker header: {e}"))?;
         Ok(Assembler {
             assertions: Vec::with_capacity(header.assertions),
             verdicts: Vec::new(),
@@ -197,7 +202,11 @@ impl Assembler {
     }
 
     pub fn push(&mut self, chunk: &str) -> Result<(), String> {
-        let c: Chunk = serde_json::from_str(chunk).map_err(|e| format!("worker chunk: {e}"))?;
+        self.push_bytes(chunk.as_bytes())
+    }
+
+    pub fn push_bytes(&mut self, chunk: &[u8]) -> Result<(), String> {
+        let c: Chunk = serde_json::from_slice(chunk).map_err(|e| format!("worker chunk: {e}"))?;
         self.assertions.extend(c.assertions);
         self.verdicts.extend(c.verdicts);
         self.keys.extend(c.keys);
