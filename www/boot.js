@@ -109,6 +109,66 @@ window.benchPython = {
     );
   },
 };
+// The extraction worker (www/extract-worker.js): the page's own wasm, run off the main thread. The
+// page (crates/web/src/engine.rs) asks through request(generation, requestJson, onReply); the
+// editor's text is read when the worker is free, so a burst of edits costs one read. At most one
+// request runs and one waits: a newer request replaces the waiting one, and cancels (terminates the
+// worker) a running one older than CANCEL_AFTER_MS. onReply(generation, {modified, parts} | {error}).
+const CANCEL_AFTER_MS = 250;
+window.benchExtract = (() => {
+  let worker = null;
+  let running = null;
+  let waiting = null;
+  const wasmUrls = () => {
+    const me = document.querySelector("script[data-bench-js]");
+    return {
+      js: new URL(me.dataset.benchJs, document.baseURI).href,
+      wasm: new URL(me.dataset.benchWasm, document.baseURI).href,
+    };
+  };
+  const stop = () => {
+    if (worker) worker.terminate();
+    worker = null;
+  };
+  const finish = (reply) => {
+    const job = running;
+    running = null;
+    // A worker whose wasm trapped is not reused.
+    if (reply.error) stop();
+    if (job && job.gen === reply.gen) job.onReply(job.gen, reply);
+    next();
+  };
+  const spawn = () => {
+    worker = new Worker(new URL("./extract-worker.js", import.meta.url), { type: "module", name: "bench-explorer extractor" });
+    worker.onmessage = (e) => finish(e.data);
+    worker.onerror = (e) => {
+      e.preventDefault();
+      finish({ gen: running ? running.gen : -1, error: e.message || "the extraction worker stopped" });
+    };
+    worker.postMessage({ type: "init", ...wasmUrls() });
+  };
+  const next = () => {
+    if (running || !waiting) return;
+    const job = waiting;
+    waiting = null;
+    if (!worker) spawn();
+    const text = hook.editor ? hook.editor.getDoc() : "";
+    running = { ...job, started: performance.now() };
+    worker.postMessage({ type: "extract", gen: job.gen, text, request: job.request });
+  };
+  return {
+    request(gen, request, onReply) {
+      waiting = { gen, request, onReply };
+      if (running && performance.now() - running.started > CANCEL_AFTER_MS) {
+        hook.extractionsCancelled = (hook.extractionsCancelled || 0) + 1;
+        running = null;
+        stop();
+      }
+      next();
+    },
+  };
+})();
+
 window.addEventListener("error", (e) => {
   const msg = e.error ? `${e.error.name || "Error"}: ${e.error.message}` : e.message || "";
   if (/ResizeObserver loop/.test(msg)) return;

@@ -1,9 +1,12 @@
-//! Live extraction: the editor reports an edit, the next animation frame extracts the whole text
-//! once (keystrokes within a frame coalesce), and the views update from the new `Analysis`. A large
-//! file pushes the next extraction further out in proportion to what the last one cost, so typing
-//! never waits on it. Also the actions that load a file, and the metrics the benchmark reads.
+//! Live extraction, off the main thread: the editor reports an edit, the next animation frame asks
+//! the extraction worker (`www/extract-worker.js` running this same wasm, see `worker.rs`) for the
+//! whole text (keystrokes within a frame coalesce). Every edit is a new generation: a reply for an
+//! older one is dropped, and the last good result stays on screen meanwhile (with a progress note
+//! after ~100 ms). The reply comes as JSON parts, decoded a few milliseconds at a time so that no
+//! task blocks the page, then the views update from the new `Analysis`. Also the actions that load
+//! a file, and the metrics the benchmark reads.
 
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -14,107 +17,210 @@ use wasm_bindgen::prelude::*;
 
 use crate::bench;
 use crate::js;
-use crate::logic::compare::{compare, tally};
-use crate::logic::diagnostics::{counts, diagnostics};
-use crate::logic::grouping::group_by_test;
 use crate::logic::metrics;
-use crate::logic::offsets::OffsetMap;
+use crate::logic::transfer::{Assembler, Request};
 use crate::state::{Analysis, AppState, SourceOrigin};
+
+#[wasm_bindgen]
+extern "C" {
+    /// `window.benchExtract.request` (www/boot.js): extract the main editor's text in the worker,
+    /// reading it when the worker is free; the newest request replaces a waiting one, and cancels
+    /// one that has run too long. `on_reply(generation, reply)` gets `{modified, parts}` or
+    /// `{error}`.
+    #[wasm_bindgen(js_namespace = benchExtract, js_name = request)]
+    fn worker_request(generation: f64, request: &str, on_reply: &js_sys::Function);
+}
+
+/// Progress is shown once an extraction has been waited for this long.
+const PROGRESS_AFTER_MS: u64 = 100;
+/// The page decodes the worker's reply in tasks of about this many milliseconds.
+const SLICE_MS: f64 = 8.0;
 
 thread_local! {
     static PENDING: Cell<bool> = const { Cell::new(false) };
     /// When the first edit not yet extracted happened (performance.now()).
     static DIRTY_SINCE: Cell<f64> = const { Cell::new(0.0) };
-    static LAST_MS: Cell<f64> = const { Cell::new(0.0) };
-    static GENERATION: Cell<u64> = const { Cell::new(0) };
+    /// The newest generation asked for (one per edit or change of options); replies for older
+    /// ones are dropped.
+    static REQUESTED: Cell<u64> = const { Cell::new(0) };
+    /// Results shown so far.
+    static SHOWN: Cell<u64> = const { Cell::new(0) };
     static FIRST_SHOWN: Cell<bool> = const { Cell::new(false) };
     /// Bring the picked assertion into view after the next extraction (a permalink picked one).
     static REVEAL_SELECTED: Cell<bool> = const { Cell::new(false) };
+    static ON_REPLY: RefCell<Option<js_sys::Function>> = const { RefCell::new(None) };
+    static APP: Cell<Option<AppState>> = const { Cell::new(None) };
 }
 
-/// Ask for an extraction of the editor's current text.
+/// Ask for an extraction of the editor's current text (in the worker, off the main thread).
 pub fn request(app: AppState) {
+    REQUESTED.with(|g| g.set(g.get() + 1));
     if !PENDING.with(|p| p.get()) {
         DIRTY_SINCE.with(|d| d.set(js::now_ms()));
     }
     if PENDING.with(|p| p.replace(true)) {
         return;
     }
-    let last = LAST_MS.with(|l| l.get());
-    if last < 12.0 {
-        request_animation_frame(move || run(app));
-    } else {
-        // Leave the main thread to typing: wait about as long as an extraction costs.
-        let delay = (last * 1.5).min(600.0) as u64;
-        set_timeout(move || run(app), Duration::from_millis(delay));
-    }
+    // Keystrokes within a frame coalesce into one request.
+    request_animation_frame(move || send(app));
 }
 
-fn run(app: AppState) {
-    // Cleared first: if `extract` traps, the next edit can still schedule a new attempt.
+fn send(app: AppState) {
     PENDING.with(|p| p.set(false));
     if app.paused.get_untracked() {
         return;
     }
-    let Some(text) = js::with_editor(|e| e.get_doc()) else {
-        return;
-    };
+    APP.with(|a| a.set(Some(app)));
     let options = current_options(app);
-    let stage = options.stage;
-    // Read by boot.js if this extraction crashes, to bring the text back after a reload.
+    // Read by boot.js if this extraction crashes the page, to bring the text back after a reload.
     js::publish(&metrics::ExtractionStarted {
         current_file: &options.file,
-        current_stage: stage.id(),
+        current_stage: options.stage.id(),
     });
-    let t0 = js::now_ms();
-    let extraction = extract(&text, &options);
-    let ms = js::now_ms() - t0;
-    // ux: a pasted file has no real slug: no slug-name-mismatch for it.
-    let extraction = crate::logic::settings::without_guessed_slug(extraction, slug_is_real(app));
-    // Under an earlier stage, also run the faithful extractor to show which checks are wrong.
-    let verdicts = if stage == Stage::Full {
-        Vec::new()
-    } else {
-        let faithful = extract(
-            &text,
-            &Options {
-                stage: Stage::Full,
-                ..options.clone()
-            },
-        );
-        compare(&extraction, &faithful)
+    let req = Request {
+        file: options.file,
+        slug: options.slug,
+        stage: options.stage,
+        solution_modules: options.solution_modules,
+        slug_is_real: slug_is_real(app),
     };
-    let tally = tally(&verdicts);
-    LAST_MS.with(|l| l.set(js::now_ms() - t0));
-
-    let map = OffsetMap::new(&text);
-    let groups = group_by_test(&extraction.assertions);
-    let diags = diagnostics(&extraction, &map);
-    let counts = counts(&diags);
-    let generation = GENERATION.with(|g| {
-        g.set(g.get() + 1);
-        g.get()
+    let Ok(json) = serde_json::to_string(&req) else {
+        return;
+    };
+    let generation = REQUESTED.with(|g| g.get());
+    let on_reply = ON_REPLY.with(|f| {
+        f.borrow_mut()
+            .get_or_insert_with(|| {
+                Closure::<dyn Fn(f64, JsValue)>::new(|generation: f64, reply: JsValue| {
+                    if let Some(app) = APP.with(|a| a.get()) {
+                        on_reply(app, generation as u64, reply);
+                    }
+                })
+                .into_js_value()
+                .unchecked_into()
+            })
+            .clone()
     });
-    let kept = extraction.kept().count();
-    let dropped = extraction.dropped().count();
-    let wrong = tally.wrong;
-    let analysis = Arc::new(Analysis {
-        extraction,
-        map,
-        groups,
-        diagnostics: diags,
-        counts,
-        verdicts,
-        tally,
-        ms,
-        bytes: text.len(),
-    });
+    worker_request(generation as f64, &json, &on_reply);
+    let shown_before = SHOWN.with(|s| s.get());
+    set_timeout(
+        move || {
+            if SHOWN.with(|s| s.get()) == shown_before
+                && REQUESTED.with(|g| g.get()) == generation
+                && !app.extracting.get_untracked()
+            {
+                app.extracting.set(true);
+            }
+        },
+        Duration::from_millis(PROGRESS_AFTER_MS),
+    );
+}
 
-    if let Some(slug) = app.problem.get_untracked() {
-        let modified = bench::find(slug).is_some_and(|p| p.test != text);
-        if modified != app.modified.get_untracked() {
-            app.modified.set(modified);
+fn is_current(generation: u64) -> bool {
+    REQUESTED.with(|g| g.get()) == generation
+}
+
+fn on_reply(app: AppState, generation: u64, reply: JsValue) {
+    if !is_current(generation) {
+        return;
+    }
+    let get = |k: &str| js_sys::Reflect::get(&reply, &JsValue::from_str(k)).ok();
+    if let Some(error) = get("error").and_then(|e| e.as_string()) {
+        app.extracting.set(false);
+        toast(
+            app,
+            format!("The extractor failed on this text (the last result stays): {error}"),
+        );
+        return;
+    }
+    let modified = get("modified").and_then(|m| m.as_bool()).unwrap_or(false);
+    // The parts (UTF-8 JSON in transferred buffers) stay in JavaScript until decoded, one slice of
+    // time at a time: copying them all into the wasm at once would itself block the page.
+    let parts = get("parts")
+        .map(|p| js_sys::Array::from(&p))
+        .unwrap_or_default();
+    if parts.length() == 0 {
+        return;
+    }
+    let header = js_sys::Uint8Array::new(&parts.get(0)).to_vec();
+    match Assembler::from_bytes(&header) {
+        Ok(asm) => decode(app, generation, modified, asm, parts, 1),
+        Err(e) => {
+            app.extracting.set(false);
+            toast(app, e);
         }
+    }
+}
+
+/// Decode the remaining parts, a few per task, then show the result (if it is still current).
+fn decode(
+    app: AppState,
+    generation: u64,
+    modified: bool,
+    mut asm: Assembler,
+    parts: js_sys::Array,
+    mut next: u32,
+) {
+    let t0 = js::now_ms();
+    while next < parts.length() {
+        if !is_current(generation) {
+            return;
+        }
+        let p = js_sys::Uint8Array::new(&parts.get(next)).to_vec();
+        next += 1;
+        if let Err(e) = asm.push_bytes(&p) {
+            app.extracting.set(false);
+            toast(app, e);
+            return;
+        }
+        if next < parts.length() && js::now_ms() - t0 > SLICE_MS {
+            set_timeout(
+                move || decode(app, generation, modified, asm, parts, next),
+                Duration::ZERO,
+            );
+            return;
+        }
+    }
+    if !is_current(generation) {
+        return;
+    }
+    match asm.finish() {
+        Ok(done) => show(app, modified, done),
+        Err(e) => {
+            app.extracting.set(false);
+            toast(app, e);
+        }
+    }
+}
+
+fn show(app: AppState, modified: bool, done: crate::logic::transfer::Assembled) {
+    let stage = done.extraction.stage;
+    let ms = done.ms;
+    let bytes = done.bytes;
+    let kept = done.extraction.kept().count();
+    let dropped = done.extraction.dropped().count();
+    let wrong = done.tally.wrong;
+    let analysis = Arc::new(Analysis {
+        extraction: done.extraction,
+        map: done.map,
+        groups: done.groups,
+        diagnostics: done.diagnostics,
+        counts: done.counts,
+        verdicts: done.verdicts,
+        tally: done.tally,
+        keys: done.keys,
+        diagnostics_total: done.diagnostics_total,
+        not_text: done.not_text,
+        ms,
+        bytes,
+    });
+    let shown = SHOWN.with(|s| {
+        s.set(s.get() + 1);
+        s.get()
+    });
+
+    if app.problem.get_untracked().is_some() && modified != app.modified.get_untracked() {
+        app.modified.set(modified);
     }
     push_diagnostics(&analysis);
     let len = analysis.extraction.assertions.len();
@@ -133,6 +239,7 @@ fn run(app: AppState) {
                 .get(i)
                 .map(|a| (i, analysis.map.utf16(a.span.start)))
         });
+    app.extracting.set(false);
     app.analysis.set(Some(analysis));
     if let Some((index, pos)) = reveal {
         request_animation_frame(move || {
@@ -149,22 +256,21 @@ fn run(app: AppState) {
 
     // Metrics for the benchmark: measured once the views have been updated (the next frame).
     let dirty = DIRTY_SINCE.with(|d| d.get());
-    let bytes = text.len();
     request_animation_frame(move || {
-        let shown = js::now_ms();
+        let now = js::now_ms();
         let first = !FIRST_SHOWN.with(|f| f.replace(true));
         js::publish(&metrics::ExtractionShown {
             ready: true,
-            extractions: generation as f64,
+            extractions: shown as f64,
             last_extraction_ms: ms,
-            last_update_ms: shown - dirty,
+            last_update_ms: now - dirty,
             last_bytes: bytes as f64,
             last_kept: kept as f64,
             last_dropped: dropped as f64,
             last_wrong_checks: wrong as f64,
             stage: stage.id(),
             // performance.now() counts from navigation start.
-            first_extraction_shown_ms: first.then_some(shown),
+            first_extraction_shown_ms: first.then_some(now),
         });
     });
 }
@@ -220,6 +326,11 @@ fn push_diagnostics(a: &Analysis) {
     if let Ok(v) = serde_wasm_bindgen::to_value(&list) {
         js::with_editor(|e| e.set_diagnostics(&v));
     }
+    // The editor gets the first `MAX_EDITOR_DIAGNOSTICS`; the status bar counts all of them.
+    js::hook_set(
+        "diagnosticsTotal",
+        &JsValue::from_f64(a.diagnostics_total as f64),
+    );
 }
 
 /// Load a bench problem's test file into the editor.

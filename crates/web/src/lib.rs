@@ -10,6 +10,8 @@
 //! - `run_control`, `python`: the Run tab's state and actions, and the handle on the Python worker
 //!   (`www/py/`): the bench loop's view and pytest's, side by side, for a file or the whole bench.
 //! - `state`: shared signals, provided as context.
+//! - `worker`: the entry point of the extraction worker (`www/extract-worker.js` runs this same wasm
+//!   off the main thread; `engine` talks to it).
 //! - `ui/`: the components.
 //!
 //! Everything but `logic/` touches the DOM and compiles for wasm32 only (`src/main.rs` starts it).
@@ -33,6 +35,8 @@ mod run_control;
 mod state;
 #[cfg(target_arch = "wasm32")]
 mod ui;
+#[cfg(target_arch = "wasm32")]
+pub mod worker;
 
 #[cfg(target_arch = "wasm32")]
 mod page;

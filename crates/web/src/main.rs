@@ -1,9 +1,18 @@
 //! The page's entry point: `trunk build` compiles this crate to wasm32 (see `index.html`).
 
+///
+/// The same wasm also runs in the extraction worker (`www/extract-worker.js`), which has no window:
+/// there it starts nothing and only answers `benchWorkerAnalyze` calls.
 #[cfg(target_arch = "wasm32")]
 fn main() {
-    bench_explorer_web::start();
+    if web_sys::window().is_some() {
+        bench_explorer_web::start();
+    }
 }
+
+/// Keeps the worker's entry point in the bin's exports.
+#[cfg(target_arch = "wasm32")]
+pub use bench_explorer_web::worker::worker_analyze;
 
 /// Natively there is no page to start: the crate builds so that its logic is tested and linted.
 #[cfg(not(target_arch = "wasm32"))]

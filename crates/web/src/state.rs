@@ -85,6 +85,12 @@ pub struct Analysis {
     /// Per assertion, how it compares with the faithful extractor (empty under the faithful stage).
     pub verdicts: Vec<StageFidelity>,
     pub tally: Tally,
+    /// Per assertion, its stable row key (`logic::rows::row_keys`).
+    pub keys: Vec<u64>,
+    /// How many diagnostics there are (the editor gets at most `transfer::MAX_EDITOR_DIAGNOSTICS`).
+    pub diagnostics_total: usize,
+    /// Why the text was not parsed: it is not text (`logic::text_kind`).
+    pub not_text: Option<String>,
     /// Time spent in `extract`, in milliseconds (the stage's extraction only).
     pub ms: f64,
     pub bytes: usize,
@@ -117,6 +123,8 @@ pub struct AppState {
     pub intro_open: RwSignal<bool>,
     // ux: the settings panel (slug, solution modules, editor wrap and font size), kept in storage.
     pub settings: RwSignal<crate::logic::settings::Settings>,
+    /// An extraction has been running in the worker for more than ~100 ms (shown as progress).
+    pub extracting: RwSignal<bool>,
 }
 
 impl AppState {
@@ -137,6 +145,7 @@ impl AppState {
         let toast = RwSignal::new(None);
         let intro_open = RwSignal::new(intro_open);
         let settings = RwSignal::new(crate::logic::settings::Settings::default());
+        let extracting = RwSignal::new(false);
         AppState {
             problem,
             file_name,
@@ -154,6 +163,7 @@ impl AppState {
             toast,
             intro_open,
             settings,
+            extracting,
         }
     }
 }

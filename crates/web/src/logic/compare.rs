@@ -8,7 +8,7 @@ use super::grouping::split_case;
 
 /// How one assertion of a stage compares with the faithful extractor's. (Not a run's verdict: that is
 /// `bench_explorer::verdict::Verdict`, the bench loop's view against pytest's.)
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum StageFidelity {
     /// The faithful extractor keeps the same expression (or this is the faithful stage).
     Agrees,
@@ -113,7 +113,7 @@ fn verdict(a: &Assertion, twins: &[&Assertion]) -> StageFidelity {
 }
 
 /// Per stage: kept checks that are wrong, and assertions dropped that could have been measured.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Tally {
     pub wrong: usize,
     pub not_measured: usize,

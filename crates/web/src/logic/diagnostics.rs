@@ -3,9 +3,11 @@
 
 use bench_explorer::model::{Extraction, Status};
 
+use serde::{Deserialize, Serialize};
+
 use super::offsets::OffsetMap;
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 pub enum Severity {
     Error,
     Warning,
@@ -23,7 +25,7 @@ impl Severity {
     }
 }
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Diagnostic {
     pub from: u32,
     pub to: u32,
@@ -33,7 +35,7 @@ pub struct Diagnostic {
     pub source: String,
 }
 
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Counts {
     pub errors: usize,
     pub warnings: usize,

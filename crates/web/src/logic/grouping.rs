@@ -3,7 +3,7 @@
 use bench_explorer::model::{Assertion, Status};
 
 /// One test function (all its parametrized cases together) and the assertions it holds.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct TestGroup {
     /// The node id without parameters: `test_sum`, `TestCache::test_evicts`.
     pub name: String,

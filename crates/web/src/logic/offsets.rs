@@ -5,7 +5,7 @@
 //! UTF-16 offset. Otherwise one entry per non-ASCII character, found by binary search.
 
 /// One non-ASCII character: where it starts in bytes and in UTF-16 units, and its lengths in both.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 struct Wide {
     byte: u32,
     utf16: u32,
@@ -13,7 +13,7 @@ struct Wide {
     utf16_len: u8,
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct OffsetMap {
     wide: Vec<Wide>,
     /// Byte offset of the start of each line (line 1 at index 0).

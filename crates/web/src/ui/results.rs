@@ -3,9 +3,9 @@
 //! both ways: pointing at a row lights its lines in the editor; the editor's cursor lights the rows
 //! its line feeds.
 
-use std::sync::Arc;
+use std::collections::HashMap;
 
-use bench_explorer::model::Status;
+use bench_explorer::model::{Assertion, Status};
 use bench_explorer::shape::Shape;
 use bench_explorer::Stage;
 use leptos::prelude::*;
@@ -17,11 +17,24 @@ use crate::js;
 use crate::logic::compare::StageFidelity;
 use crate::logic::grouping::split_case;
 use crate::logic::links::{fed_by_line, link_ranges, role_label};
+use crate::logic::rows::{collapse, python_list, window};
 use crate::logic::teach::stage_short;
-use crate::state::{use_app, Analysis};
+use crate::state::{use_app, AppState};
 
-/// Rows shown before "show more" (a generated file can hold thousands).
-const PAGE: usize = 400;
+/// Rows shown before "show more", and how many more each press shows: rows, not test groups (one
+/// test can hold 50,000 asserts).
+const PAGE: usize = 100;
+/// Syntax errors listed (the count says how many there are).
+const MAX_SYNTAX_ERRORS: usize = 100;
+
+/// One test group of the shown window: its name, counts, and the keys of its shown rows.
+#[derive(Clone, PartialEq)]
+struct ShownGroup {
+    name: String,
+    kept: usize,
+    dropped: usize,
+    keys: Vec<u64>,
+}
 
 #[derive(Serialize)]
 struct JsLink {
@@ -74,23 +87,42 @@ pub fn Assertions() -> impl IntoView {
         }
     });
 
-    let groups = move || {
-        let Some(a) = app.analysis.get() else {
-            return Vec::new();
-        };
-        let mut shown = 0usize;
+    // Rows are keyed by identity (test id, ordinal, content; see `logic::rows`), and find their
+    // current index (for line numbers, selection, links) through this map.
+    let index_of = Memo::new(move |_| {
+        app.analysis.with(|a| {
+            a.as_ref()
+                .map(|a| {
+                    a.keys
+                        .iter()
+                        .enumerate()
+                        .map(|(i, k)| (*k, i))
+                        .collect::<HashMap<u64, usize>>()
+                })
+                .unwrap_or_default()
+        })
+    });
+    let shown = Memo::new(move |_| {
         let max = limit.get();
-        a.groups
-            .iter()
-            .enumerate()
-            .take_while(|(_, g)| {
-                let ok = shown < max;
-                shown += g.rows.len();
-                ok
-            })
-            .map(|(gi, g)| (g.digest, gi, a.clone()))
-            .collect::<Vec<_>>()
-    };
+        app.analysis.with(|a| {
+            let Some(a) = a else { return Vec::new() };
+            window(&a.groups, max)
+                .into_iter()
+                .map(|(gi, rows)| {
+                    let g = &a.groups[gi];
+                    ShownGroup {
+                        name: g.name.clone(),
+                        kept: g.kept,
+                        dropped: g.dropped,
+                        keys: rows
+                            .iter()
+                            .filter_map(|&i| a.keys.get(i).copied())
+                            .collect(),
+                    }
+                })
+                .collect::<Vec<_>>()
+        })
+    });
     let total = move || {
         app.analysis.with(|a| {
             a.as_ref()
@@ -101,30 +133,71 @@ pub fn Assertions() -> impl IntoView {
 
     view! {
         <div class="assertions-view" data-testid="assertions-view">
+            <Show when=move || app.extracting.get()>
+                <div class="extracting" role="status" data-testid="extracting">
+                    <span class="extracting-dot" aria-hidden="true"></span>
+                    {move || if app.analysis.with(|a| a.is_some()) { "Extracting… (the results below are from the last extraction)" } else { "Extracting…" }}
+                </div>
+            </Show>
             <Summary/>
+            <NotText/>
             <Problems/>
             <Show when=move || app.analysis.with(|a| a.is_none())>
                 <p class="empty" data-testid="nothing-extracted">
                     {move || if app.paused.get() { "Extraction is paused (see the note above the editor)." } else { "Extracting…" }}
                 </p>
             </Show>
-            <Show when=move || total() == 0 && app.analysis.with(|a| a.is_some())>
+            <Show when=move || total() == 0 && app.analysis.with(|a| a.as_ref().is_some_and(|a| a.not_text.is_none()))>
                 <p class="empty" data-testid="no-assertions">"No assertions in this file yet. Write a test function with an "<code>"assert"</code>" in it."</p>
             </Show>
             <div class="groups" role="list" aria-label="Assertions by test">
                 <For
-                    each=groups
-                    key=|(digest, _, _)| *digest
-                    children=move |(_, gi, a)| view! { <TestGroupView analysis=a index=gi fed=fed/> }
+                    each=move || { let names: Vec<String> = shown.get().into_iter().map(|g| g.name).collect(); names }
+                    key=|name| name.clone()
+                    children=move |name| view! { <TestGroupView name=name shown=shown index_of=index_of fed=fed/> }
                 />
             </div>
             <Show when=move || { total() > limit.get() }>
-                <button class="btn more" data-testid="show-more" on:click=move |_| set_limit.update(|l| *l += PAGE * 5)>
+                <button class="btn more" data-testid="show-more" on:click=move |_| set_limit.update(|l| *l += 2 * PAGE)>
                     {move || format!("Show more ({} of {} shown)", limit.get().min(total()), total())}
                 </button>
             </Show>
         </div>
     }
+}
+
+/// A file that is not text: named, not parsed.
+#[component]
+fn NotText() -> impl IntoView {
+    let app = use_app();
+    move || {
+        app.analysis
+            .with(|a| a.as_ref().and_then(|a| a.not_text.clone()))
+            .map(|why| {
+                view! {
+                    <div class="notice warn not-text" role="note" data-testid="not-text">
+                        <strong>"This file is not text"</strong>
+                        {format!(": {why}. It was not parsed. Open a Python test file instead.")}
+                    </div>
+                }
+            })
+    }
+}
+
+/// Copy text to the clipboard, and say so.
+fn copy(app: AppState, text: String, what: &'static str) {
+    let size = text.chars().count();
+    let promise = js::copy_text(&text);
+    let done = wasm_bindgen::closure::Closure::once(move |copied: wasm_bindgen::JsValue| {
+        let msg = if copied.as_bool() == Some(true) {
+            format!("Copied {what} ({size} characters)")
+        } else {
+            "The clipboard is not available here".to_string()
+        };
+        crate::engine::toast(app, msg);
+    });
+    let _ = promise.then(&done);
+    done.forget();
 }
 
 /// Counts and the shapes found in the file.
@@ -153,6 +226,16 @@ fn Summary() -> impl IntoView {
                             })}
                             <span class="stat muted">"stage: "{stage_short(stage)}</span>
                             <span class="stat muted">"slug "<code>{e.slug.clone()}</code></span>
+                            {(kept > 0).then(|| view! {
+                                <button class="btn small copy-all" data-testid="copy-all-kept"
+                                    title="Copy every kept expression, as a Python list literal"
+                                    on:click=move |_| {
+                                        let list = app.analysis.with_untracked(|a| a.as_ref().map(|a| python_list(&a.extraction.assertions)));
+                                        if let Some(list) = list { copy(app, list, "the kept expressions as a Python list"); }
+                                    }>
+                                    "Copy kept"
+                                </button>
+                            })}
                         </div>
                         {(!shapes.is_empty()).then(|| view! {
                             <div class="badges" aria-label="Shapes in this file">
@@ -177,7 +260,8 @@ fn Problems() -> impl IntoView {
                 if e.findings.is_empty() && e.syntax_errors.is_empty() {
                     return None;
                 }
-                let errors = e.syntax_errors.iter().map(|s| {
+                let hidden_errors = e.syntax_errors.len().saturating_sub(MAX_SYNTAX_ERRORS);
+                let errors = e.syntax_errors.iter().take(MAX_SYNTAX_ERRORS).map(|s| {
                     let pos = a.map.utf16(s.start);
                     let line = s.line;
                     let col = s.column;
@@ -214,7 +298,15 @@ fn Problems() -> impl IntoView {
                             {plural(e.syntax_errors.len(), "syntax error", "syntax errors")}" · "
                             {plural(e.findings.len(), "finding", "findings")}
                         </summary>
-                        <ul>{errors}{findings}</ul>
+                        <ul>
+                            {errors}
+                            {(hidden_errors > 0).then(|| view! {
+                                <li class="more-errors" data-testid="more-syntax-errors">
+                                    {format!("… and {hidden_errors} more syntax errors (the first {MAX_SYNTAX_ERRORS} are listed)")}
+                                </li>
+                            })}
+                            {findings}
+                        </ul>
                     </details>
                 })
             })
@@ -223,13 +315,24 @@ fn Problems() -> impl IntoView {
 }
 
 #[component]
-fn TestGroupView(analysis: Arc<Analysis>, index: usize, fed: Memo<Vec<usize>>) -> impl IntoView {
-    let g = &analysis.groups[index];
-    let name = g.name.clone();
+fn TestGroupView(
+    name: String,
+    shown: Memo<Vec<ShownGroup>>,
+    index_of: Memo<HashMap<u64, usize>>,
+    fed: Memo<Vec<usize>>,
+) -> impl IntoView {
+    let this = name.clone();
+    let group = Memo::new(move |_| shown.with(|s| s.iter().find(|g| g.name == this).cloned()));
+    let counts = move || {
+        group
+            .with(|g| {
+                g.as_ref()
+                    .map(|g| format!("{} kept · {} dropped", g.kept, g.dropped))
+            })
+            .unwrap_or_default()
+    };
+    let all_kept = move || group.with(|g| g.as_ref().is_some_and(|g| g.dropped == 0));
     let name_attr = name.clone();
-    let counts = format!("{} kept · {} dropped", g.kept, g.dropped);
-    let all_kept = g.dropped == 0;
-    let rows = g.rows.clone();
     view! {
         <div class="group" role="listitem" data-testid="test-group" data-test=name_attr>
             <div class="group-head">
@@ -237,52 +340,112 @@ fn TestGroupView(analysis: Arc<Analysis>, index: usize, fed: Memo<Vec<usize>>) -
                 <span class="group-counts" class:all-kept=all_kept>{counts}</span>
             </div>
             <ul class="rows">
-                {rows.into_iter().map(|i| view! { <AssertionRow analysis=analysis.clone() index=i fed=fed/> }).collect_view()}
+                <For
+                    each=move || group.with(|g| g.as_ref().map(|g| g.keys.clone()).unwrap_or_default())
+                    key=|k| *k
+                    children=move |k| view! { <AssertionRow row_key=k index_of=index_of fed=fed/> }
+                />
             </ul>
         </div>
     }
 }
 
-#[component]
-fn AssertionRow(analysis: Arc<Analysis>, index: usize, fed: Memo<Vec<usize>>) -> impl IntoView {
-    let app = use_app();
-    let a = &analysis.extraction.assertions[index];
-    let kept = a.status == Status::Kept;
-    let status = if kept { "kept" } else { "dropped" };
-    let (_, case) = split_case(&a.test);
-    let case = case.map(str::to_string);
-    let line = a.line;
-    let source = a.source.clone();
-    let expr = a.expr.clone();
-    let reason = a.reason.clone();
-    let unresolved = a.unresolved.clone().unwrap_or_default();
-    let shapes: Vec<Shape> = a.shapes.clone();
-    let origins: Vec<String> = {
-        let mut o: Vec<_> = a
-            .origins
-            .iter()
-            .map(|o| (o.span.line, role_label(o.role)))
-            .collect();
-        o.sort();
-        o.dedup();
-        o.into_iter().map(|(l, r)| format!("{r} L{l}")).collect()
-    };
-    let pos = analysis.map.utf16(a.span.start);
-    let test = a.test.clone();
-    let verdict = analysis
-        .verdicts
-        .get(index)
-        .cloned()
-        .unwrap_or(StageFidelity::Agrees);
-    let wrong = verdict.is_wrong_check();
-    let verdict_id = verdict.id();
-    let callout = verdict_callout(verdict);
+/// What a row shows that does not depend on where it is in the file.
+struct RowContent {
+    kept: bool,
+    case: Option<String>,
+    test: String,
+    source: String,
+    expr: Option<String>,
+    reason: Option<String>,
+    unresolved: Vec<String>,
+    shapes: Vec<Shape>,
+    verdict: StageFidelity,
+}
 
-    let is_selected = move || app.selected.get() == Some(index);
-    let is_fed = move || fed.with(|f| f.contains(&index));
+fn origins_of(a: &Assertion) -> String {
+    let mut o: Vec<_> = a
+        .origins
+        .iter()
+        .map(|o| (o.span.line, role_label(o.role)))
+        .collect();
+    o.sort();
+    o.dedup();
+    o.into_iter()
+        .map(|(l, r)| format!("{r} L{l}"))
+        .collect::<Vec<_>>()
+        .join(" · ")
+}
+
+#[component]
+fn AssertionRow(
+    row_key: u64,
+    index_of: Memo<HashMap<u64, usize>>,
+    fed: Memo<Vec<usize>>,
+) -> impl IntoView {
+    let app = use_app();
+    // The row's current index: it moves when rows above it come or go.
+    let idx = Memo::new(move |_| index_of.with(|m| m.get(&row_key).copied()));
+    // Positions, read live: an edit above this row changes them without rebuilding it.
+    let with_a = move |f: &dyn Fn(&Assertion, &crate::state::Analysis) -> String| {
+        let i = idx.get();
+        app.analysis.with(|a| match (a, i) {
+            (Some(a), Some(i)) => a
+                .extraction
+                .assertions
+                .get(i)
+                .map(|x| f(x, a))
+                .unwrap_or_default(),
+            _ => String::new(),
+        })
+    };
+    let content = app.analysis.with_untracked(|a| {
+        let a = a.as_ref()?;
+        let i = idx.get_untracked()?;
+        let x = a.extraction.assertions.get(i)?;
+        let (_, case) = split_case(&x.test);
+        Some(RowContent {
+            kept: x.status == Status::Kept,
+            case: case.map(str::to_string),
+            test: x.test.clone(),
+            source: x.source.clone(),
+            expr: x.expr.clone(),
+            reason: x.reason.clone(),
+            unresolved: x.unresolved.clone().unwrap_or_default(),
+            shapes: x.shapes.clone(),
+            verdict: a.verdicts.get(i).cloned().unwrap_or(StageFidelity::Agrees),
+        })
+    });
+    let Some(c) = content else {
+        return ().into_any();
+    };
+    let kept = c.kept;
+    let status = if kept { "kept" } else { "dropped" };
+    let wrong = c.verdict.is_wrong_check();
+    let verdict_id = c.verdict.id();
+    let callout = verdict_callout(c.verdict);
+    let line = move || with_a(&|x, _| x.line.to_string());
+    let origins = move || with_a(&|x, _| origins_of(x));
+    let pos = move || {
+        let i = idx.get_untracked();
+        app.analysis.with_untracked(|a| match (a, i) {
+            (Some(a), Some(i)) => a
+                .extraction
+                .assertions
+                .get(i)
+                .map(|x| a.map.utf16(x.span.start)),
+            _ => None,
+        })
+    };
+    let is_selected = move || idx.get().is_some() && app.selected.get() == idx.get();
+    let is_fed = move || idx.get().is_some_and(|i| fed.with(|f| f.contains(&i)));
     let activate = move || {
-        app.selected.set(Some(index));
-        js::with_editor(|e| e.reveal(pos));
+        if let Some(i) = idx.get_untracked() {
+            app.selected.set(Some(i));
+        }
+        if let Some(p) = pos() {
+            js::with_editor(|e| e.reveal(p));
+        }
     };
 
     view! {
@@ -296,14 +459,14 @@ fn AssertionRow(analysis: Arc<Analysis>, index: usize, fed: Memo<Vec<usize>>) ->
             data-testid="assertion-row"
             data-status=status
             data-verdict=verdict_id
-            data-test=test
+            data-test=c.test
             data-line=line
-            data-row-index=index
+            data-row-index=move || idx.get().map(|i| i.to_string()).unwrap_or_default()
             tabindex="0"
             aria-selected=move || if is_selected() { "true" } else { "false" }
-            on:mouseenter=move |_| app.hovered.set(Some(index))
+            on:mouseenter=move |_| app.hovered.set(idx.get_untracked())
             on:mouseleave=move |_| app.hovered.set(None)
-            on:focus=move |_| app.hovered.set(Some(index))
+            on:focus=move |_| app.hovered.set(idx.get_untracked())
             on:blur=move |_| app.hovered.set(None)
             on:click=move |_| activate()
             on:keydown=move |ev: leptos::ev::KeyboardEvent| {
@@ -321,21 +484,19 @@ fn AssertionRow(analysis: Arc<Analysis>, index: usize, fed: Memo<Vec<usize>>) ->
                 <span class="status-pill" class:kept=kept class:dropped=!kept data-testid="assertion-status">
                     {if kept { "✓ kept" } else { "✕ dropped" }}
                 </span>
-                <span class="line-no">{format!("L{line}")}</span>
-                {case.map(|c| view! { <span class="case" title="parametrize case">{format!("[{c}]")}</span> })}
-                <code class="source" title="the assert as written">{source}</code>
+                <span class="line-no">{move || format!("L{}", line())}</span>
+                {c.case.map(|c| view! { <span class="case" title="parametrize case">{format!("[{c}]")}</span> })}
+                <code class="source" title="the assert as written">{c.source}</code>
             </div>
-            {match (expr, reason) {
-                (Some(expr), _) => view! {
-                    <pre class="expr" data-testid="assertion-expr"><code>{expr}</code></pre>
-                }.into_any(),
+            {match (c.expr, c.reason) {
+                (Some(expr), _) => view! { <Expression expr=expr/> }.into_any(),
                 (None, reason) => view! {
                     <div class="reason" data-testid="assertion-reason">
                         <span>{inlines(&reason.unwrap_or_default())}</span>
-                        {(!unresolved.is_empty()).then(|| view! {
+                        {(!c.unresolved.is_empty()).then(|| view! {
                             <span class="unresolved" data-testid="unresolved">
                                 "unresolved: "
-                                {unresolved.into_iter().map(|n| view! { <code class="name">{n}</code> }).collect_view()}
+                                {c.unresolved.into_iter().map(|n| view! { <code class="name">{n}</code> }).collect_view()}
                             </span>
                         })}
                     </div>
@@ -343,12 +504,60 @@ fn AssertionRow(analysis: Arc<Analysis>, index: usize, fed: Memo<Vec<usize>>) ->
             }}
             {callout}
             <div class="row-foot">
-                {shapes.into_iter().map(|s| view! { <ShapeBadge shape=s/> }).collect_view()}
-                {(!origins.is_empty()).then(|| view! {
-                    <span class="origins" title="lines this assertion was built from">{origins.join(" · ")}</span>
-                })}
+                {c.shapes.into_iter().map(|s| view! { <ShapeBadge shape=s/> }).collect_view()}
+                <Show when=move || !origins().is_empty()>
+                    <span class="origins" title="lines this assertion was built from">{origins}</span>
+                </Show>
             </div>
         </li>
+    }
+    .into_any()
+}
+
+/// A kept expression with its copy button; a long one (a folded test's steps) collapsed to its
+/// first steps and final check until expanded.
+#[component]
+fn Expression(expr: String) -> impl IntoView {
+    let app = use_app();
+    let collapsed = collapse(&expr);
+    let (open, set_open) = signal(false);
+    let full = StoredValue::new(expr);
+    let body = match collapsed {
+        None => view! {
+            <pre class="expr" data-testid="assertion-expr"><code>{full.get_value()}</code></pre>
+        }
+        .into_any(),
+        Some(c) => {
+            let hidden = c.hidden.clone();
+            let (head, tail) = (c.head, c.tail);
+            view! {
+                <Show
+                    when=move || open.get()
+                    fallback=move || view! {
+                        <pre class="expr collapsed" data-testid="assertion-expr" data-collapsed="true"><code>
+                            {head.clone()}
+                            <button class="expand" data-testid="expand-expr" title="Show the whole expression"
+                                on:click=move |ev| { ev.stop_propagation(); set_open.set(true); }>
+                                {hidden.clone()}
+                            </button>
+                            {tail.clone()}
+                        </code></pre>
+                    }
+                >
+                    <pre class="expr" data-testid="assertion-expr"><code>{full.get_value()}</code></pre>
+                </Show>
+            }
+            .into_any()
+        }
+    };
+    view! {
+        <div class="expr-wrap">
+            {body}
+            <button class="copy-expr" data-testid="copy-expr" title="Copy this expression" aria-label="Copy this expression"
+                on:click=move |ev| { ev.stop_propagation(); copy(app, full.get_value(), "the expression"); }>
+                "Copy"
+            </button>
+        </div>
     }
 }
 

@@ -1,0 +1,372 @@
+//! The extraction worker's protocol. The page posts the text and a `Request`; the worker
+//! (`crates/web/src/worker.rs`, the same wasm in a Web Worker) extracts, compares with the faithful
+//! extractor, groups and builds the editor's diagnostics, and answers with JSON parts: a header,
+//! then the assertions in chunks of about `CHUNK_BYTES`. The page decodes one part per task, so no
+//! single task blocks its main thread for long, whatever the output's size.
+
+use bench_explorer::model::{Assertion, Extraction};
+use bench_explorer::{extract, Options, Stage};
+use serde::{Deserialize, Serialize};
+
+use super::compare::{compare, tally, StageFidelity, Tally};
+use super::diagnostics::{counts, diagnostics, Counts, Diagnostic};
+use super::grouping::{group_by_test, TestGroup};
+use super::offsets::OffsetMap;
+use super::rows::row_keys;
+use super::text_kind::not_text;
+
+/// Chunks of assertions are cut after this many bytes of JSON.
+pub const CHUNK_BYTES: usize = 256 * 1024;
+/// The editor gets at most this many diagnostics (the counts cover all of them).
+pub const MAX_EDITOR_DIAGNOSTICS: usize = 2_000;
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Request {
+    pub file: String,
+    pub slug: Option<String>,
+    pub stage: Stage,
+    /// The settings panel's solution modules (the CLI's `--solution-module`).
+    #[serde(default)]
+    pub solution_modules: Vec<String>,
+    /// Whether the slug is the user's or a bench problem's (not guessed from a pasted file's
+    /// name): a guessed one raises no slug-name-mismatch.
+    #[serde(default = "yes")]
+    pub slug_is_real: bool,
+}
+
+fn yes() -> bool {
+    true
+}
+
+impl Request {
+    pub fn options(&self) -> Options {
+        Options {
+            file: self.file.clone(),
+            slug: self.slug.clone(),
+            solution_modules: self.solution_modules.clone(),
+            stage: self.stage,
+            conftests: Vec::new(),
+            solution_globals: Vec::new(),
+            config_blocker: None,
+        }
+    }
+}
+
+#[derive(Serialize, Deserialize)]
+pub struct Header {
+    /// The extraction without its assertions (they follow in chunks).
+    pub extraction: Extraction,
+    pub assertions: usize,
+    pub chunks: usize,
+    pub map: OffsetMap,
+    pub groups: Vec<TestGroup>,
+    pub diagnostics: Vec<Diagnostic>,
+    pub diagnostics_total: usize,
+    pub counts: Counts,
+    pub tally: Tally,
+    pub ms: f64,
+    pub bytes: usize,
+    pub not_text: Option<String>,
+}
+
+#[derive(Serialize, Deserialize)]
+struct Chunk {
+    assertions: Vec<Assertion>,
+    verdicts: Vec<StageFidelity>,
+    keys: Vec<u64>,
+}
+
+/// What the views need, decoded.
+pub struct Assembled {
+    pub extraction: Extraction,
+    pub map: OffsetMap,
+    pub groups: Vec<TestGroup>,
+    pub diagnostics: Vec<Diagnostic>,
+    pub diagnostics_total: usize,
+    pub counts: Counts,
+    pub verdicts: Vec<StageFidelity>,
+    pub tally: Tally,
+    pub keys: Vec<u64>,
+    pub ms: f64,
+    pub bytes: usize,
+    pub not_text: Option<String>,
+}
+
+/// The worker's side: everything the page shows about `text`, as JSON parts. `now` is a clock in
+/// milliseconds (for the extraction time shown).
+pub fn analyze(text: &str, req: &Request, now: impl Fn() -> f64) -> Vec<String> {
+    let options = req.options();
+    let why = not_text(text);
+    let t0 = now();
+    let (extraction, verdicts) = if why.is_some() {
+        (extract("", &options), Vec::new())
+    } else {
+        let extraction = crate::logic::settings::without_guessed_slug(
+            extract(text, &options),
+            req.slug_is_real,
+        );
+        let verdicts = if req.stage == Stage::Full {
+            Vec::new()
+        } else {
+            let faithful = extract(
+                text,
+                &Options {
+                    stage: Stage::Full,
+                    ..options.clone()
+                },
+            );
+            compare(&extraction, &faithful)
+        };
+        (extraction, verdicts)
+    };
+    let ms = now() - t0;
+    let map = if why.is_some() {
+        OffsetMap::new("")
+    } else {
+        OffsetMap::new(text)
+    };
+    let groups = group_by_test(&extraction.assertions);
+    let mut diags = diagnostics(&extraction, &map);
+    let counts = counts(&diags);
+    let diagnostics_total = diags.len();
+    diags.truncate(MAX_EDITOR_DIAGNOSTICS);
+    let keys = row_keys(&extraction.assertions, &verdicts);
+    let tally = tally(&verdicts);
+
+    // Chunks: hand-joined JSON, each assertion serialized once.
+    let mut chunks: Vec<String> = Vec::new();
+    let (mut a_json, mut v_json, mut k_json) = (String::new(), String::new(), String::new());
+    let flush = |a: &mut String, v: &mut String, k: &mut String, chunks: &mut Vec<String>| {
+        if !k.is_empty() {
+            chunks.push(format!(
+                "{{\"assertions\":[{a}],\"verdicts\":[{v}],\"keys\":[{k}]}}"
+            ));
+            a.clear();
+            v.clear();
+            k.clear();
+        }
+    };
+    for (i, a) in extraction.assertions.iter().enumerate() {
+        if !k_json.is_empty() {
+            a_json.push(',');
+            k_json.push(',');
+            if !verdicts.is_empty() {
+                v_json.push(',');
+            }
+        }
+        a_json.push_str(&serde_json::to_string(a).unwrap_or_else(|_| "null".into()));
+        if let Some(v) = verdicts.get(i) {
+            v_json.push_str(&serde_json::to_string(v).unwrap_or_else(|_| "null".into()));
+        }
+        k_json.push_str(&keys[i].to_string());
+        if a_json.len() + v_json.len() + k_json.len() >= CHUNK_BYTES {
+            flush(&mut a_json, &mut v_json, &mut k_json, &mut chunks);
+        }
+    }
+    flush(&mut a_json, &mut v_json, &mut k_json, &mut chunks);
+
+    let assertions = extraction.assertions.len();
+    let header = Header {
+        extraction: Extraction {
+            assertions: Vec::new(),
+            ..extraction
+        },
+        assertions,
+        chunks: chunks.len(),
+        map,
+        groups,
+        diagnostics: diags,
+        diagnostics_total,
+        counts,
+        tally,
+        ms,
+        bytes: text.len(),
+        not_text: why,
+    };
+    let mut parts = Vec::with_capacity(chunks.len() + 1);
+    parts.push(serde_json::to_string(&header).unwrap_or_default());
+    parts.extend(chunks);
+    parts
+}
+
+/// The page's side: decodes the parts one at a time.
+pub struct Assembler {
+    header: Header,
+    assertions: Vec<Assertion>,
+    verdicts: Vec<StageFidelity>,
+    keys: Vec<u64>,
+    chunks_seen: usize,
+}
+
+impl Assembler {
+    pub fn new(header: &str) -> Result<Assembler, String> {
+        Assembler::from_bytes(header.as_bytes())
+    }
+
+    /// The header as UTF-8 JSON bytes (the worker transfers its parts as byte buffers).
+    pub fn from_bytes(header: &[u8]) -> Result<Assembler, String> {
+        let header: Header =
+            serde_json::from_slice(header).map_err(|e| format!("worker header: {e}"))?;
+        Ok(Assembler {
+            assertions: Vec::with_capacity(header.assertions),
+            verdicts: Vec::new(),
+            keys: Vec::with_capacity(header.assertions),
+            chunks_seen: 0,
+            header,
+        })
+    }
+
+    pub fn push(&mut self, chunk: &str) -> Result<(), String> {
+        self.push_bytes(chunk.as_bytes())
+    }
+
+    pub fn push_bytes(&mut self, chunk: &[u8]) -> Result<(), String> {
+        let c: Chunk = serde_json::from_slice(chunk).map_err(|e| format!("worker chunk: {e}"))?;
+        self.assertions.extend(c.assertions);
+        self.verdicts.extend(c.verdicts);
+        self.keys.extend(c.keys);
+        self.chunks_seen += 1;
+        Ok(())
+    }
+
+    pub fn finish(self) -> Result<Assembled, String> {
+        let h = self.header;
+        if self.chunks_seen != h.chunks
+            || self.assertions.len() != h.assertions
+            || self.keys.len() != h.assertions
+        {
+            return Err(format!(
+                "worker reply incomplete: {} of {} chunks, {} of {} assertions",
+                self.chunks_seen,
+                h.chunks,
+                self.assertions.len(),
+                h.assertions
+            ));
+        }
+        let mut extraction = h.extraction;
+        extraction.assertions = self.assertions;
+        Ok(Assembled {
+            extraction,
+            map: h.map,
+            groups: h.groups,
+            diagnostics: h.diagnostics,
+            diagnostics_total: h.diagnostics_total,
+            counts: h.counts,
+            verdicts: self.verdicts,
+            tally: h.tally,
+            keys: self.keys,
+            ms: h.ms,
+            bytes: h.bytes,
+            not_text: h.not_text,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn roundtrip(text: &str, stage: Stage) -> Assembled {
+        let req = Request {
+            file: "test_t.py".into(),
+            slug: None,
+            stage,
+            solution_modules: Vec::new(),
+            slug_is_real: true,
+        };
+        let parts = analyze(text, &req, || 0.0);
+        let mut asm = Assembler::new(&parts[0]).unwrap();
+        for p in &parts[1..] {
+            asm.push(p).unwrap();
+        }
+        asm.finish().unwrap()
+    }
+
+    #[test]
+    fn parts_decode_to_the_direct_extraction() {
+        let mut src = String::from("import pytest\nfrom solution import f\n");
+        for t in 0..40 {
+            src.push_str(&format!(
+                "@pytest.mark.parametrize('x', [1, 2])\ndef test_{t}(x):\n    r = f(x)\n    assert r == x\n    assert undefined_{t} == 1\n"
+            ));
+        }
+        for stage in [Stage::Full, Stage::AsWritten] {
+            let a = roundtrip(&src, stage);
+            let opts = Request {
+                file: "test_t.py".into(),
+                slug: None,
+                stage,
+                solution_modules: Vec::new(),
+                slug_is_real: true,
+            }
+            .options();
+            let direct = extract(&src, &opts);
+            assert_eq!(a.extraction, direct);
+            assert_eq!(a.groups, group_by_test(&direct.assertions));
+            assert_eq!(a.keys.len(), direct.assertions.len());
+            assert_eq!(a.map, OffsetMap::new(&src));
+            assert_eq!(a.bytes, src.len());
+            if stage == Stage::Full {
+                assert!(a.verdicts.is_empty());
+            } else {
+                assert_eq!(a.verdicts.len(), direct.assertions.len());
+            }
+        }
+    }
+
+    #[test]
+    fn large_outputs_come_in_several_chunks() {
+        let mut src = String::from("from solution import f\ndef test_many():\n");
+        for i in 0..2_000 {
+            src.push_str(&format!("    assert f({i}) == {i}\n"));
+        }
+        let req = Request {
+            file: "test_t.py".into(),
+            slug: None,
+            stage: Stage::Full,
+            solution_modules: Vec::new(),
+            slug_is_real: true,
+        };
+        let parts = analyze(&src, &req, || 0.0);
+        assert!(parts.len() > 3, "{} parts", parts.len());
+        let sizes: Vec<usize> = parts[1..].iter().map(String::len).collect();
+        // Cut as soon as a chunk reaches the size: every chunk but the last is at least that big,
+        // and the chunks hold every assertion once.
+        assert!(
+            sizes[..sizes.len() - 1].iter().all(|&n| n >= CHUNK_BYTES),
+            "{sizes:?}"
+        );
+        let a = roundtrip(&src, Stage::Full);
+        assert_eq!(a.extraction.assertions.len(), 2_000);
+    }
+
+    #[test]
+    fn binary_is_named_not_parsed() {
+        let a = roundtrip(
+            "\0\0\u{1}PK\u{3}\u{4}def test_x():\n    assert 1\n",
+            Stage::Full,
+        );
+        assert!(a.not_text.as_deref().unwrap().contains("NUL"));
+        assert!(a.extraction.assertions.is_empty());
+        assert!(a.extraction.syntax_errors.is_empty());
+    }
+
+    #[test]
+    fn incomplete_replies_are_refused() {
+        let mut src = String::from("def test_many():\n");
+        for i in 0..5_000 {
+            src.push_str(&format!("    assert f({i}) == {i}\n"));
+        }
+        let req = Request {
+            file: "test_t.py".into(),
+            slug: None,
+            stage: Stage::Full,
+            solution_modules: Vec::new(),
+            slug_is_real: true,
+        };
+        let parts = analyze(&src, &req, || 0.0);
+        let mut asm = Assembler::new(&parts[0]).unwrap();
+        asm.push(&parts[1]).unwrap();
+        assert!(asm.finish().is_err());
+    }
+}

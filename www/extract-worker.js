@@ -1,0 +1,42 @@
+// The extraction worker: the page's own wasm (the same module and file, found by boot.js), run off
+// the main thread. In here its `main` starts nothing (there is no window); each request calls
+// benchWorkerAnalyze (crates/web/src/worker.rs), which extracts, compares with the faithful
+// extractor, groups, and returns the result as JSON parts for the page to decode a few at a time.
+//
+// Messages in: {type: "init", js, wasm} once, then {type: "extract", gen, text, request}.
+// Messages out: {gen, modified, parts: [Uint8Array of UTF-8 JSON]} or {gen, error}.
+
+let bindings = null;
+let failed = null;
+const queue = [];
+
+function run(m) {
+  if (failed) {
+    self.postMessage({ gen: m.gen, error: `the extraction worker could not start: ${failed}` });
+    return;
+  }
+  try {
+    const r = bindings.benchWorkerAnalyze(m.text, m.request);
+    // The parts' buffers are transferred, not copied (nothing to deserialize on the page's thread).
+    self.postMessage({ gen: m.gen, modified: r.modified, parts: r.parts }, r.parts.map((p) => p.buffer));
+  } catch (e) {
+    self.postMessage({ gen: m.gen, error: String((e && e.message) || e) });
+  }
+}
+
+self.onmessage = async (e) => {
+  const m = e.data;
+  if (m.type === "init") {
+    try {
+      const b = await import(m.js);
+      await b.default({ module_or_path: m.wasm });
+      bindings = b;
+    } catch (err) {
+      failed = String((err && err.message) || err);
+    }
+    for (const q of queue.splice(0)) run(q);
+    return;
+  }
+  if (!bindings && !failed) queue.push(m);
+  else run(m);
+};
