@@ -103,3 +103,20 @@ test("a file that is not text is named, not parsed; syntax errors are capped", a
     assert.match(await p.tid("more-syntax-errors").textContent(), /and \d+ more syntax errors/);
   });
 });
+
+test("a fold reads one step per line, the final check last, and back to one line", async () => {
+  await withPage({}, async (p) => {
+    const src = "from solution import Cache\n\ndef test_put_get():\n    c = Cache()\n    c.put('a', 1)\n    assert c.get('a') == 1\n";
+    await p.setText(src);
+    const row = p.page.locator('[data-testid="assertion-row"][data-test="test_put_get"]');
+    const oneLine = await row.locator('[data-testid="assertion-expr"]').textContent();
+    assert.ok(oneLine.startsWith("(lambda:"), oneLine);
+    await row.locator('[data-testid="lines-expr"]').click();
+    const lines = (await row.locator('[data-testid="assertion-readable"]').textContent()).split("\n");
+    assert.deepEqual(lines.map((l) => l.trim()), [
+      "(lambda:", "(", "c := Cache(),", "c.put('a', 1),", "c.get('a') == 1,", ")[-1]", ")()",
+    ]);
+    await row.locator('[data-testid="lines-expr"]').click();
+    assert.equal(await row.locator('[data-testid="assertion-expr"]').textContent(), oneLine);
+  });
+});

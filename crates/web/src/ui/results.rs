@@ -515,48 +515,62 @@ fn AssertionRow(
 }
 
 /// A kept expression with its copy button; a long one (a folded test's steps) collapsed to its
-/// first steps and final check until expanded.
+/// first steps and final check until expanded. A fold can also be read one step per line, the
+/// final check last (`bench_explorer::readable`, computed when asked for).
 #[component]
 fn Expression(expr: String) -> impl IntoView {
     let app = use_app();
-    let collapsed = collapse(&expr);
     let (open, set_open) = signal(false);
+    let (lines, set_lines) = signal(false);
+    let is_fold = expr.starts_with("(lambda:");
+    let collapsed = StoredValue::new(collapse(&expr));
     let full = StoredValue::new(expr);
-    let body = match collapsed {
-        None => view! {
+    let readable = StoredValue::new(None::<String>);
+    let one_line = move || match collapsed.get_value() {
+        Some(c) if !open.get() => view! {
+            <pre class="expr collapsed" data-testid="assertion-expr" data-collapsed="true"><code>
+                {c.head}
+                <button class="expand" data-testid="expand-expr" title="Show the whole expression"
+                    on:click=move |ev| { ev.stop_propagation(); set_open.set(true); }>
+                    {c.hidden}
+                </button>
+                {c.tail}
+            </code></pre>
+        }
+        .into_any(),
+        _ => view! {
             <pre class="expr" data-testid="assertion-expr"><code>{full.get_value()}</code></pre>
         }
         .into_any(),
-        Some(c) => {
-            let hidden = c.hidden.clone();
-            let (head, tail) = (c.head, c.tail);
-            view! {
-                <Show
-                    when=move || open.get()
-                    fallback=move || view! {
-                        <pre class="expr collapsed" data-testid="assertion-expr" data-collapsed="true"><code>
-                            {head.clone()}
-                            <button class="expand" data-testid="expand-expr" title="Show the whole expression"
-                                on:click=move |ev| { ev.stop_propagation(); set_open.set(true); }>
-                                {hidden.clone()}
-                            </button>
-                            {tail.clone()}
-                        </code></pre>
-                    }
-                >
-                    <pre class="expr" data-testid="assertion-expr"><code>{full.get_value()}</code></pre>
-                </Show>
-            }
-            .into_any()
+    };
+    let step_lines = move || {
+        if readable.with_value(Option::is_none) {
+            let text = bench_explorer::readable(&full.get_value()).unwrap_or_else(|| full.get_value());
+            readable.set_value(Some(text));
+        }
+        view! {
+            <pre class="expr readable" data-testid="assertion-readable"><code>{readable.get_value()}</code></pre>
         }
     };
     view! {
         <div class="expr-wrap">
-            {body}
-            <button class="copy-expr" data-testid="copy-expr" title="Copy this expression" aria-label="Copy this expression"
-                on:click=move |ev| { ev.stop_propagation(); copy(app, full.get_value(), "the expression"); }>
-                "Copy"
-            </button>
+            <Show when=move || lines.get() fallback=one_line>
+                {step_lines}
+            </Show>
+            <div class="expr-actions">
+                <Show when=move || is_fold>
+                    <button class="lines-expr" data-testid="lines-expr"
+                        title="Read the fold one step per line, the final check last"
+                        aria-pressed=move || if lines.get() { "true" } else { "false" }
+                        on:click=move |ev| { ev.stop_propagation(); set_lines.update(|l| *l = !*l); }>
+                        {move || if lines.get() { "One line" } else { "Steps" }}
+                    </button>
+                </Show>
+                <button class="copy-expr" data-testid="copy-expr" title="Copy this expression" aria-label="Copy this expression"
+                    on:click=move |ev| { ev.stop_propagation(); copy(app, full.get_value(), "the expression"); }>
+                    "Copy"
+                </button>
+            </div>
         </div>
     }
 }
