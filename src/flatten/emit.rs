@@ -261,6 +261,10 @@ pub fn fold(
                 binds = true;
                 current.push(format!("{name} := {}", wrap(value, render(value)?)));
             }
+            Piece::BindIndexed(name, text) => {
+                binds = true;
+                current.push(format!("{name} := {text}"));
+            }
             Piece::Eval(e) => {
                 if !matches!(e, Expr::NoneLiteral(_) | Expr::StringLiteral(_)) {
                     current.push(wrap(e, render(e)?));

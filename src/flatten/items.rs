@@ -21,6 +21,9 @@ pub enum Piece<'a> {
     Bind(&'a [Expr], &'a Expr),
     /// A single name bound to a value that is not a statement of the test (a parameter, a fixture).
     BindName(Ident, &'a Expr),
+    /// A parameter taken by index from its parametrize list, replayed whole at import:
+    /// `x := _bx_p0[1][0]` (the name, and the text after `:=`).
+    BindIndexed(Ident, String),
     /// `a, *b = value` → `[(a := _a, b := _b) for _a, *_b in [value]]`.
     Unpack(&'a Expr, &'a Expr),
     /// An expression evaluated for its effect (a call statement).
