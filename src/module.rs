@@ -644,8 +644,37 @@ impl<'a> ModuleScope<'a> {
                     visitor::walk_expr(self, expr);
                 }
             }
-            All(&mut visit).visit_expr(values);
-            if calls_code && !uses_pytest {
+            let elts = match values {
+                Expr::List(l) => &l.elts,
+                Expr::Tuple(t) => &t.elts,
+                _ => continue,
+            };
+            let mut replayable = true;
+            for e in elts {
+                match e {
+                    // `pytest.param(values…, id=…, marks=…)`: its values are replayed (as a tuple);
+                    // its id and marks only if they run no user code.
+                    Expr::Call(c) if self.pytest_path(e).as_deref() == Some("pytest.param") => {
+                        for a in c.arguments.args.iter() {
+                            replayable &= !matches!(a, Expr::Starred(_));
+                            All(&mut visit).visit_expr(a);
+                        }
+                        let mut kw_user_code = false;
+                        for k in c.arguments.keywords.iter() {
+                            replayable &= k.arg.is_some();
+                            All(&mut |x: &Expr| {
+                                kw_user_code |=
+                                    matches!(x, Expr::Call(_)) && !self.harmless_call(x);
+                            })
+                            .visit_expr(&k.value);
+                        }
+                        replayable &= !kw_user_code;
+                    }
+                    Expr::Starred(_) => replayable = false,
+                    other => All(&mut visit).visit_expr(other),
+                }
+            }
+            if calls_code && !uses_pytest && replayable {
                 lists.push(values);
             }
         }
@@ -760,7 +789,7 @@ impl<'a> ModuleScope<'a> {
                 names.extend(bound.names);
             } else {
                 elsewhere.extend(bound.names);
-                changed.extend(changed_names(std::slice::from_ref(stmt)).into_keys());
+                changed.extend(changed_outside_locals(stmt));
             }
         }
         names.retain(|n| !elsewhere.contains(n) && !changed.contains(n));
@@ -1198,6 +1227,70 @@ fn changed_names(body: &[Stmt]) -> HashMap<String, TextRange> {
         finder.visit_stmt(stmt);
     }
     finder.found
+}
+
+/// Module-level names a statement changes (`changed_names`), leaving out, inside a function, the
+/// function's own locals (its parameters and what it binds) unless it declares them `global`.
+fn changed_outside_locals(stmt: &Stmt) -> Vec<String> {
+    match stmt {
+        Stmt::FunctionDef(f) => {
+            let mut bound = BoundNames::default();
+            for s in &f.body {
+                bound.visit_stmt(s);
+            }
+            let mut globals: HashSet<String> = HashSet::default();
+            for s in &f.body {
+                if let Stmt::Global(g) = s {
+                    globals.extend(g.names.iter().map(|n| n.to_string()));
+                }
+            }
+            let locals: HashSet<String> = bound
+                .names
+                .into_iter()
+                .chain(f.parameters.iter().map(|p| p.name().to_string()))
+                .filter(|n| !globals.contains(n))
+                .collect();
+            let mut out: Vec<String> = changed_names(&f.body)
+                .into_keys()
+                .filter(|n| !locals.contains(n))
+                .collect();
+            // Decorators and defaults run at module level.
+            for d in &f.decorator_list {
+                out.extend(changed_in_expr(&d.expression));
+            }
+            for p in f.parameters.iter() {
+                if let Some(default) = p.default() {
+                    out.extend(changed_in_expr(default));
+                }
+            }
+            out
+        }
+        Stmt::ClassDef(c) => {
+            let mut out = Vec::new();
+            for d in &c.decorator_list {
+                out.extend(changed_in_expr(&d.expression));
+            }
+            for s in &c.body {
+                out.extend(changed_outside_locals(s));
+            }
+            out
+        }
+        other => changed_names(std::slice::from_ref(other))
+            .into_keys()
+            .collect(),
+    }
+}
+
+/// `changed_names` of one expression (an expression statement of it).
+fn changed_in_expr(expr: &Expr) -> Vec<String> {
+    let stmt = Stmt::Expr(ast::StmtExpr {
+        value: Box::new(expr.clone()),
+        range: expr.range(),
+        node_index: Default::default(),
+    });
+    changed_names(std::slice::from_ref(&stmt))
+        .into_keys()
+        .collect()
 }
 
 /// Standard-library calls that change process-wide state a solution may read.

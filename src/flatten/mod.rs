@@ -106,7 +106,24 @@ pub fn flatten_case(ctx: &Ctx, case: &Case, solution_names: &mut Vec<String>) ->
     };
     let deferred = deferred_reads(f, &test);
     let mut items: Vec<Item> = Vec::new();
-    setup_items(ctx, &mut test, &own, &mut items);
+    // A test that loads the solution itself (a loader call, a fixture returning the module) reads a
+    // module other than the one the file's import-time code worked on.
+    let fresh_load = resolve::loader_calls(ctx, f)
+        .first()
+        .map(|r| {
+            format!(
+                "the test loads the solution again on line {}",
+                ctx.map.line(r.start())
+            )
+        })
+        .or_else(|| {
+            f.parameters.iter().find_map(|p| {
+                let name = p.name().as_str();
+                matches!(ctx.scope.fixtures.get(name), Some(Fixture::SolutionModule))
+                    .then(|| format!("the test's fixture `{name}` loads the solution again"))
+            })
+        });
+    setup_items(ctx, &mut test, &own, fresh_load.as_deref(), &mut items);
     // The import-time code every assertion replays counts towards its bound.
     let prelude_chars: usize = ctx
         .scope
@@ -393,6 +410,7 @@ fn setup_items<'a>(
     ctx: &Ctx<'_, 'a>,
     test: &mut Test<'_, 'a>,
     own: &HashSet<String>,
+    fresh_load: Option<&str>,
     items: &mut Vec<Item<'a>>,
 ) {
     let case = test.case;
@@ -408,7 +426,7 @@ fn setup_items<'a>(
     {
         items.push(items::setup(f.range, why.clone()));
     }
-    prelude_items(ctx, own, items);
+    prelude_items(ctx, own, fresh_load, items);
     for change in ctx
         .scope
         .shared_changes
@@ -554,8 +572,12 @@ fn index_in(list: &Expr, value: &Expr) -> Option<String> {
             return Some(format!("[{k}]"));
         }
         let parts = match e {
-            Expr::Tuple(t) => &t.elts,
-            Expr::List(l) => &l.elts,
+            Expr::Tuple(t) => &t.elts[..],
+            Expr::List(l) => &l.elts[..],
+            // Written `(a, b,)` in the replay (`Piece::BindParams`).
+            Expr::Call(c) if c.arguments.args.iter().any(|a| a.range() == value.range()) => {
+                &c.arguments.args[..]
+            }
             _ => continue,
         };
         if parts.iter().any(|p| matches!(p, Expr::Starred(_))) {
@@ -574,8 +596,14 @@ fn index_in(list: &Expr, value: &Expr) -> Option<String> {
 /// (tests do not depend on the order they run in) a test sees the state a fresh import leaves; a
 /// module-level object a function of the file changes is not a prelude name (`settle_prelude`), so
 /// an assertion that reads it is dropped. A statement that would share a local of the fold with the
-/// test's own local of the same name is a blocker; an inert one the test shadows is left out.
-fn prelude_items<'a>(ctx: &Ctx<'_, 'a>, own: &HashSet<String>, items: &mut Vec<Item<'a>>) {
+/// test's own local of the same name is a blocker; an inert one the test shadows is left out; so is
+/// code that runs code when the test loads a solution module of its own (`fresh_load`).
+fn prelude_items<'a>(
+    ctx: &Ctx<'_, 'a>,
+    own: &HashSet<String>,
+    fresh_load: Option<&str>,
+    items: &mut Vec<Item<'a>>,
+) {
     let is_prelude = |n: &str| ctx.scope.prelude_names.contains(n);
     for (n, entry) in ctx.scope.prelude.iter().enumerate() {
         let mut item = match entry {
@@ -585,14 +613,33 @@ fn prelude_items<'a>(ctx: &Ctx<'_, 'a>, own: &HashSet<String>, items: &mut Vec<I
                 item
             }
             PreludeStmt::ParamList { list } => {
-                let reads: Vec<Ident> = names::Facts::of(list)
-                    .loads
+                // What the replay evaluates: every entry, and of a `pytest.param(...)` its values.
+                let mut loads = Vec::new();
+                let elts = match list {
+                    Expr::List(l) => &l.elts[..],
+                    Expr::Tuple(t) => &t.elts[..],
+                    _ => &[],
+                };
+                for e in elts {
+                    match e {
+                        Expr::Call(c)
+                            if ctx.scope.pytest_path(e).as_deref() == Some("pytest.param") =>
+                        {
+                            for a in c.arguments.args.iter() {
+                                loads.extend(names::Facts::of(a).loads);
+                            }
+                        }
+                        other => loads.extend(names::Facts::of(other).loads),
+                    }
+                }
+                let reads: Vec<Ident> = loads
                     .iter()
                     .filter(|l| is_prelude(&l.name))
                     .map(|l| l.name.clone())
                     .collect();
+                let temp = param_list_name(n);
                 let mut item = items::binding(
-                    &param_list_name(n),
+                    &temp,
                     list,
                     reads,
                     list.range(),
@@ -600,6 +647,9 @@ fn prelude_items<'a>(ctx: &Ctx<'_, 'a>, own: &HashSet<String>, items: &mut Vec<I
                     OriginRole::Parameter,
                     false,
                 );
+                item.value = None;
+                item.loads = loads;
+                item.fold = Ok(Piece::BindParams(Ident::from(temp.as_str()), list));
                 item.label = Some(format!(
                     "the parametrize values on line {} (`{}`), which pytest evaluates when it imports the file,",
                     ctx.map.line(list.range().start()),
@@ -612,7 +662,16 @@ fn prelude_items<'a>(ctx: &Ctx<'_, 'a>, own: &HashSet<String>, items: &mut Vec<I
         if item.inert && shadowed {
             continue;
         }
-        if shadowed || item.loads.iter().any(|l| own.contains(l.name.as_str())) {
+        if let (Some(why), false) = (fresh_load, item.inert) {
+            let line = ctx.map.line(entry.range().start());
+            item = items::setup(
+                entry.range(),
+                format!(
+                    "`{}` on line {line} runs when the test file is imported, on the solution module the file imports; {why}, which the evaluation namespace cannot tell apart",
+                    ctx.map.snippet(entry.range())
+                ),
+            );
+        } else if shadowed || item.loads.iter().any(|l| own.contains(l.name.as_str())) {
             let line = ctx.map.line(entry.range().start());
             item = items::setup(
                 entry.range(),
