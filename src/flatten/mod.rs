@@ -658,6 +658,17 @@ fn prelude_items<'a>(
                 item
             }
         };
+        // `__file__`, `__name__`, … of the test module: in the solution's namespace they are the
+        // solution's.
+        if let Some(dunder) = item.loads.iter().find(|l| {
+            let n = l.name.as_str();
+            n.len() > 4 && n.starts_with("__") && n.ends_with("__") && n != "__import__"
+        }) {
+            item.fold = Err(format!(
+                "it reads the test module's own `{}`, which the solution's namespace has with another value",
+                dunder.name
+            ));
+        }
         let shadowed = item.defs.iter().any(|d| own.contains(d.as_str()));
         if item.inert && shadowed {
             continue;
