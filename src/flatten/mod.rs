@@ -673,6 +673,14 @@ fn prelude_items<'a>(
         if item.inert && shadowed {
             continue;
         }
+        // A blocker still binds what the statement binds (not the test's own locals), so that a
+        // read of it is blamed on the blocker rather than reported unbound.
+        let defs: Vec<Ident> = item
+            .defs
+            .iter()
+            .filter(|d| !own.contains(d.as_str()))
+            .cloned()
+            .collect();
         if let (Some(why), false) = (fresh_load, item.inert) {
             let line = ctx.map.line(entry.range().start());
             item = items::setup(
@@ -692,6 +700,7 @@ fn prelude_items<'a>(
                 ),
             );
         }
+        item.defs = defs;
         items.push(item);
     }
 }
