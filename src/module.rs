@@ -39,6 +39,32 @@ pub enum Global<'a> {
     Computed { line: u32, why: String },
 }
 
+/// A module-level statement pytest runs once when it imports the test file, before any test, which
+/// the fold replays (module-level assignments as walrus bindings, calls for their effect) instead of
+/// dropping every test of the file. `inert`: it runs no code that could change state (only calls
+/// `harmless_call` accepts), so it is replayed only when an assertion reads what it binds.
+#[derive(Clone, Debug)]
+pub enum PreludeStmt<'a> {
+    Stmt {
+        stmt: &'a Stmt,
+        inert: bool,
+    },
+    /// The argument values of a `parametrize` decorator that call code: evaluated whole, once, where
+    /// the decorator runs (each case then takes its value from the list by index).
+    ParamList {
+        list: &'a Expr,
+    },
+}
+
+impl PreludeStmt<'_> {
+    pub fn range(&self) -> TextRange {
+        match self {
+            PreludeStmt::Stmt { stmt, .. } => stmt.range(),
+            PreludeStmt::ParamList { list } => list.range(),
+        }
+    }
+}
+
 /// A fixture defined in this file.
 #[derive(Clone, Debug)]
 pub enum Fixture<'a> {
@@ -76,6 +102,11 @@ pub struct ModuleScope<'a> {
     pub solution_attrs: HashSet<String>,
     /// What the solution defines at module level, when the caller knows it (`Options::solution_globals`).
     pub solution_defined: HashSet<String>,
+    /// Module-level statements replayed, in source order, before every test (see `PreludeStmt`).
+    pub prelude: Vec<PreludeStmt<'a>>,
+    /// Names only prelude statements bind, and no function of the file changes: inside a fold they
+    /// are locals the prelude's walrus bindings give their values.
+    pub prelude_names: HashSet<String>,
     /// The constants so far, as replacements (kept as they are found, so each constant is
     /// rendered once against the ones before it).
     constants: HashMap<String, Replacement>,
@@ -105,6 +136,8 @@ impl<'a> ModuleScope<'a> {
             param_fixtures: HashMap::default(),
             solution_attrs: HashSet::default(),
             solution_defined: HashSet::default(),
+            prelude: Vec::new(),
+            prelude_names: HashSet::default(),
             constants: HashMap::default(),
         };
         for stmt in body {
@@ -154,6 +187,7 @@ impl<'a> ModuleScope<'a> {
             }
         }
         scope.shared_changes = shared_solution_changes(body, &scope.globals);
+        scope.settle_prelude(body, map);
         scope.solution_attrs = solution_attrs(body, &scope);
         scope
     }
@@ -222,7 +256,16 @@ impl<'a> ModuleScope<'a> {
                 ));
             }
         }
-        if let Some(why) = self.import_effect(stmt) {
+        let effect = self.import_effect(stmt);
+        if let Some(inert) = self.replayable(stmt, effect.is_some()) {
+            self.prelude.push(PreludeStmt::Stmt { stmt, inert });
+        } else if let Some(lists) = effect.and_then(|_| self.replayable_params(stmt)) {
+            self.prelude.extend(
+                lists
+                    .into_iter()
+                    .map(|list| PreludeStmt::ParamList { list }),
+            );
+        } else if let Some(why) = effect {
             self.global_barriers.push((
                 line,
                 format!(
@@ -482,6 +525,277 @@ impl<'a> ModuleScope<'a> {
             }
         });
         found
+    }
+
+    /// Whether a module-level statement is replayed before every test (`Some(inert)`): an assignment,
+    /// a store, an augmented assignment, `del obj[k]`/`del obj.a` or an expression statement, when it
+    /// runs code at import (`effect`) or binds a computed name. Aliases of the solution, pytest's
+    /// own names and `pytestmark` are not replayed: the namespace already has them, or needs none.
+    fn replayable(&self, stmt: &Stmt, effect: bool) -> Option<bool> {
+        let value = match stmt {
+            Stmt::Assign(a) => {
+                let simple = match a.targets.as_slice() {
+                    [Expr::Attribute(_) | Expr::Subscript(_)] => true,
+                    targets => targets.iter().all(|t| match t {
+                        Expr::Name(n) => n.id.as_str() != "pytestmark",
+                        Expr::Tuple(_) | Expr::List(_) => true,
+                        _ => false,
+                    }),
+                };
+                if !simple {
+                    return None;
+                }
+                &a.value
+            }
+            Stmt::AnnAssign(a) => match (a.target.as_ref(), a.value.as_deref()) {
+                (Expr::Name(_), Some(v)) => v,
+                _ => return None,
+            },
+            Stmt::AugAssign(a) => &a.value,
+            Stmt::Expr(e) if effect => &e.value,
+            Stmt::Delete(d)
+                if effect
+                    && matches!(
+                        d.targets.as_slice(),
+                        [Expr::Attribute(_) | Expr::Subscript(_)]
+                    ) =>
+            {
+                return Some(false);
+            }
+            _ => return None,
+        };
+        if self.is_solution_module_expr(value)
+            || self.solution_attr(value).is_some()
+            || self.pytest_path(value).is_some()
+        {
+            return None;
+        }
+        // pytest's own calls (`pytest.mark.skip(...)(test_x)`, `pytest.param(...)`): the namespace
+        // has no pytest.
+        let mut pytest = false;
+        for_import_time_exprs(stmt, &mut |e| {
+            pytest |= matches!(e, Expr::Call(_)) && self.pytest_path(e).is_some();
+        });
+        if pytest {
+            return None;
+        }
+        Some(!effect)
+    }
+
+    /// The argument lists of `parametrize` decorators (of a module-level test function, or of a test
+    /// class and its methods) that call code, when they are all the statement runs at import that is
+    /// not harmless: each is replayed whole, in order. Lists with `pytest.param(...)` entries are not
+    /// (the namespace has no pytest).
+    fn replayable_params(&self, stmt: &'a Stmt) -> Option<Vec<&'a Expr>> {
+        fn defs<'s>(stmt: &'s Stmt, out: &mut Vec<&'s [ast::Decorator]>) {
+            match stmt {
+                Stmt::FunctionDef(f) => out.push(&f.decorator_list),
+                Stmt::ClassDef(c) => {
+                    out.push(&c.decorator_list);
+                    for s in &c.body {
+                        defs(s, out);
+                    }
+                }
+                _ => {}
+            }
+        }
+        if let Stmt::FunctionDef(f) = stmt {
+            if matches!(
+                f.name.as_str(),
+                "setup_module" | "setUpModule" | "setup_function"
+            ) {
+                return None;
+            }
+        }
+        let mut decorators = Vec::new();
+        defs(stmt, &mut decorators);
+        let mut lists: Vec<&'a Expr> = Vec::new();
+        for dec in decorators.into_iter().flatten() {
+            let Expr::Call(call) = &dec.expression else {
+                continue;
+            };
+            if self.pytest_path(&dec.expression).as_deref() != Some("pytest.mark.parametrize") {
+                continue;
+            }
+            let Some(values) = call.arguments.args.get(1).or_else(|| {
+                call.arguments
+                    .keywords
+                    .iter()
+                    .find(|k| k.arg.as_ref().is_some_and(|a| a.as_str() == "argvalues"))
+                    .map(|k| &k.value)
+            }) else {
+                continue;
+            };
+            if !matches!(values, Expr::List(_) | Expr::Tuple(_)) {
+                continue;
+            }
+            let mut calls_code = false;
+            let mut uses_pytest = false;
+            let mut visit = |e: &Expr| {
+                if let Expr::Call(_) = e {
+                    uses_pytest |= self.pytest_path(e).is_some();
+                    calls_code |= !self.harmless_call(e);
+                }
+            };
+            struct All<'f>(&'f mut dyn FnMut(&Expr));
+            impl<'e> Visitor<'e> for All<'_> {
+                fn visit_expr(&mut self, expr: &'e Expr) {
+                    (self.0)(expr);
+                    visitor::walk_expr(self, expr);
+                }
+            }
+            let elts = match values {
+                Expr::List(l) => &l.elts,
+                Expr::Tuple(t) => &t.elts,
+                _ => continue,
+            };
+            let mut replayable = true;
+            for e in elts {
+                match e {
+                    // `pytest.param(values…, id=…, marks=…)`: its values are replayed (as a tuple);
+                    // its id and marks only if they run no user code.
+                    Expr::Call(c) if self.pytest_path(e).as_deref() == Some("pytest.param") => {
+                        for a in c.arguments.args.iter() {
+                            replayable &= !matches!(a, Expr::Starred(_));
+                            All(&mut visit).visit_expr(a);
+                        }
+                        let mut kw_user_code = false;
+                        for k in c.arguments.keywords.iter() {
+                            replayable &= k.arg.is_some();
+                            All(&mut |x: &Expr| {
+                                kw_user_code |=
+                                    matches!(x, Expr::Call(_)) && !self.harmless_call(x);
+                            })
+                            .visit_expr(&k.value);
+                        }
+                        replayable &= !kw_user_code;
+                    }
+                    Expr::Starred(_) => replayable = false,
+                    other => All(&mut visit).visit_expr(other),
+                }
+            }
+            if calls_code && !uses_pytest && replayable {
+                lists.push(values);
+            }
+        }
+        let mut other = false;
+        for_import_time_exprs(stmt, &mut |e| {
+            if let Expr::Call(_) = e {
+                if !self.harmless_call(e)
+                    && !lists.iter().any(|l| l.range().contains_range(e.range()))
+                {
+                    other = true;
+                }
+            }
+        });
+        (!other && !lists.is_empty()).then_some(lists)
+    }
+
+    /// After the whole file is bound: a replayed statement that changes state every test shares (a
+    /// store into the solution module, a process-wide setting) becomes a barrier again; an inert one
+    /// that binds no computed name is left out; and `prelude_names` is what only the prelude binds
+    /// and no other statement (a function body, a block) changes or rebinds.
+    fn settle_prelude(&mut self, body: &'a [Stmt], map: &SourceMap) {
+        let prelude = std::mem::take(&mut self.prelude);
+        // The bench loop loads the solution before it evaluates anything, as pytest does when the
+        // file imports it at module level; code that runs before that import (or before a loader
+        // call in a test) could change what the solution does at import, so it is not replayed.
+        let solution_import = body.iter().find_map(|stmt| {
+            let imports = match stmt {
+                Stmt::Import(i) => i
+                    .names
+                    .iter()
+                    .any(|a| self.is_solution_module_name(a.name.as_str())),
+                Stmt::ImportFrom(i) => {
+                    i.level == 0
+                        && i.module
+                            .as_ref()
+                            .is_some_and(|m| self.is_solution_module_name(m.as_str()))
+                }
+                Stmt::Assign(a) => {
+                    self.is_solution_module_expr(&a.value) || self.solution_attr(&a.value).is_some()
+                }
+                _ => false,
+            };
+            imports.then(|| stmt.range().start())
+        });
+        let mut kept = Vec::new();
+        for entry in prelude {
+            let inert_entry = matches!(entry, PreludeStmt::Stmt { inert: true, .. });
+            if !inert_entry && solution_import.is_none_or(|at| entry.range().start() < at) {
+                let line = map.line(entry.range().start());
+                let what = match &entry {
+                    PreludeStmt::Stmt { stmt, .. } => format!(
+                        "`{}` on line {line} {}",
+                        map.snippet(stmt.range()),
+                        self.import_effect(stmt).unwrap_or("calls code")
+                    ),
+                    PreludeStmt::ParamList { list } => format!(
+                        "the parametrize values `{}` on line {line} call code",
+                        map.snippet(list.range())
+                    ),
+                };
+                self.global_barriers.push((
+                    line,
+                    format!("{what} when the test file is imported, before the solution is, and may change state"),
+                ));
+                continue;
+            }
+            if let PreludeStmt::Stmt { stmt, inert } = &entry {
+                if self
+                    .shared_changes
+                    .iter()
+                    .any(|c| stmt.range().contains_range(*c))
+                {
+                    let line = map.line(stmt.range().start());
+                    self.global_barriers.push((
+                        line,
+                        format!(
+                            "`{}` on line {line} {} when the test file is imported, and may change state",
+                            map.snippet(stmt.range()),
+                            self.import_effect(stmt).unwrap_or("changes state every test shares")
+                        ),
+                    ));
+                    continue;
+                }
+                if *inert {
+                    let mut bound = BoundNames::default();
+                    bound.visit_stmt(stmt);
+                    if !bound.names.iter().any(|n| {
+                        matches!(self.globals.get(n.as_str()), Some(Global::Computed { .. }))
+                    }) {
+                        continue;
+                    }
+                }
+            }
+            kept.push(entry);
+        }
+        self.prelude = kept;
+        let replayed: HashSet<TextRange> = self
+            .prelude
+            .iter()
+            .filter_map(|p| match p {
+                PreludeStmt::Stmt { stmt, .. } => Some(stmt.range()),
+                PreludeStmt::ParamList { .. } => None,
+            })
+            .collect();
+        let mut names: HashSet<String> = HashSet::default();
+        let mut elsewhere: HashSet<String> = HashSet::default();
+        let mut changed: HashSet<String> = HashSet::default();
+        for stmt in body {
+            let mut bound = BoundNames::default();
+            bound.visit_stmt(stmt);
+            if replayed.contains(&stmt.range()) {
+                names.extend(bound.names);
+            } else {
+                elsewhere.extend(bound.names);
+                changed.extend(changed_outside_locals(stmt));
+            }
+        }
+        names.retain(|n| !elsewhere.contains(n) && !changed.contains(n));
+        self.prelude_names = names;
+        // Barriers in the order the file runs them (the first one is the one a reason names).
+        self.global_barriers.sort_by_key(|(line, _)| *line);
     }
 
     /// What a module-level statement does at import that may change state the tests read: a call
@@ -913,6 +1227,70 @@ fn changed_names(body: &[Stmt]) -> HashMap<String, TextRange> {
         finder.visit_stmt(stmt);
     }
     finder.found
+}
+
+/// Module-level names a statement changes (`changed_names`), leaving out, inside a function, the
+/// function's own locals (its parameters and what it binds) unless it declares them `global`.
+fn changed_outside_locals(stmt: &Stmt) -> Vec<String> {
+    match stmt {
+        Stmt::FunctionDef(f) => {
+            let mut bound = BoundNames::default();
+            for s in &f.body {
+                bound.visit_stmt(s);
+            }
+            let mut globals: HashSet<String> = HashSet::default();
+            for s in &f.body {
+                if let Stmt::Global(g) = s {
+                    globals.extend(g.names.iter().map(|n| n.to_string()));
+                }
+            }
+            let locals: HashSet<String> = bound
+                .names
+                .into_iter()
+                .chain(f.parameters.iter().map(|p| p.name().to_string()))
+                .filter(|n| !globals.contains(n))
+                .collect();
+            let mut out: Vec<String> = changed_names(&f.body)
+                .into_keys()
+                .filter(|n| !locals.contains(n))
+                .collect();
+            // Decorators and defaults run at module level.
+            for d in &f.decorator_list {
+                out.extend(changed_in_expr(&d.expression));
+            }
+            for p in f.parameters.iter() {
+                if let Some(default) = p.default() {
+                    out.extend(changed_in_expr(default));
+                }
+            }
+            out
+        }
+        Stmt::ClassDef(c) => {
+            let mut out = Vec::new();
+            for d in &c.decorator_list {
+                out.extend(changed_in_expr(&d.expression));
+            }
+            for s in &c.body {
+                out.extend(changed_outside_locals(s));
+            }
+            out
+        }
+        other => changed_names(std::slice::from_ref(other))
+            .into_keys()
+            .collect(),
+    }
+}
+
+/// `changed_names` of one expression (an expression statement of it).
+fn changed_in_expr(expr: &Expr) -> Vec<String> {
+    let stmt = Stmt::Expr(ast::StmtExpr {
+        value: Box::new(expr.clone()),
+        range: expr.range(),
+        node_index: Default::default(),
+    });
+    changed_names(std::slice::from_ref(&stmt))
+        .into_keys()
+        .collect()
 }
 
 /// Standard-library calls that change process-wide state a solution may read.

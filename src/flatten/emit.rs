@@ -261,6 +261,36 @@ pub fn fold(
                 binds = true;
                 current.push(format!("{name} := {}", wrap(value, render(value)?)));
             }
+            Piece::BindParams(name, list) => {
+                binds = true;
+                let elts = match list {
+                    Expr::List(l) => &l.elts,
+                    Expr::Tuple(t) => &t.elts,
+                    _ => return Err("the parametrize values are not a list".into()),
+                };
+                let mut parts = Vec::new();
+                for e in elts {
+                    parts.push(match e {
+                        Expr::Call(c)
+                            if ctx.scope.pytest_path(e).as_deref() == Some("pytest.param") =>
+                        {
+                            let args: Vec<String> = c
+                                .arguments
+                                .args
+                                .iter()
+                                .map(|a| render(a).map(|t| wrap(a, t)))
+                                .collect::<Result<_, _>>()?;
+                            format!("({},)", args.join(", "))
+                        }
+                        other => wrap(other, render(other)?),
+                    });
+                }
+                current.push(format!("{name} := [{}]", parts.join(", ")));
+            }
+            Piece::BindIndexed(name, text) => {
+                binds = true;
+                current.push(format!("{name} := {text}"));
+            }
             Piece::Eval(e) => {
                 if !matches!(e, Expr::NoneLiteral(_) | Expr::StringLiteral(_)) {
                     current.push(wrap(e, render(e)?));

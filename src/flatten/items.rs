@@ -21,6 +21,12 @@ pub enum Piece<'a> {
     Bind(&'a [Expr], &'a Expr),
     /// A single name bound to a value that is not a statement of the test (a parameter, a fixture).
     BindName(Ident, &'a Expr),
+    /// A parameter taken by index from its parametrize list, replayed whole at import:
+    /// `x := _bx_p0[1][0]` (the name, and the text after `:=`).
+    BindIndexed(Ident, String),
+    /// A parametrize list evaluated whole at import, bound to its temporary: its `pytest.param(a,
+    /// b, id=…, marks=…)` entries are written `(a, b,)` (their `id`/`marks` run no user code).
+    BindParams(Ident, &'a Expr),
     /// `a, *b = value` → `[(a := _a, b := _b) for _a, *_b in [value]]`.
     Unpack(&'a Expr, &'a Expr),
     /// An expression evaluated for its effect (a call statement).

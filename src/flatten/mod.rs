@@ -23,7 +23,7 @@ use ruff_text_size::{Ranged, TextRange};
 
 use crate::collect::Case;
 use crate::model::{Assertion, Origin, OriginRole};
-use crate::module::{BoundNames, Fixture, Global, ModuleScope};
+use crate::module::{BoundNames, Fixture, Global, ModuleScope, PreludeStmt};
 use crate::names::{self, Facts, Ident, Replacement};
 use crate::shape::Shape;
 use crate::source::SourceMap;
@@ -95,6 +95,10 @@ pub fn flatten_case(ctx: &Ctx, case: &Case, solution_names: &mut Vec<String>) ->
     }
     let mut locals: HashSet<String> = bound_names.names.iter().cloned().collect();
     locals.extend(f.parameters.iter().map(|p| p.name().to_string()));
+    // The test's own locals: a module-level name the prelude binds or reads under one of these
+    // names would be the same local of the fold.
+    let own = locals.clone();
+    locals.extend(ctx.scope.prelude_names.iter().cloned());
     let mut test = Test {
         case,
         locals,
@@ -102,7 +106,32 @@ pub fn flatten_case(ctx: &Ctx, case: &Case, solution_names: &mut Vec<String>) ->
     };
     let deferred = deferred_reads(f, &test);
     let mut items: Vec<Item> = Vec::new();
-    setup_items(ctx, &mut test, &mut items);
+    // A test that loads the solution itself (a loader call, a fixture returning the module) reads a
+    // module other than the one the file's import-time code worked on.
+    let fresh_load = resolve::loader_calls(ctx, f)
+        .first()
+        .map(|r| {
+            format!(
+                "the test loads the solution again on line {}",
+                ctx.map.line(r.start())
+            )
+        })
+        .or_else(|| {
+            f.parameters.iter().find_map(|p| {
+                let name = p.name().as_str();
+                matches!(ctx.scope.fixtures.get(name), Some(Fixture::SolutionModule))
+                    .then(|| format!("the test's fixture `{name}` loads the solution again"))
+            })
+        });
+    setup_items(ctx, &mut test, &own, fresh_load.as_deref(), &mut items);
+    // The import-time code every assertion replays counts towards its bound.
+    let prelude_chars: usize = ctx
+        .scope
+        .prelude
+        .iter()
+        .filter(|p| !matches!(p, PreludeStmt::Stmt { inert: true, .. }))
+        .map(|p| p.range().len().to_usize())
+        .sum();
     let mut bound = Bound::default();
     for item in &items {
         bound.after(item);
@@ -127,7 +156,8 @@ pub fn flatten_case(ctx: &Ctx, case: &Case, solution_names: &mut Vec<String>) ->
         }
         match stmt {
             Stmt::Assert(a) => {
-                let before = (a.range.start() - f.body[0].range().start()).to_usize();
+                let before =
+                    (a.range.start() - f.body[0].range().start()).to_usize() + prelude_chars;
                 if before > MAX_REPLAY_SOURCE {
                     out.push(emit::dropped(
                         ctx,
@@ -376,7 +406,13 @@ fn find_call(f: &ast::StmtFunctionDef, pred: impl Fn(&Expr) -> bool) -> Option<T
 
 /// Setup that runs before the test's body: module-level effects, autouse fixtures and setup
 /// methods, changes to a solution module all tests share, then parameters and fixtures.
-fn setup_items<'a>(ctx: &Ctx<'_, 'a>, test: &mut Test<'_, 'a>, items: &mut Vec<Item<'a>>) {
+fn setup_items<'a>(
+    ctx: &Ctx<'_, 'a>,
+    test: &mut Test<'_, 'a>,
+    own: &HashSet<String>,
+    fresh_load: Option<&str>,
+    items: &mut Vec<Item<'a>>,
+) {
     let case = test.case;
     let f = case.func;
     // Module-level effects run before every test; any one of them blocks what follows, so the
@@ -390,6 +426,7 @@ fn setup_items<'a>(ctx: &Ctx<'_, 'a>, test: &mut Test<'_, 'a>, items: &mut Vec<I
     {
         items.push(items::setup(f.range, why.clone()));
     }
+    prelude_items(ctx, own, fresh_load, items);
     for change in ctx
         .scope
         .shared_changes
@@ -413,6 +450,19 @@ fn setup_items<'a>(ctx: &Ctx<'_, 'a>, test: &mut Test<'_, 'a>, items: &mut Vec<I
         if let Some(k) = case.params.iter().position(|(n, _)| n == p) {
             // Parametrize values are evaluated at module scope, before the test.
             let value = case.params[k].1;
+            let replayed = ctx
+                .scope
+                .prelude
+                .iter()
+                .enumerate()
+                .find_map(|(n, p)| match p {
+                    PreludeStmt::ParamList { list }
+                        if list.range().contains_range(value.range()) =>
+                    {
+                        Some((n, *list))
+                    }
+                    _ => None,
+                });
             let inert = effects::expr_is_inert(value, &|n| is_global_bound(ctx, n));
             if !names::is_immutable_literal(value)
                 && !ctx.shared_params.borrow_mut().insert(value.range())
@@ -427,6 +477,33 @@ fn setup_items<'a>(ctx: &Ctx<'_, 'a>, test: &mut Test<'_, 'a>, items: &mut Vec<I
                     ),
                     false,
                 ));
+                continue;
+            }
+            if let Some((n, list)) = replayed {
+                // The list was evaluated whole at import (a prelude item): the case takes its
+                // value from it by index, the object pytest hands this case.
+                let temp = param_list_name(n);
+                items.push(match index_in(list, value) {
+                    Some(index) => Item {
+                        defs: vec![Ident::from(p)],
+                        reads: vec![Ident::from(temp.as_str())],
+                        inert: true,
+                        fold: Ok(Piece::BindIndexed(Ident::from(p), format!("{temp}{index}"))),
+                        label: Some(format!("`{p}`")),
+                        kind: Kind::Param,
+                        role: OriginRole::Parameter,
+                        ..items::setup(case.param_ranges[k], String::new())
+                    },
+                    None => items::unfoldable_binding(
+                        p,
+                        case.param_ranges[k],
+                        format!(
+                            "`{p}` is a value of the parametrize list on line {} that the extractor cannot take from it by index",
+                            ctx.map.line(list.range().start())
+                        ),
+                        false,
+                    ),
+                });
                 continue;
             }
             items.push(items::binding(
@@ -474,6 +551,157 @@ fn setup_items<'a>(ctx: &Ctx<'_, 'a>, test: &mut Test<'_, 'a>, items: &mut Vec<I
         } else {
             add_fixture(ctx, test, p, f.range, items, &mut seen_fixtures, 0);
         }
+    }
+}
+
+/// The name a replayed parametrize list is bound to in the fold.
+fn param_list_name(n: usize) -> String {
+    format!("_bx_p{n}")
+}
+
+/// Where `value` sits in a parametrize list: `[k]` (the whole case) or `[k][j]` (one of several
+/// argument names, from a tuple or list display).
+fn index_in(list: &Expr, value: &Expr) -> Option<String> {
+    let elts = match list {
+        Expr::List(l) => &l.elts,
+        Expr::Tuple(t) => &t.elts,
+        _ => return None,
+    };
+    for (k, e) in elts.iter().enumerate() {
+        if e.range() == value.range() {
+            return Some(format!("[{k}]"));
+        }
+        let parts = match e {
+            Expr::Tuple(t) => &t.elts[..],
+            Expr::List(l) => &l.elts[..],
+            // Written `(a, b,)` in the replay (`Piece::BindParams`).
+            Expr::Call(c) if c.arguments.args.iter().any(|a| a.range() == value.range()) => {
+                &c.arguments.args[..]
+            }
+            _ => continue,
+        };
+        if parts.iter().any(|p| matches!(p, Expr::Starred(_))) {
+            return None;
+        }
+        if let Some(j) = parts.iter().position(|p| p.range() == value.range()) {
+            return Some(format!("[{k}][{j}]"));
+        }
+    }
+    None
+}
+
+/// The module-level code pytest runs when it imports the test file (`ModuleScope::prelude`), in
+/// source order, as items: assignments become walrus bindings, calls are replayed for their effect,
+/// parametrize lists that call code are evaluated whole into `_bx_pN`. Under the one assumption
+/// (tests do not depend on the order they run in) a test sees the state a fresh import leaves; a
+/// module-level object a function of the file changes is not a prelude name (`settle_prelude`), so
+/// an assertion that reads it is dropped. A statement that would share a local of the fold with the
+/// test's own local of the same name is a blocker; an inert one the test shadows is left out; so is
+/// code that runs code when the test loads a solution module of its own (`fresh_load`).
+fn prelude_items<'a>(
+    ctx: &Ctx<'_, 'a>,
+    own: &HashSet<String>,
+    fresh_load: Option<&str>,
+    items: &mut Vec<Item<'a>>,
+) {
+    let is_prelude = |n: &str| ctx.scope.prelude_names.contains(n);
+    for (n, entry) in ctx.scope.prelude.iter().enumerate() {
+        let mut item = match entry {
+            PreludeStmt::Stmt { stmt, inert } => {
+                let mut item = items::statement(ctx, stmt, &is_prelude);
+                item.inert = *inert;
+                item
+            }
+            PreludeStmt::ParamList { list } => {
+                // What the replay evaluates: every entry, and of a `pytest.param(...)` its values.
+                let mut loads = Vec::new();
+                let elts = match list {
+                    Expr::List(l) => &l.elts[..],
+                    Expr::Tuple(t) => &t.elts[..],
+                    _ => &[],
+                };
+                for e in elts {
+                    match e {
+                        Expr::Call(c)
+                            if ctx.scope.pytest_path(e).as_deref() == Some("pytest.param") =>
+                        {
+                            for a in c.arguments.args.iter() {
+                                loads.extend(names::Facts::of(a).loads);
+                            }
+                        }
+                        other => loads.extend(names::Facts::of(other).loads),
+                    }
+                }
+                let reads: Vec<Ident> = loads
+                    .iter()
+                    .filter(|l| is_prelude(&l.name))
+                    .map(|l| l.name.clone())
+                    .collect();
+                let temp = param_list_name(n);
+                let mut item = items::binding(
+                    &temp,
+                    list,
+                    reads,
+                    list.range(),
+                    Kind::Other,
+                    OriginRole::Parameter,
+                    false,
+                );
+                item.value = None;
+                item.loads = loads;
+                item.fold = Ok(Piece::BindParams(Ident::from(temp.as_str()), list));
+                item.label = Some(format!(
+                    "the parametrize values on line {} (`{}`), which pytest evaluates when it imports the file,",
+                    ctx.map.line(list.range().start()),
+                    ctx.map.snippet(list.range())
+                ));
+                item
+            }
+        };
+        // `__file__`, `__name__`, … of the test module: in the solution's namespace they are the
+        // solution's.
+        if let Some(dunder) = item.loads.iter().find(|l| {
+            let n = l.name.as_str();
+            n.len() > 4 && n.starts_with("__") && n.ends_with("__") && n != "__import__"
+        }) {
+            item.fold = Err(format!(
+                "it reads the test module's own `{}`, which the solution's namespace has with another value",
+                dunder.name
+            ));
+        }
+        let shadowed = item.defs.iter().any(|d| own.contains(d.as_str()));
+        if item.inert && shadowed {
+            continue;
+        }
+        // A blocker still binds what the statement binds (not the test's own locals), so that a
+        // read of it is blamed on the blocker rather than reported unbound.
+        let defs: Vec<Ident> = item
+            .defs
+            .iter()
+            .filter(|d| !own.contains(d.as_str()))
+            .cloned()
+            .collect();
+        if let (Some(why), false) = (fresh_load, item.inert) {
+            let line = ctx.map.line(entry.range().start());
+            item = items::setup(
+                entry.range(),
+                format!(
+                    "`{}` on line {line} runs when the test file is imported, on the solution module the file imports; {why}, which the evaluation namespace cannot tell apart",
+                    ctx.map.snippet(entry.range())
+                ),
+            );
+        } else if shadowed || item.loads.iter().any(|l| own.contains(l.name.as_str())) {
+            let line = ctx.map.line(entry.range().start());
+            item = items::setup(
+                entry.range(),
+                format!(
+                    "`{}` on line {line} runs when the test file is imported and uses a module-level name the test also has as a local",
+                    ctx.map.snippet(entry.range())
+                ),
+            );
+        }
+        item.defs = defs;
+        items.push(item);
     }
 }
 
