@@ -365,6 +365,9 @@ pub fn fold(
     }
     current.push(wrap(test, render(test)?));
     segments.push((current, test));
+    // A walrus inside a replayed statement or an earlier assert (`[best := v for v in xs]`) binds
+    // too: only inside the lambda does it stay out of the solution's namespace.
+    binds |= replay.iter().any(|&i| !items[i].defs.is_empty());
     let joined = segments.len() > 1;
     let body = segments
         .into_iter()

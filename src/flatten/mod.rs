@@ -928,6 +928,23 @@ fn assertion(
         );
     }
 
+    // pytest's assertion rewriting evaluates every operand and every comparison of a chain
+    // (`a < b < c`), then joins the results; Python stops at the first false comparison.
+    let checks = std::iter::once(expr).chain(replay.items.iter().filter_map(|&i| {
+        match &items[i].fold {
+            Ok(items::Piece::Check(e)) => Some(*e),
+            _ => None,
+        }
+    }));
+    if let Some(chain) = checks.into_iter().find_map(chained_comparison) {
+        let reason = format!(
+            "pytest's assertion rewriting evaluates every operand and comparison of the chain `{}` (line {}), where Python stops at the first false one",
+            ctx.map.snippet(chain.range),
+            ctx.map.line(chain.range.start())
+        );
+        return emit::dropped(ctx, case, stmt, reason, Vec::new(), shapes, origins);
+    }
+
     let inlined = if shared.is_empty() {
         emit::try_inline(ctx, expr, &facts, items, &replay.items, &map, &mut origins)
     } else {
@@ -1249,4 +1266,30 @@ fn is_pytest_exit(ctx: &Ctx, stmt: &Stmt) -> bool {
             ctx.scope.pytest_path(value).as_deref(),
             Some("pytest.fail" | "pytest.exit")
         )
+}
+
+/// A comparison chain of two or more operators in an assert's expression (outside lambdas and
+/// comprehensions, which pytest does not rewrite).
+fn chained_comparison(expr: &Expr) -> Option<&ast::ExprCompare> {
+    use ruff_python_ast::visitor::walk_expr;
+    struct Finder<'a>(Option<&'a ast::ExprCompare>);
+    impl<'a> Visitor<'a> for Finder<'a> {
+        fn visit_expr(&mut self, expr: &'a Expr) {
+            if self.0.is_some() {
+                return;
+            }
+            match expr {
+                Expr::Compare(c) if c.ops.len() > 1 => self.0 = Some(c),
+                Expr::Lambda(_)
+                | Expr::ListComp(_)
+                | Expr::SetComp(_)
+                | Expr::DictComp(_)
+                | Expr::Generator(_) => {}
+                _ => walk_expr(self, expr),
+            }
+        }
+    }
+    let mut finder = Finder(None);
+    finder.visit_expr(expr);
+    finder.0
 }
