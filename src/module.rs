@@ -107,6 +107,10 @@ pub struct ModuleScope<'a> {
     /// Names only prelude statements bind, and no function of the file changes: inside a fold they
     /// are locals the prelude's walrus bindings give their values.
     pub prelude_names: HashSet<String>,
+    /// `from solution import X as Y` at module level, in source order: `(Y, X)`. pytest binds `Y` to
+    /// the object `X` held when it imported the file (a snapshot), and fails to collect the whole
+    /// file when the solution has no `X` (see `flatten::imports`).
+    pub imported_from_solution: Vec<(String, String)>,
     /// The constants so far, as replacements (kept as they are found, so each constant is
     /// rendered once against the ones before it).
     constants: HashMap<String, Replacement>,
@@ -138,6 +142,7 @@ impl<'a> ModuleScope<'a> {
             solution_defined: HashSet::default(),
             prelude: Vec::new(),
             prelude_names: HashSet::default(),
+            imported_from_solution: Vec::new(),
             constants: HashMap::default(),
         };
         for stmt in body {
@@ -318,6 +323,10 @@ impl<'a> ModuleScope<'a> {
                     if module == "pytest" {
                         self.pytest_aliases
                             .insert(bound.clone(), format!("pytest.{name}"));
+                    }
+                    if from_solution {
+                        self.imported_from_solution
+                            .push((bound.clone(), name.clone()));
                     }
                     let global = if from_solution {
                         Global::SolutionName { name }

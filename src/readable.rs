@@ -18,15 +18,20 @@ const INDENT: &str = "    ";
 /// several steps (nothing to unfold).
 pub fn readable(expr: &str) -> Option<String> {
     let parsed = parse_expression(expr).ok()?;
-    let body = fold_body(parsed.expr())?;
-    let mut out = String::from("(lambda:\n");
+    let (params, body) = fold_body(parsed.expr())?;
+    // The imported names a fold binds first (`lambda add=add, sub=sub:`) stay on its first line.
+    let mut out = match params {
+        Some(p) => format!("(lambda {}:\n", &expr[p.range()]),
+        None => String::from("(lambda:\n"),
+    };
     write_body(expr, body, 1, &mut out);
     out.push_str(")()");
     Some(out)
 }
 
-/// The body of `(lambda: BODY)()` when it holds at least one step sequence.
-fn fold_body(expr: &Expr) -> Option<&Expr> {
+/// The parameters (name=name defaults only) and the body of `(lambda …: BODY)()` when the body
+/// holds at least one step sequence.
+fn fold_body(expr: &Expr) -> Option<(Option<&ruff_python_ast::Parameters>, &Expr)> {
     let Expr::Call(ExprCall {
         func, arguments, ..
     }) = expr
@@ -39,15 +44,25 @@ fn fold_body(expr: &Expr) -> Option<&Expr> {
     let Expr::Lambda(lambda) = func.as_ref() else {
         return None;
     };
-    if lambda.parameters.is_some() {
-        return None;
+    let params = lambda.parameters.as_deref();
+    if let Some(p) = params {
+        let plain = p.posonlyargs.is_empty()
+            && p.vararg.is_none()
+            && p.kwonlyargs.is_empty()
+            && p.kwarg.is_none()
+            && p.args.iter().all(|a| {
+                matches!(a.default.as_deref(), Some(Expr::Name(n)) if n.id == a.parameter.name.id)
+            });
+        if !plain {
+            return None;
+        }
     }
     let body = lambda.body.as_ref();
     let has_steps = match body {
         Expr::BoolOp(ExprBoolOp { values, .. }) => values.iter().any(|v| steps(v).is_some()),
         other => steps(other).is_some(),
     };
-    has_steps.then_some(body)
+    has_steps.then_some((params, body))
 }
 
 /// The steps of `(s1, s2, …, check)[-1]`.
@@ -137,6 +152,14 @@ mod tests {
     }
 
     #[test]
+    fn imported_names_bound_first_stay_on_the_first_line() {
+        let expr = "(lambda reset=reset, cache=cache: (reset(), cache == {})[-1])()";
+        let view = readable(expr).unwrap();
+        assert!(view.starts_with("(lambda reset=reset, cache=cache:\n    (\n        reset(),\n"));
+        assert!(same_ast(expr, &view));
+    }
+
+    #[test]
     fn text_inside_a_step_is_never_changed() {
         let expr = "(lambda: (s := \"a,\\n b\", f(s, (1, 2)[-1]) == [\n1])[-1])()";
         let view = readable(expr).unwrap();
@@ -150,6 +173,7 @@ mod tests {
         assert_eq!(readable("add(1, 2) == 3"), None);
         assert_eq!(readable("(lambda: add(1, 2) == 3)()"), None);
         assert_eq!(readable("(lambda x: (x, x)[-1])(1)"), None);
+        assert_eq!(readable("(lambda x=1: (x, x)[-1])()"), None);
         assert_eq!(readable("(lambda: (a, b)[0])()"), None);
         assert_eq!(readable("not valid ("), None);
     }

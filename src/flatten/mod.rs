@@ -12,6 +12,7 @@
 
 mod effects;
 mod emit;
+mod imports;
 mod items;
 mod resolve;
 
@@ -930,12 +931,11 @@ fn assertion(
 
     // pytest's assertion rewriting evaluates every operand and every comparison of a chain
     // (`a < b < c`), then joins the results; Python stops at the first false comparison.
-    let checks = std::iter::once(expr).chain(replay.items.iter().filter_map(|&i| {
-        match &items[i].fold {
+    let checks =
+        std::iter::once(expr).chain(replay.items.iter().filter_map(|&i| match &items[i].fold {
             Ok(items::Piece::Check(e)) => Some(*e),
             _ => None,
-        }
-    }));
+        }));
     if let Some(chain) = checks.into_iter().find_map(chained_comparison) {
         let reason = format!(
             "pytest's assertion rewriting evaluates every operand and comparison of the chain `{}` (line {}), where Python stops at the first false one",
@@ -943,6 +943,23 @@ fn assertion(
             ctx.map.line(chain.range.start())
         );
         return emit::dropped(ctx, case, stmt, reason, Vec::new(), shapes, origins);
+    }
+
+    // The file's `from solution import …`, replayed as snapshots (see `imports`).
+    let snapshots = imports::snapshot_names(ctx.scope);
+    let replayed_exprs = replay
+        .items
+        .iter()
+        .flat_map(|&i| piece_exprs(&items[i].fold));
+    if let Some(name) = imports::live_read_of_snapshot(
+        ctx.scope,
+        std::iter::once(expr).chain(replayed_exprs),
+        &snapshots,
+    ) {
+        let reason = format!(
+            "the test reads the solution's live `{name}` through the module, and the file also imports `{name}` by name (the object it held at import): one expression cannot read both"
+        );
+        return emit::dropped(ctx, case, stmt, reason, vec![name], shapes, origins);
     }
 
     let inlined = if shared.is_empty() {
@@ -957,6 +974,7 @@ fn assertion(
         } else {
             format!("(lambda: {text})()")
         };
+        let text = imports::bind_snapshots(text, &snapshots);
         return emit::kept(ctx, case, stmt, text, shapes, origins);
     }
     match emit::fold(
@@ -979,6 +997,7 @@ fn assertion(
                     span: ctx.map.span(items[i].range),
                 });
             }
+            let text = imports::bind_snapshots(text, &snapshots);
             emit::kept(ctx, case, stmt, text, shapes, origins)
         }
         Err(reason) => emit::dropped(ctx, case, stmt, reason, vec![], shapes, origins),
@@ -1292,4 +1311,15 @@ fn chained_comparison(expr: &Expr) -> Option<&ast::ExprCompare> {
     let mut finder = Finder(None);
     finder.visit_expr(expr);
     finder.0
+}
+
+/// The expressions a replayed item evaluates.
+fn piece_exprs<'p, 'a>(fold: &'p Result<items::Piece<'a>, String>) -> Vec<&'a Expr> {
+    use items::Piece::*;
+    match fold {
+        Ok(Bind(_, v) | BindName(_, v) | BindParams(_, v) | Eval(v) | Check(v)) => vec![*v],
+        Ok(Unpack(t, v) | Store(t, v) | Augmented(t, _, v) | DelItem(t, v)) => vec![*t, *v],
+        Ok(DelAttr(v, _)) => vec![*v],
+        Ok(BindIndexed(..)) | Err(_) => Vec::new(),
+    }
 }

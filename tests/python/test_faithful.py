@@ -66,6 +66,8 @@ def test_every_hand_written_mutant_fails_pytest(case):
     for run in hand:
         assert run["pytest"] is not None, f"{run['label']} timed out under pytest"
         failed = [t["name"] for t in run["pytest"]["tests"] if t["outcome"] in ("failed", "error")]
+        # A file pytest cannot collect with this solution (an imported name it lacks) fails too.
+        failed += run["pytest"]["collection_errors"]
         assert failed, f"{case['folder'].name}/{run['label']} passes every test: it catches nothing"
 
 
