@@ -134,12 +134,12 @@ fn reads_before_code<'e>(expr: &'e Expr, seen: &mut HashSet<&'e str>) -> bool {
         Expr::Call(ast::ExprCall {
             func, arguments, ..
         }) => {
-            reads_before_code(func, seen)
+            let _ = reads_before_code(func, seen)
                 || arguments
                     .args
                     .iter()
-                    .any(|a| !matches!(a, Expr::Starred(_)) && reads_before_code(a, seen))
-                || true
+                    .any(|a| matches!(a, Expr::Starred(_)) || reads_before_code(a, seen));
+            true
         }
         Expr::Named(n) => reads_before_code(&n.value, seen),
         Expr::Tuple(t) => t
@@ -151,20 +151,33 @@ fn reads_before_code<'e>(expr: &'e Expr, seen: &mut HashSet<&'e str>) -> bool {
             .iter()
             .any(|e| matches!(e, Expr::Starred(_)) || reads_before_code(e, seen)),
         Expr::Compare(c) => {
-            reads_before_code(&c.left, seen)
+            let _ = reads_before_code(&c.left, seen)
                 || c.comparators
                     .first()
-                    .is_some_and(|r| reads_before_code(r, seen))
-                || true
+                    .is_some_and(|r| reads_before_code(r, seen));
+            true
         }
         Expr::BinOp(b) => {
-            reads_before_code(&b.left, seen) || reads_before_code(&b.right, seen) || true
+            let _ = reads_before_code(&b.left, seen) || reads_before_code(&b.right, seen);
+            true
         }
-        Expr::UnaryOp(u) => reads_before_code(&u.operand, seen) || true,
-        Expr::BoolOp(b) => b.values.first().is_some_and(|v| reads_before_code(v, seen)) || true,
-        Expr::Attribute(a) => reads_before_code(&a.value, seen) || true,
+        Expr::UnaryOp(u) => {
+            reads_before_code(&u.operand, seen);
+            true
+        }
+        Expr::BoolOp(b) => {
+            if let Some(v) = b.values.first() {
+                reads_before_code(v, seen);
+            }
+            true
+        }
+        Expr::Attribute(a) => {
+            reads_before_code(&a.value, seen);
+            true
+        }
         Expr::Subscript(s) => {
-            reads_before_code(&s.value, seen) || reads_before_code(&s.slice, seen) || true
+            let _ = reads_before_code(&s.value, seen) || reads_before_code(&s.slice, seen);
+            true
         }
         _ => true,
     }

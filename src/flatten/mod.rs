@@ -1314,7 +1314,7 @@ fn chained_comparison(expr: &Expr) -> Option<&ast::ExprCompare> {
 }
 
 /// The expressions a replayed item evaluates.
-fn piece_exprs<'p, 'a>(fold: &'p Result<items::Piece<'a>, String>) -> Vec<&'a Expr> {
+fn piece_exprs<'a>(fold: &Result<items::Piece<'a>, String>) -> Vec<&'a Expr> {
     use items::Piece::*;
     match fold {
         Ok(Bind(_, v) | BindName(_, v) | BindParams(_, v) | Eval(v) | Check(v)) => vec![*v],
