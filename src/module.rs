@@ -31,8 +31,14 @@ pub enum Global<'a> {
         source: &'a Expr,
         range: TextRange,
     },
-    /// A module the test file imported (not in the solution's namespace).
-    Import { module: String, line: u32 },
+    /// A module the test file imported (not in the solution's namespace). `stdlib`: for an import
+    /// of the standard library that nothing rebinds, the expression giving the same object in any
+    /// namespace (`names::stdlib_import`, `names::stdlib_from_import`).
+    Import {
+        module: String,
+        line: u32,
+        stdlib: Option<String>,
+    },
     /// A function or class the test file defines.
     Helper { kind: &'static str, line: u32 },
     /// Anything else the file computes: not reproducible in the solution's namespace.
@@ -153,6 +159,19 @@ impl<'a> ModuleScope<'a> {
                 None => scope.bind(stmt, map, &changed, &assigned_count),
             }
         }
+        // A function that declares a module-level import `global` may rebind it.
+        for (name, range) in global_declared(body) {
+            if let Some(Global::Import { line, .. }) = scope.globals.get(&name) {
+                let why = format!(
+                    "is imported, but `{}` on line {} may rebind it",
+                    map.snippet(range),
+                    map.line(range.start())
+                );
+                scope
+                    .globals
+                    .insert(name, Global::Computed { line: *line, why });
+            }
+        }
         scope.shared_changes = shared_solution_changes(body, &scope.globals);
         scope.solution_attrs = solution_attrs(body, &scope);
         scope
@@ -251,7 +270,21 @@ impl<'a> ModuleScope<'a> {
                     {
                         Global::SolutionModule
                     } else {
-                        Global::Import { module: full, line }
+                        let mut stdlib = names::stdlib_import(&module, alias.asname.is_some());
+                        if alias.asname.is_none() {
+                            // `import os` and `import os.path` bind the same `os`; both ran.
+                            if let Some(Global::Import {
+                                stdlib: earlier, ..
+                            }) = self.globals.get(&bound)
+                            {
+                                stdlib = names::merge_plain_imports(earlier.as_deref(), stdlib);
+                            }
+                        }
+                        Global::Import {
+                            module: full,
+                            line,
+                            stdlib,
+                        }
                     };
                     self.globals.insert(bound, global);
                 }
@@ -279,6 +312,9 @@ impl<'a> ModuleScope<'a> {
                     let global = if from_solution {
                         Global::SolutionName { name }
                     } else {
+                        let stdlib = (import.level == 0)
+                            .then(|| names::stdlib_from_import(&module, &name))
+                            .flatten();
                         let dotted = if module.is_empty() {
                             name
                         } else {
@@ -287,6 +323,7 @@ impl<'a> ModuleScope<'a> {
                         Global::Import {
                             module: dotted,
                             line,
+                            stdlib,
                         }
                     };
                     self.globals.insert(bound, global);
@@ -913,6 +950,26 @@ fn changed_names(body: &[Stmt]) -> HashMap<String, TextRange> {
         finder.visit_stmt(stmt);
     }
     finder.found
+}
+
+/// Names a `global` statement declares anywhere in the file (in any function or class body).
+fn global_declared(body: &[Stmt]) -> Vec<(String, TextRange)> {
+    #[derive(Default)]
+    struct Finder(Vec<(String, TextRange)>);
+    impl<'a> Visitor<'a> for Finder {
+        fn visit_stmt(&mut self, stmt: &'a Stmt) {
+            if let Stmt::Global(g) = stmt {
+                self.0
+                    .extend(g.names.iter().map(|n| (n.to_string(), g.range)));
+            }
+            visitor::walk_stmt(self, stmt);
+        }
+    }
+    let mut finder = Finder::default();
+    for stmt in body {
+        finder.visit_stmt(stmt);
+    }
+    finder.0
 }
 
 /// Standard-library calls that change process-wide state a solution may read.

@@ -593,6 +593,7 @@ fn assertion(
                         false,
                     ),
                 },
+                Some(Replacement::Value(v)) if names::is_import_value(v) => Resolution::Stdlib,
                 Some(Replacement::Value(v)) => {
                     solution_names.push(v.text.clone());
                     Resolution::Ok
@@ -613,6 +614,7 @@ fn assertion(
                     &mut solution_names,
                 ),
             };
+            stdlib |= matches!(resolution, Resolution::Stdlib);
             if let Resolution::Unresolved(reason, is_import) = resolution {
                 stdlib |= is_import;
                 push_unresolved(

@@ -15,6 +15,8 @@ use crate::names::{self, Replacement};
 
 pub enum Resolution {
     Ok,
+    /// Resolved to a standard-library import's spelling (the seventh shape, kept).
+    Stdlib,
     /// Unresolved, with why, and whether it is an imported module.
     Unresolved(String, bool),
 }
@@ -65,6 +67,29 @@ pub fn local_aliases(ctx: &Ctx, f: &StmtFunctionDef) -> Aliases {
                         && bind_count(&bound_as) == 1
                     {
                         aliases.insert(bound_as, Replacement::SolutionModule);
+                    } else if let Some(text) = names::stdlib_import(&module, a.asname.is_some()) {
+                        let top = module.split('.').next().unwrap_or_default();
+                        let bound_as = a.asname.as_ref().map_or(top, |n| n.as_str());
+                        if bind_count(bound_as) == 1 && stdlib_alias_ok(ctx, f, stmt, bound_as) {
+                            aliases.insert(
+                                bound_as.to_string(),
+                                Replacement::Value(Rc::new(names::import_value(&text))),
+                            );
+                        }
+                    }
+                }
+            }
+            Stmt::ImportFrom(i) if i.level == 0 && !is_solution_import(ctx, i) => {
+                let module = i.module.as_ref().map(|m| m.to_string()).unwrap_or_default();
+                for a in &i.names {
+                    let bound_as = a.asname.as_ref().unwrap_or(&a.name).as_str();
+                    if let Some(text) = names::stdlib_from_import(&module, a.name.as_str()) {
+                        if bind_count(bound_as) == 1 && stdlib_alias_ok(ctx, f, stmt, bound_as) {
+                            aliases.insert(
+                                bound_as.to_string(),
+                                Replacement::Value(Rc::new(names::import_value(&text))),
+                            );
+                        }
                     }
                 }
             }
@@ -91,6 +116,66 @@ pub fn local_aliases(ctx: &Ctx, f: &StmtFunctionDef) -> Aliases {
         }
     }
     aliases
+}
+
+fn is_solution_import(ctx: &Ctx, i: &ruff_python_ast::StmtImportFrom) -> bool {
+    let module = i.module.as_ref().map(|m| m.as_str()).unwrap_or_default();
+    ctx.scope
+        .solution_modules
+        .iter()
+        .any(|m| module == m || module.starts_with(&format!("{m}.")))
+}
+
+/// Whether a standard-library import inside the test (a top-level statement of it, binding `name`
+/// once) can be spelled out wherever the test reads `name`: the test reads it only after the import
+/// (a read before it is an `UnboundLocalError` in pytest), nothing else in the test binds, deletes or
+/// declares it (walrus targets, nested scopes, `global`/`nonlocal` included), and the solution does
+/// not define `__import__`. Importing the standard library runs no user code, so the import need not
+/// run where it was written.
+fn stdlib_alias_ok(ctx: &Ctx, f: &StmtFunctionDef, import: &Stmt, name: &str) -> bool {
+    struct Uses<'n> {
+        name: &'n str,
+        before: ruff_text_size::TextSize,
+        bad: bool,
+    }
+    impl<'e> Visitor<'e> for Uses<'_> {
+        fn visit_stmt(&mut self, stmt: &'e Stmt) {
+            match stmt {
+                Stmt::Global(g) if g.names.iter().any(|n| n.as_str() == self.name) => {
+                    self.bad = true
+                }
+                Stmt::Nonlocal(g) if g.names.iter().any(|n| n.as_str() == self.name) => {
+                    self.bad = true
+                }
+                _ => {}
+            }
+            visitor::walk_stmt(self, stmt);
+        }
+        fn visit_expr(&mut self, expr: &'e Expr) {
+            if let Expr::Name(n) = expr {
+                if n.id.as_str() == self.name
+                    && (!matches!(n.ctx, ruff_python_ast::ExprContext::Load)
+                        || n.range.start() < self.before)
+                {
+                    self.bad = true;
+                }
+            }
+            visitor::walk_expr(self, expr);
+        }
+    }
+    if shadows_import(ctx) {
+        return false;
+    }
+    let mut uses = Uses {
+        name,
+        before: import.range().start(),
+        bad: false,
+    };
+    for stmt in &f.body {
+        uses.visit_stmt(stmt);
+    }
+    // Parameters are bound before the body: the test would read the parameter until the import.
+    !uses.bad && !f.parameters.iter().any(|p| p.name().as_str() == name)
 }
 
 /// Whether a statement only binds a solution alias (it is then not replayed: the namespace is the
@@ -197,7 +282,14 @@ pub fn resolve_global(
             map.insert(name.to_string(), Replacement::Value(Rc::clone(value)));
             Resolution::Ok
         }
-        Some(Global::Import { module, line }) => Resolution::Unresolved(
+        // A standard-library import is spelled out: `__import__` gives the same module object in
+        // the solution's namespace, and importing the standard library runs no user code (the
+        // test file's import already ran it in pytest's process).
+        Some(Global::Import { stdlib: Some(text), .. }) if !shadows_import(ctx) => {
+            map.insert(name.to_string(), Replacement::Value(Rc::new(names::import_value(text))));
+            Resolution::Stdlib
+        }
+        Some(Global::Import { module, line, .. }) => Resolution::Unresolved(
             if module == name {
                 format!("`{name}` is a module the test file imports (line {line}); the evaluation namespace is the solution's, which need not have it")
             } else {
@@ -227,6 +319,12 @@ pub fn resolve_global(
             }
         }
     }
+}
+
+/// Whether the solution may define `__import__`, which the import spellings call.
+pub fn shadows_import(ctx: &Ctx) -> bool {
+    ctx.scope.solution_defined.contains("__import__")
+        || ctx.scope.solution_attrs.contains("__import__")
 }
 
 /// `module.attr` for the solution module: `attr` in its namespace, unless `attr` is a dunder that
