@@ -40,7 +40,12 @@ pub enum Global<'a> {
         stdlib: Option<String>,
     },
     /// A function or class the test file defines.
-    Helper { kind: &'static str, line: u32 },
+    /// `def`: the statement, for a plain function (no decorator).
+    Helper {
+        kind: &'static str,
+        line: u32,
+        def: Option<&'a ast::StmtFunctionDef>,
+    },
     /// Anything else the file computes: not reproducible in the solution's namespace.
     Computed { line: u32, why: String },
 }
@@ -161,9 +166,11 @@ impl<'a> ModuleScope<'a> {
         }
         // A function that declares a module-level import `global` may rebind it.
         for (name, range) in global_declared(body) {
-            if let Some(Global::Import { line, .. }) = scope.globals.get(&name) {
+            if let Some(Global::Import { line, .. } | Global::Helper { line, .. }) =
+                scope.globals.get(&name)
+            {
                 let why = format!(
-                    "is imported, but `{}` on line {} may rebind it",
+                    "is bound at module level, but `{}` on line {} may rebind it",
                     map.snippet(range),
                     map.line(range.start())
                 );
@@ -342,6 +349,7 @@ impl<'a> ModuleScope<'a> {
                     Global::Helper {
                         kind: "function",
                         line,
+                        def: f.decorator_list.is_empty().then_some(f),
                     },
                 );
             }
@@ -351,6 +359,7 @@ impl<'a> ModuleScope<'a> {
                     Global::Helper {
                         kind: "class",
                         line,
+                        def: None,
                     },
                 );
             }

@@ -49,6 +49,8 @@ pub struct Load {
     /// The read is an operand of `is` / `is not`: object identity, which a substituted literal
     /// does not preserve.
     pub in_identity: bool,
+    /// `name(...)`: the name is what a call calls, and its value goes nowhere else.
+    pub called: bool,
 }
 
 /// An operation that may run code outside the builtins (a call, an attribute read, a subscript, an
@@ -101,6 +103,8 @@ struct FactsWalker {
     attr: Option<Ident>,
     fstring: usize,
     identity: usize,
+    /// The `Name` about to be visited is a call's callee.
+    callee: bool,
 }
 
 impl FactsWalker {
@@ -110,6 +114,7 @@ impl FactsWalker {
 
     fn record(&mut self, name: &ast::ExprName) {
         let attr = self.attr.take();
+        let called = std::mem::take(&mut self.callee);
         if name.ctx != ExprContext::Load || self.bound(name.id.as_str()) {
             return;
         }
@@ -121,6 +126,7 @@ impl FactsWalker {
             attr,
             in_fstring: self.fstring > 0,
             in_identity: self.identity > 0,
+            called,
         });
     }
 
@@ -254,7 +260,11 @@ impl<'a> Visitor<'a> for FactsWalker {
                         self.attribute(attribute);
                         self.touch -= 1;
                     }
-                    func => self.visit_expr(func),
+                    func => {
+                        self.callee = matches!(func, Expr::Name(_));
+                        self.visit_expr(func);
+                        self.callee = false;
+                    }
                 }
                 let pure = matches!(call.func.as_ref(), Expr::Name(n)
                     if NON_MUTATING_BUILTINS.contains(&n.id.as_str()) && !self.bound(n.id.as_str()));
