@@ -44,7 +44,18 @@ pub fn apply(scope: &mut ModuleScope, conftests: &[Conftest], solution_modules: 
         let map = SourceMap::new(&conftest.source, parsed.tokens());
         let body = parsed.suite();
         let inner = ModuleScope::analyse(body, &map, solution_modules, &[]);
+        let doctest_only: Vec<String> = if doctest_namespace_overridden(scope, conftests) {
+            Vec::new()
+        } else {
+            doctest_only_fixtures(body, &inner)
+        };
         for (_, why) in &inner.global_barriers {
+            if doctest_only
+                .iter()
+                .any(|name| why.starts_with(&format!("the autouse fixture `{name}` ")))
+            {
+                continue;
+            }
             scope
                 .global_barriers
                 .push((1, format!("in `{label}`: {why}")));
@@ -72,6 +83,193 @@ pub fn apply(scope: &mut ModuleScope, conftests: &[Conftest], solution_modules: 
             );
         }
     }
+}
+
+/// pytest's own `doctest_namespace` fixture (`_pytest.doctest`): a `dict` that pytest hands to
+/// doctests as their globals. Only doctests read it; the extractor extracts test functions only.
+const DOCTEST_NAMESPACE: &str = "doctest_namespace";
+
+/// Autouse fixtures of a conftest that are inert for every test the extractor extracts: they only
+/// store values into pytest's `doctest_namespace`. The proof, for a fixture to be listed:
+/// - it is `@pytest.fixture(autouse=True)` (no other decorator, no `params=`), a plain `def`;
+/// - its one parameter is `doctest_namespace`, which nothing overrides (the caller checks the test
+///   file and every conftest), so it is pytest's fixture: a fresh `dict` per session, created by
+///   pytest itself, which runs no user code;
+/// - its body (after a docstring) is only `doctest_namespace["<literal>"] = value`: storing under a
+///   string key into a `dict` runs no user code (a `str` hashes and compares by builtins) and
+///   cannot raise; there is no `yield`, so no teardown;
+/// - each `value` is a literal, a name the conftest binds at its top level (an import, a `def`, a
+///   `class`, an assignment; never deleted nor declared `global`), whose read cannot raise once the
+///   conftest imported, or an attribute chain on a module it imports at its top level
+///   (`semver.version.Version`): a module's attributes are entries of its `__dict__`, read without
+///   running code of the module's. The one thing this does not prove is that such an attribute
+///   exists; if it did not, the fixture would error every test the conftest governs, a suite that
+///   cannot pass at all.
+///
+/// Nothing a test (or the solution) reads changes, and the fixture cannot fail: it is inert.
+fn doctest_only_fixtures(body: &[Stmt], inner: &ModuleScope) -> Vec<String> {
+    use ruff_python_ast::visitor::{self, Visitor};
+    #[derive(Default)]
+    struct Unbinds(Vec<String>);
+    impl<'a> Visitor<'a> for Unbinds {
+        fn visit_stmt(&mut self, stmt: &'a Stmt) {
+            match stmt {
+                Stmt::Global(g) => self.0.extend(g.names.iter().map(|n| n.to_string())),
+                Stmt::Delete(d) => {
+                    for t in &d.targets {
+                        if let Expr::Name(n) = t {
+                            self.0.push(n.id.to_string());
+                        }
+                    }
+                }
+                _ => {}
+            }
+            visitor::walk_stmt(self, stmt);
+        }
+    }
+    let mut unbinds = Unbinds::default();
+    for stmt in body {
+        unbinds.visit_stmt(stmt);
+    }
+    let mut bound: Vec<String> = Vec::new();
+    let mut modules: Vec<String> = Vec::new();
+    for stmt in body {
+        match stmt {
+            Stmt::Import(i) => {
+                for a in &i.names {
+                    let name = match &a.asname {
+                        Some(n) => n.to_string(),
+                        None => a.name.split('.').next().unwrap_or_default().to_string(),
+                    };
+                    modules.push(name.clone());
+                    bound.push(name);
+                }
+            }
+            Stmt::ImportFrom(i) => bound.extend(
+                i.names
+                    .iter()
+                    .filter(|a| a.name.as_str() != "*")
+                    .map(|a| a.asname.as_ref().unwrap_or(&a.name).to_string()),
+            ),
+            Stmt::FunctionDef(f) => bound.push(f.name.to_string()),
+            Stmt::ClassDef(c) => bound.push(c.name.to_string()),
+            Stmt::Assign(a) => {
+                for t in &a.targets {
+                    if let Expr::Name(n) = t {
+                        bound.push(n.id.to_string());
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    // A module name rebound by anything but an import is not a module for certain.
+    modules.retain(|m| {
+        !body.iter().any(|s| match s {
+            Stmt::FunctionDef(f) => f.name.as_str() == m,
+            Stmt::ClassDef(c) => c.name.as_str() == m,
+            Stmt::Assign(a) => a
+                .targets
+                .iter()
+                .any(|t| matches!(t, Expr::Name(n) if n.id.as_str() == m)),
+            Stmt::ImportFrom(i) => i
+                .names
+                .iter()
+                .any(|a| a.asname.as_ref().unwrap_or(&a.name).as_str() == m),
+            _ => false,
+        })
+    });
+    let safe = |n: &str| bound.iter().any(|b| b == n) && !unbinds.0.iter().any(|u| u == n);
+    let is_module = |n: &str| safe(n) && modules.iter().any(|m| m == n);
+    fn module_chain(e: &Expr, is_module: &dyn Fn(&str) -> bool) -> bool {
+        match e {
+            Expr::Name(n) => is_module(n.id.as_str()),
+            Expr::Attribute(a) => module_chain(&a.value, is_module),
+            _ => false,
+        }
+    }
+    let value_ok = |e: &Expr| match e {
+        Expr::StringLiteral(_)
+        | Expr::BytesLiteral(_)
+        | Expr::NumberLiteral(_)
+        | Expr::BooleanLiteral(_)
+        | Expr::NoneLiteral(_) => true,
+        Expr::Name(n) => safe(n.id.as_str()),
+        Expr::Attribute(a) => module_chain(&a.value, &is_module),
+        _ => false,
+    };
+    let mut out = Vec::new();
+    for stmt in body {
+        let Stmt::FunctionDef(f) = stmt else { continue };
+        let [decorator] = f.decorator_list.as_slice() else {
+            continue;
+        };
+        let Expr::Call(call) = &decorator.expression else {
+            continue;
+        };
+        let autouse_only = call.arguments.args.is_empty()
+            && call.arguments.keywords.iter().all(|k| {
+                k.arg.as_ref().is_some_and(|a| a.as_str() == "autouse")
+                    && matches!(&k.value, Expr::BooleanLiteral(b) if b.value)
+            });
+        let one_param = f.parameters.posonlyargs.is_empty()
+            && f.parameters.kwonlyargs.is_empty()
+            && f.parameters.vararg.is_none()
+            && f.parameters.kwarg.is_none()
+            && matches!(f.parameters.args.as_slice(),
+                [p] if p.parameter.name.as_str() == DOCTEST_NAMESPACE && p.default.is_none());
+        if !autouse_only
+            || !one_param
+            || f.is_async
+            || f.type_params.is_some()
+            || inner.pytest_path(&decorator.expression).as_deref() != Some("pytest.fixture")
+        {
+            continue;
+        }
+        let mut statements: &[Stmt] = &f.body;
+        if let Some(Stmt::Expr(e)) = statements.first() {
+            if matches!(e.value.as_ref(), Expr::StringLiteral(_)) {
+                statements = &statements[1..];
+            }
+        }
+        let stores_only = statements.iter().all(|s| match s {
+            Stmt::Assign(a) => {
+                matches!(a.targets.as_slice(), [Expr::Subscript(t)]
+                    if matches!(t.value.as_ref(), Expr::Name(n) if n.id.as_str() == DOCTEST_NAMESPACE)
+                        && matches!(t.slice.as_ref(), Expr::StringLiteral(_)))
+                    && value_ok(&a.value)
+            }
+            Stmt::Pass(_) => true,
+            _ => false,
+        });
+        if stores_only {
+            out.push(f.name.to_string());
+        }
+    }
+    out
+}
+
+/// Whether the test file or any conftest defines a fixture that takes the place of pytest's
+/// `doctest_namespace` (by its function name or by `name=`).
+fn doctest_namespace_overridden(scope: &ModuleScope, conftests: &[Conftest]) -> bool {
+    scope.fixtures.contains_key(DOCTEST_NAMESPACE)
+        || conftests.iter().any(|c| {
+            let Ok(parsed) = parse_module(&c.source) else {
+                return false;
+            };
+            parsed.suite().iter().any(|s| match s {
+                Stmt::FunctionDef(f) => {
+                    f.name.as_str() == DOCTEST_NAMESPACE
+                        || f.decorator_list.iter().any(|d| {
+                            matches!(&d.expression, Expr::Call(c) if c.arguments.keywords.iter().any(|k| {
+                                k.arg.as_ref().is_some_and(|a| a.as_str() == "name")
+                                    && matches!(&k.value, Expr::StringLiteral(v) if v.value.to_str() == DOCTEST_NAMESPACE)
+                            }))
+                        })
+                }
+                _ => false,
+            })
+        })
 }
 
 /// Whether the fixture `name` is declared with `params=`.
@@ -158,6 +356,43 @@ mod tests {
             .as_deref()
             .unwrap()
             .contains("tests/conftest.py"));
+    }
+
+    const DOCTEST_ONLY: &str = "import pytest\nimport pkg.sub\nfrom solution import f\n\n@pytest.fixture(autouse=True)\ndef names(doctest_namespace):\n    \"\"\"For doctests.\"\"\"\n    doctest_namespace[\"f\"] = f\n    doctest_namespace[\"V\"] = pkg.sub.V\n    doctest_namespace[\"n\"] = 1\n";
+
+    #[test]
+    fn an_autouse_fixture_that_only_fills_doctest_namespace_is_inert() {
+        let e = run(TEST, DOCTEST_ONLY);
+        assert_eq!(e.assertions[0].status, Status::Kept);
+    }
+
+    #[test]
+    fn anything_more_than_storing_bound_values_into_doctest_namespace_is_not() {
+        for (what, from, to) in [
+            ("a call", "= pkg.sub.V\n", "= pkg.sub.V()\n"),
+            ("another statement", "    doctest_namespace[\"n\"] = 1\n", "    print(1)\n"),
+            ("an unbound name", "= f\n", "= g\n"),
+            ("a computed key", "[\"n\"]", "[f]"),
+            ("another fixture", "names(doctest_namespace)", "names(doctest_namespace, tmp_path)"),
+            ("a teardown", "    doctest_namespace[\"n\"] = 1\n", "    yield\n"),
+            ("an attribute of a non-module", "= pkg.sub.V\n", "= f.attr\n"),
+            ("a rebound module", "import pkg.sub\n", "import pkg.sub\npkg = 1\n"),
+            (
+                "an overridden doctest_namespace",
+                "import pytest\n",
+                "import pytest\n\n@pytest.fixture\ndef doctest_namespace():\n    return Recorder()\n",
+            ),
+        ] {
+            let conftest = DOCTEST_ONLY.replacen(from, to, 1);
+            assert_ne!(conftest, DOCTEST_ONLY, "{what}");
+            let e = run(TEST, &conftest);
+            assert_eq!(e.assertions[0].status, Status::Dropped, "{what}: {conftest}");
+            assert!(
+                e.assertions[0].reason.as_deref().unwrap().contains("autouse fixture `names`"),
+                "{what}: {:?}",
+                e.assertions[0].reason
+            );
+        }
     }
 
     #[test]

@@ -31,10 +31,21 @@ pub enum Global<'a> {
         source: &'a Expr,
         range: TextRange,
     },
-    /// A module the test file imported (not in the solution's namespace).
-    Import { module: String, line: u32 },
+    /// A module the test file imported (not in the solution's namespace). `stdlib`: for an import
+    /// of the standard library that nothing rebinds, the expression giving the same object in any
+    /// namespace (`names::stdlib_import`, `names::stdlib_from_import`).
+    Import {
+        module: String,
+        line: u32,
+        stdlib: Option<String>,
+    },
     /// A function or class the test file defines.
-    Helper { kind: &'static str, line: u32 },
+    /// `def`: the statement, for a plain function (no decorator).
+    Helper {
+        kind: &'static str,
+        line: u32,
+        def: Option<&'a ast::StmtFunctionDef>,
+    },
     /// Anything else the file computes: not reproducible in the solution's namespace.
     Computed { line: u32, why: String },
 }
@@ -191,6 +202,21 @@ impl<'a> ModuleScope<'a> {
                 None => scope.bind(stmt, map, &changed, &assigned_count),
             }
         }
+        // A function that declares a module-level import `global` may rebind it.
+        for (name, range) in global_declared(body) {
+            if let Some(Global::Import { line, .. } | Global::Helper { line, .. }) =
+                scope.globals.get(&name)
+            {
+                let why = format!(
+                    "is bound at module level, but `{}` on line {} may rebind it",
+                    map.snippet(range),
+                    map.line(range.start())
+                );
+                scope
+                    .globals
+                    .insert(name, Global::Computed { line: *line, why });
+            }
+        }
         scope.shared_changes = shared_solution_changes(body, &scope.globals);
         scope.settle_prelude(body, map);
         scope.solution_attrs = solution_attrs(body, &scope);
@@ -299,7 +325,21 @@ impl<'a> ModuleScope<'a> {
                     {
                         Global::SolutionModule
                     } else {
-                        Global::Import { module: full, line }
+                        let mut stdlib = names::stdlib_import(&module, alias.asname.is_some());
+                        if alias.asname.is_none() {
+                            // `import os` and `import os.path` bind the same `os`; both ran.
+                            if let Some(Global::Import {
+                                stdlib: earlier, ..
+                            }) = self.globals.get(&bound)
+                            {
+                                stdlib = names::merge_plain_imports(earlier.as_deref(), stdlib);
+                            }
+                        }
+                        Global::Import {
+                            module: full,
+                            line,
+                            stdlib,
+                        }
                     };
                     self.globals.insert(bound, global);
                 }
@@ -331,6 +371,9 @@ impl<'a> ModuleScope<'a> {
                     let global = if from_solution {
                         Global::SolutionName { name }
                     } else {
+                        let stdlib = (import.level == 0)
+                            .then(|| names::stdlib_from_import(&module, &name))
+                            .flatten();
                         let dotted = if module.is_empty() {
                             name
                         } else {
@@ -339,6 +382,7 @@ impl<'a> ModuleScope<'a> {
                         Global::Import {
                             module: dotted,
                             line,
+                            stdlib,
                         }
                     };
                     self.globals.insert(bound, global);
@@ -357,6 +401,7 @@ impl<'a> ModuleScope<'a> {
                     Global::Helper {
                         kind: "function",
                         line,
+                        def: f.decorator_list.is_empty().then_some(f),
                     },
                 );
             }
@@ -366,6 +411,7 @@ impl<'a> ModuleScope<'a> {
                     Global::Helper {
                         kind: "class",
                         line,
+                        def: None,
                     },
                 );
             }
@@ -1300,6 +1346,26 @@ fn changed_in_expr(expr: &Expr) -> Vec<String> {
     changed_names(std::slice::from_ref(&stmt))
         .into_keys()
         .collect()
+}
+
+/// Names a `global` statement declares anywhere in the file (in any function or class body).
+fn global_declared(body: &[Stmt]) -> Vec<(String, TextRange)> {
+    #[derive(Default)]
+    struct Finder(Vec<(String, TextRange)>);
+    impl<'a> Visitor<'a> for Finder {
+        fn visit_stmt(&mut self, stmt: &'a Stmt) {
+            if let Stmt::Global(g) = stmt {
+                self.0
+                    .extend(g.names.iter().map(|n| (n.to_string(), g.range)));
+            }
+            visitor::walk_stmt(self, stmt);
+        }
+    }
+    let mut finder = Finder::default();
+    for stmt in body {
+        finder.visit_stmt(stmt);
+    }
+    finder.0
 }
 
 /// Standard-library calls that change process-wide state a solution may read.

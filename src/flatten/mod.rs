@@ -822,6 +822,7 @@ fn assertion(
                         false,
                     ),
                 },
+                Some(Replacement::Value(v)) if names::is_import_value(v) => Resolution::Stdlib,
                 Some(Replacement::Value(v)) => {
                     solution_names.push(v.text.clone());
                     Resolution::Ok
@@ -837,11 +838,15 @@ fn assertion(
                     ctx,
                     &load.name,
                     load.attr.as_deref(),
+                    sources.iter().all(|(loads, _)| {
+                        loads.iter().all(|l| l.name != load.name || l.called)
+                    }),
                     &mut map,
                     &mut origins,
                     &mut solution_names,
                 ),
             };
+            stdlib |= matches!(resolution, Resolution::Stdlib);
             if let Resolution::Unresolved(reason, is_import) = resolution {
                 stdlib |= is_import;
                 push_unresolved(
@@ -858,6 +863,27 @@ fn assertion(
     }
     // A mutable constant of the test file is one object in pytest: read more than once, it is
     // bound once at the start of the fold instead of written out at each read.
+    // A value written out for a global (a helper's lambda) must not read a local of the test,
+    // which the fold would bind under that name.
+    let mut captured: Vec<(String, String)> = map
+        .iter()
+        .filter(|(name, _)| !test.aliases.contains_key(name.as_str()))
+        .filter_map(|(name, r)| match r {
+            Replacement::Value(v) => v
+                .free
+                .iter()
+                .find(|f| test.locals.contains(f.as_str()))
+                .map(|f| (name.clone(), f.clone())),
+            Replacement::SolutionModule => None,
+        })
+        .collect();
+    captured.sort();
+    for (name, local) in captured {
+        unresolved.push(name.clone());
+        why.push(format!(
+            "`{name}` reads the global `{local}`, which this test also binds as a local"
+        ));
+    }
     let shared = shared_constants(ctx, test, &sources, &mut map);
     for n in &replay.unbound {
         unresolved.push(n.to_string());

@@ -15,6 +15,8 @@ use crate::names::{self, Replacement};
 
 pub enum Resolution {
     Ok,
+    /// Resolved to a standard-library import's spelling (the seventh shape, kept).
+    Stdlib,
     /// Unresolved, with why, and whether it is an imported module.
     Unresolved(String, bool),
 }
@@ -65,6 +67,29 @@ pub fn local_aliases(ctx: &Ctx, f: &StmtFunctionDef) -> Aliases {
                         && bind_count(&bound_as) == 1
                     {
                         aliases.insert(bound_as, Replacement::SolutionModule);
+                    } else if let Some(text) = names::stdlib_import(&module, a.asname.is_some()) {
+                        let top = module.split('.').next().unwrap_or_default();
+                        let bound_as = a.asname.as_ref().map_or(top, |n| n.as_str());
+                        if bind_count(bound_as) == 1 && stdlib_alias_ok(ctx, f, stmt, bound_as) {
+                            aliases.insert(
+                                bound_as.to_string(),
+                                Replacement::Value(Rc::new(names::import_value(&text))),
+                            );
+                        }
+                    }
+                }
+            }
+            Stmt::ImportFrom(i) if i.level == 0 && !is_solution_import(ctx, i) => {
+                let module = i.module.as_ref().map(|m| m.to_string()).unwrap_or_default();
+                for a in &i.names {
+                    let bound_as = a.asname.as_ref().unwrap_or(&a.name).as_str();
+                    if let Some(text) = names::stdlib_from_import(&module, a.name.as_str()) {
+                        if bind_count(bound_as) == 1 && stdlib_alias_ok(ctx, f, stmt, bound_as) {
+                            aliases.insert(
+                                bound_as.to_string(),
+                                Replacement::Value(Rc::new(names::import_value(&text))),
+                            );
+                        }
                     }
                 }
             }
@@ -91,6 +116,66 @@ pub fn local_aliases(ctx: &Ctx, f: &StmtFunctionDef) -> Aliases {
         }
     }
     aliases
+}
+
+fn is_solution_import(ctx: &Ctx, i: &ruff_python_ast::StmtImportFrom) -> bool {
+    let module = i.module.as_ref().map(|m| m.as_str()).unwrap_or_default();
+    ctx.scope
+        .solution_modules
+        .iter()
+        .any(|m| module == m || module.starts_with(&format!("{m}.")))
+}
+
+/// Whether a standard-library import inside the test (a top-level statement of it, binding `name`
+/// once) can be spelled out wherever the test reads `name`: the test reads it only after the import
+/// (a read before it is an `UnboundLocalError` in pytest), nothing else in the test binds, deletes or
+/// declares it (walrus targets, nested scopes, `global`/`nonlocal` included), and the solution does
+/// not define `__import__`. Importing the standard library runs no user code, so the import need not
+/// run where it was written.
+fn stdlib_alias_ok(ctx: &Ctx, f: &StmtFunctionDef, import: &Stmt, name: &str) -> bool {
+    struct Uses<'n> {
+        name: &'n str,
+        before: ruff_text_size::TextSize,
+        bad: bool,
+    }
+    impl<'e> Visitor<'e> for Uses<'_> {
+        fn visit_stmt(&mut self, stmt: &'e Stmt) {
+            match stmt {
+                Stmt::Global(g) if g.names.iter().any(|n| n.as_str() == self.name) => {
+                    self.bad = true
+                }
+                Stmt::Nonlocal(g) if g.names.iter().any(|n| n.as_str() == self.name) => {
+                    self.bad = true
+                }
+                _ => {}
+            }
+            visitor::walk_stmt(self, stmt);
+        }
+        fn visit_expr(&mut self, expr: &'e Expr) {
+            if let Expr::Name(n) = expr {
+                if n.id.as_str() == self.name
+                    && (!matches!(n.ctx, ruff_python_ast::ExprContext::Load)
+                        || n.range.start() < self.before)
+                {
+                    self.bad = true;
+                }
+            }
+            visitor::walk_expr(self, expr);
+        }
+    }
+    if shadows_import(ctx) {
+        return false;
+    }
+    let mut uses = Uses {
+        name,
+        before: import.range().start(),
+        bad: false,
+    };
+    for stmt in &f.body {
+        uses.visit_stmt(stmt);
+    }
+    // Parameters are bound before the body: the test would read the parameter until the import.
+    !uses.bad && !f.parameters.iter().any(|p| p.name().as_str() == name)
 }
 
 /// Whether a statement only binds a solution alias (it is then not replayed: the namespace is the
@@ -168,14 +253,39 @@ pub fn loader_calls(ctx: &Ctx, f: &StmtFunctionDef) -> Vec<ruff_text_size::TextR
     calls.out
 }
 
-/// Resolve a name the assertion reads that is not a local of the test.
+/// Resolve a name the assertion reads that is not a local of the test. `called`: every read of it
+/// the assertion and its replay make is a call's callee (`name(...)`).
 pub fn resolve_global(
     ctx: &Ctx,
     name: &str,
     attr: Option<&str>,
+    called: bool,
     map: &mut Aliases,
     origins: &mut Vec<Origin>,
     solution_names: &mut Vec<String>,
+) -> Resolution {
+    resolve_in(
+        ctx,
+        name,
+        attr,
+        called,
+        map,
+        origins,
+        solution_names,
+        &mut Vec::new(),
+    )
+}
+
+#[allow(clippy::too_many_arguments)]
+fn resolve_in(
+    ctx: &Ctx,
+    name: &str,
+    attr: Option<&str>,
+    called: bool,
+    map: &mut Aliases,
+    origins: &mut Vec<Origin>,
+    solution_names: &mut Vec<String>,
+    helpers: &mut Vec<String>,
 ) -> Resolution {
     match ctx.scope.globals.get(name) {
         Some(Global::SolutionModule) => match attr {
@@ -197,7 +307,14 @@ pub fn resolve_global(
             map.insert(name.to_string(), Replacement::Value(Rc::clone(value)));
             Resolution::Ok
         }
-        Some(Global::Import { module, line }) => Resolution::Unresolved(
+        // A standard-library import is spelled out: `__import__` gives the same module object in
+        // the solution's namespace, and importing the standard library runs no user code (the
+        // test file's import already ran it in pytest's process).
+        Some(Global::Import { stdlib: Some(text), .. }) if !shadows_import(ctx) => {
+            map.insert(name.to_string(), Replacement::Value(Rc::new(names::import_value(text))));
+            Resolution::Stdlib
+        }
+        Some(Global::Import { module, line, .. }) => Resolution::Unresolved(
             if module == name {
                 format!("`{name}` is a module the test file imports (line {line}); the evaluation namespace is the solution's, which need not have it")
             } else {
@@ -205,12 +322,32 @@ pub fn resolve_global(
             },
             true,
         ),
-        Some(Global::Helper { kind, line }) => {
+        Some(Global::Helper { def: Some(def), line, .. })
+            if called && !ctx.scope.loaders.contains(name) =>
+        {
+            match helper_lambda(ctx, name, def, origins, solution_names, helpers) {
+                Ok(lambda) => {
+                    origins.push(Origin {
+                        role: OriginRole::Inlined,
+                        span: ctx.map.span(def.range),
+                    });
+                    map.insert(name.to_string(), Replacement::Value(Rc::new(lambda)));
+                    Resolution::Ok
+                }
+                Err(why) => Resolution::Unresolved(
+                    format!("`{name}` is a function the test file defines (line {line}), and {why}"),
+                    false,
+                ),
+            }
+        }
+        Some(Global::Helper { kind, line, .. }) => {
             if ctx.scope.loaders.contains(name) {
                 if let Some(attr) = attr {
                     return module_attr(ctx, name, attr, map, solution_names);
                 }
                 Resolution::Unresolved(format!("`{name}` loads the solution; only `{name}().X` can be rewritten"), false)
+            } else if matches!(ctx.scope.globals.get(name), Some(Global::Helper { def: Some(_), .. })) {
+                Resolution::Unresolved(format!("`{name}` is a {kind} the test file defines (line {line}), which the test uses other than by calling it: a lambda standing for it would show another `__name__`"), false)
             } else {
                 Resolution::Unresolved(format!("`{name}` is a {kind} the test file defines (line {line}), not part of the solution"), false)
             }
@@ -227,6 +364,280 @@ pub fn resolve_global(
             }
         }
     }
+}
+
+/// How deep helpers may call helpers before the extractor gives up.
+const MAX_HELPER_DEPTH: usize = 8;
+
+/// Builtins whose answer depends on the function's globals or frame, which a lambda evaluated in
+/// the solution's namespace does not share with the test file's `def`.
+const FRAME_BUILTINS: &[&str] = &[
+    "globals",
+    "locals",
+    "vars",
+    "dir",
+    "eval",
+    "exec",
+    "super",
+    "breakpoint",
+    "compile",
+];
+
+/// A test-file helper `def name(params): return expr`, called where the assertion calls it, as
+/// `(lambda params: expr)`, its free names resolved as the assertion's are. Exact because:
+/// - the function object is only ever called (`called`: no read of `name` passes it anywhere), and
+///   called at once where it is created: nothing can observe what differs between a `def` and a
+///   lambda (`__name__`, `__qualname__`, `__module__`, `__code__.co_name`, `__doc__`, annotations);
+/// - creating the lambda runs nothing and cannot raise: no decorators, and defaults are immutable
+///   literals (a lambda evaluates them per creation, a `def` once; for an immutable literal the
+///   value is the same), annotations only names or strings (the `def` evaluated them at import);
+/// - the call binds arguments by the same parameter list and evaluates the same expression once,
+///   in one frame, as the `def` does; a module-level `def` has no closure, and its globals are the
+///   test module's, which is why every free name of the body is resolved exactly as the test's
+///   own reads are (solution names, constants, standard-library imports, other helpers by this
+///   same rule), and names that depend on whose globals or frame these are (`globals()`,
+///   `__name__`, `super()`) are refused;
+/// - no `yield`, `await` or walrus (the body is a plain expression), no recursion.
+fn helper_lambda(
+    ctx: &Ctx,
+    name: &str,
+    def: &StmtFunctionDef,
+    origins: &mut Vec<Origin>,
+    solution_names: &mut Vec<String>,
+    helpers: &mut Vec<String>,
+) -> Result<names::Rendered, String> {
+    use ruff_python_ast::helpers::any_over_expr;
+    if helpers.len() >= MAX_HELPER_DEPTH {
+        return Err("helpers call helpers too deeply".into());
+    }
+    if def.is_async || def.type_params.is_some() {
+        return Err("it is not a plain function".into());
+    }
+    let mut body: &[Stmt] = &def.body;
+    if let Some(Stmt::Expr(e)) = body.first() {
+        if matches!(e.value.as_ref(), Expr::StringLiteral(_)) && body.len() > 1 {
+            body = &body[1..];
+        }
+    }
+    // Plain statements, then one `return`: `y = g(x)` is `y := g(x)` in the lambda, where `y` is
+    // its local as it was the function's (a read before the assignment fails the same way).
+    let Some((Stmt::Return(ret), steps)) = body.split_last() else {
+        return Err(
+            "its body does not end with its one `return` (only then is it written as a lambda)"
+                .into(),
+        );
+    };
+    let mut parts: Vec<(Option<&str>, &Expr)> = Vec::new();
+    for step in steps {
+        match step {
+            Stmt::Assign(a) => match a.targets.as_slice() {
+                [Expr::Name(t)] => parts.push((Some(t.id.as_str()), &a.value)),
+                _ => return Err("its body assigns to something other than one name".into()),
+            },
+            Stmt::AnnAssign(a) => match (a.target.as_ref(), a.value.as_deref()) {
+                (Expr::Name(t), Some(v)) => parts.push((Some(t.id.as_str()), v)),
+                _ => return Err("its body has an annotated assignment without a value".into()),
+            },
+            Stmt::Expr(e) => parts.push((None, &e.value)),
+            Stmt::Pass(_) => {}
+            _ => {
+                return Err(
+                    "its body holds a statement that is neither an assignment to a name nor an expression (only those are written as a lambda)"
+                        .into(),
+                )
+            }
+        }
+    }
+    let value = ret.value.as_deref();
+    let annotation_ok = |a: Option<&Expr>| match a {
+        None | Some(Expr::StringLiteral(_)) => true,
+        Some(Expr::Name(n)) => {
+            ctx.scope.globals.get(n.id.as_str()).is_some_and(|g| {
+                matches!(
+                    g,
+                    Global::Import { .. } | Global::Helper { .. } | Global::SolutionName { .. }
+                )
+            }) || ruff_python_stdlib::builtins::is_python_builtin(n.id.as_str(), 14, false)
+        }
+        Some(_) => false,
+    };
+    let p = &def.parameters;
+    if !annotation_ok(def.returns.as_deref())
+        || !p.iter().all(|q| {
+            annotation_ok(q.annotation()) && q.default().is_none_or(names::is_immutable_literal)
+        })
+    {
+        return Err("its annotations or defaults run code when it is defined".into());
+    }
+    let with_default = |q: &ruff_python_ast::ParameterWithDefault| match &q.default {
+        Some(d) => format!("{}={}", q.parameter.name, ctx.map.text(d.range())),
+        None => q.parameter.name.to_string(),
+    };
+    let mut params: Vec<String> = p.posonlyargs.iter().map(with_default).collect();
+    if !params.is_empty() {
+        params.push("/".into());
+    }
+    params.extend(p.args.iter().map(with_default));
+    match &p.vararg {
+        Some(v) => params.push(format!("*{}", v.name)),
+        None if !p.kwonlyargs.is_empty() => params.push("*".into()),
+        None => {}
+    }
+    params.extend(p.kwonlyargs.iter().map(with_default));
+    if let Some(k) = &p.kwarg {
+        params.push(format!("**{}", k.name));
+    }
+    let mut param_names: Vec<&str> = p.iter().map(|q| q.name().as_str()).collect();
+    param_names.extend(parts.iter().filter_map(|(t, _)| *t));
+    let exprs: Vec<&Expr> = parts.iter().map(|(_, e)| *e).chain(value).collect();
+    for e in &exprs {
+        if any_over_expr(e, |e: &Expr| {
+            matches!(
+                e,
+                Expr::Yield(_) | Expr::YieldFrom(_) | Expr::Await(_) | Expr::Named(_)
+            )
+        }) {
+            return Err("its body yields, awaits or binds a name with `:=`".into());
+        }
+    }
+    let mut facts = names::Facts::default();
+    for e in &exprs {
+        facts.loads.extend(names::Facts::of(e).loads);
+    }
+    let mut body_map = Aliases::default();
+    let mut introduced: Vec<String> = Vec::new();
+    helpers.push(name.to_string());
+    for load in &facts.loads {
+        let n = load.name.as_str();
+        if param_names.contains(&n) {
+            continue;
+        }
+        if helpers.iter().any(|h| h == n) {
+            helpers.pop();
+            return Err(format!(
+                "its body calls `{n}` back (recursion), which no single expression spells"
+            ));
+        }
+        if FRAME_BUILTINS.contains(&n) {
+            helpers.pop();
+            return Err(format!(
+                "it calls `{n}`, whose answer depends on the function's own globals or frame"
+            ));
+        }
+        let solution_module = matches!(body_map.get(n), Some(Replacement::SolutionModule));
+        if body_map.contains_key(n) && !(solution_module && load.attr.is_some()) {
+            continue;
+        }
+        let called = facts
+            .loads
+            .iter()
+            .filter(|l| l.name == load.name)
+            .all(|l| l.called);
+        let resolution = if solution_module {
+            module_attr(
+                ctx,
+                n,
+                load.attr.as_deref().unwrap_or_default(),
+                &mut body_map,
+                solution_names,
+            )
+        } else {
+            resolve_in(
+                ctx,
+                n,
+                load.attr.as_deref(),
+                called,
+                &mut body_map,
+                origins,
+                solution_names,
+                helpers,
+            )
+        };
+        if let Resolution::Unresolved(why, _) = resolution {
+            helpers.pop();
+            return Err(format!("its body reads `{n}`, and {why}"));
+        }
+        // A builtin the solution redefines is spelled out, as in the assertion.
+        if !body_map.contains_key(n)
+            && ruff_python_stdlib::builtins::is_python_builtin(n, 14, false)
+            && (ctx.scope.solution_attrs.contains(n) || ctx.scope.solution_defined.contains(n))
+        {
+            body_map.insert(
+                n.to_string(),
+                Replacement::Value(Rc::new(names::Rendered {
+                    text: format!("__import__(\"builtins\").{n}"),
+                    atomic: true,
+                    prec: ruff_python_ast::OperatorPrecedence::CallAttribute,
+                    free: vec!["__import__".to_string()],
+                })),
+            );
+        }
+        match body_map.get(n) {
+            Some(Replacement::Value(v)) => introduced.extend(v.free.iter().cloned()),
+            Some(Replacement::SolutionModule) => {
+                introduced.extend(load.attr.as_deref().map(str::to_string))
+            }
+            None => introduced.push(n.to_string()),
+        }
+    }
+    helpers.pop();
+    if let Some(clash) = introduced
+        .iter()
+        .find(|n| param_names.contains(&n.as_str()))
+    {
+        return Err(format!(
+            "its parameter or local `{clash}` would hide the `{clash}` its body reads"
+        ));
+    }
+    let render = |e: &Expr| {
+        names::render(e, &body_map, ctx.map)
+            // A bare tuple is the one value that a lambda body or a tuple element must wrap.
+            .map(|r| {
+                if r.prec == ruff_python_ast::OperatorPrecedence::None {
+                    format!("({})", r.text)
+                } else {
+                    r.text
+                }
+            })
+            .map_err(|_| "its body cannot be rewritten without a name being captured".to_string())
+    };
+    let last = match value {
+        Some(value) => render(value)?,
+        None => "None".into(),
+    };
+    let body_text = if parts.is_empty() {
+        last
+    } else {
+        let mut pieces = Vec::new();
+        for (target, e) in &parts {
+            let text = render(e)?;
+            pieces.push(match target {
+                Some(t) => format!("{t} := {text}"),
+                None => text,
+            });
+        }
+        pieces.push(last);
+        format!("({})[-1]", pieces.join(", "))
+    };
+    introduced.sort();
+    introduced.dedup();
+    let text = if params.is_empty() {
+        format!("(lambda: {body_text})")
+    } else {
+        format!("(lambda {}: {body_text})", params.join(", "))
+    };
+    Ok(names::Rendered {
+        text,
+        atomic: true,
+        prec: ruff_python_ast::OperatorPrecedence::Atomic,
+        free: introduced,
+    })
+}
+
+/// Whether the solution may define `__import__`, which the import spellings call.
+pub fn shadows_import(ctx: &Ctx) -> bool {
+    ctx.scope.solution_defined.contains("__import__")
+        || ctx.scope.solution_attrs.contains("__import__")
 }
 
 /// `module.attr` for the solution module: `attr` in its namespace, unless `attr` is a dunder that

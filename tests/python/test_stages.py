@@ -35,7 +35,7 @@ HELPER = "_load_solution"
 # The seventh shape, as the write-up quotes the kept check at the six-shapes stage.
 STDLIB_CHECK = "count_inversions(random.sample(range(100000), 5000)) == 0"
 # What `full` drops although pytest passes it: the write-up's accumulating loop over a `random`
-# sample (the contract's namespace has no `random`, and `expected` is built by a loop).
+# sample (`random` is spelled `__import__("random")`, but `expected` is built by a loop).
 FULL_DROPS_ON_PURPOSE = {("count_inversions", "test_random_sample_against_a_running_count")}
 
 

@@ -180,7 +180,10 @@ def test_cases(x):
             matches!(by_line(10), StageFidelity::Differs { faithful } if faithful == &vec!["f(1) == 1".to_string()])
         );
         assert_eq!(by_line(13), &StageFidelity::Agrees);
-        assert!(matches!(by_line(16), StageFidelity::FaithfulDrops { .. }));
+        // The standard-library `random` is spelled out by the faithful extractor.
+        assert!(
+            matches!(by_line(16), StageFidelity::Differs { faithful } if faithful == &vec!["f(__import__(\"random\").random()) >= 0".to_string()])
+        );
         // As written, `x` is not expanded: the faithful extractor keeps both cases, written differently.
         assert!(matches!(by_line(20), StageFidelity::Differs { faithful } if faithful.len() == 2));
         assert_eq!(tally(&v).wrong, 4);
@@ -201,8 +204,10 @@ def test_cases(x):
         let (s, f) = (at(Stage::SixShapes), at(Stage::Full));
         let v = compare(&s, &f);
         let i = s.assertions.iter().position(|a| a.line == 16).unwrap();
+        // As written `random` is undefined in the solution's namespace; the faithful extractor
+        // spells the module out.
         assert!(
-            matches!(v[i], StageFidelity::FaithfulDrops { .. }),
+            matches!(&v[i], StageFidelity::Differs { faithful } if faithful == &vec!["f(__import__(\"random\").random()) >= 0".to_string()]),
             "{:?}",
             v[i]
         );

@@ -154,14 +154,14 @@ pub static LESSONS: [Lesson; 7] = [
             "Worse, `expected` was inlined from its first value, `expected = 0`, missing the `+=` in the loop. The kept check read `count_inversions(random.sample(...)) == 0`: wrong twice. The fix removed the one line that trusted imports; the assertion is now dropped with a warning.",
         ],
         now: &[
-            "Test-file imports are never in scope: an assertion that still needs one after inlining is dropped, naming the module.",
+            "A test-file import of the standard library is spelled out where an assertion reads it: `random.sample(...)` becomes `__import__(\"random\").sample(...)`, the very module pytest's test file had, whatever the solution binds under that name. Any other import is not in the solution's namespace: an assertion that still needs one is dropped, naming the module.",
             "A variable updated after its assignment (`+=`, a loop, a method call) is never inlined from its first value.",
         ],
         stages: [
             "Kept verbatim with `data` and `expected` undefined.",
             "Kept: `random` is trusted and `expected` is inlined as `0`, a wrong check.",
             "Dropped: `random` is not in the solution's namespace.",
-            "Dropped with the module named; loop-updated values are never inlined.",
+            "Dropped, naming the loop: `random` is spelled `__import__(\"random\")`, but `expected` is built in a loop, and loop-updated values are never inlined.",
         ],
         try_problem: "count_inversions",
         try_stage: Stage::SixShapes,

@@ -101,10 +101,8 @@ pub fn analyze(text: &str, req: &Request, now: impl Fn() -> f64) -> Vec<String> 
     let (extraction, verdicts) = if why.is_some() {
         (extract("", &options), Vec::new())
     } else {
-        let extraction = crate::logic::settings::without_guessed_slug(
-            extract(text, &options),
-            req.slug_is_real,
-        );
+        let extraction =
+            crate::logic::settings::without_guessed_slug(extract(text, &options), req.slug_is_real);
         let verdicts = if req.stage == Stage::Full {
             Vec::new()
         } else {

@@ -545,7 +545,8 @@ fn Expression(expr: String) -> impl IntoView {
     };
     let step_lines = move || {
         if readable.with_value(Option::is_none) {
-            let text = bench_explorer::readable(&full.get_value()).unwrap_or_else(|| full.get_value());
+            let text =
+                bench_explorer::readable(&full.get_value()).unwrap_or_else(|| full.get_value());
             readable.set_value(Some(text));
         }
         view! {
