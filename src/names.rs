@@ -437,6 +437,28 @@ pub fn is_stdlib_module(module: &str) -> bool {
         && module.split('.').all(is_stdlib_module_part)
 }
 
+/// Standard-library modules whose results depend on which module the calling code or the objects
+/// it made belong to (pickling finds classes by their `__module__`, which code run inside the
+/// expression gets from the solution's namespace, not the test module's; `inspect` and `sys` read
+/// frames and module names): they are not spelled out, and what reads them stays dropped.
+fn reads_the_callers_module(module: &str) -> bool {
+    let top = module.split('.').next().unwrap_or(module);
+    matches!(
+        top,
+        "pickle"
+            | "_pickle"
+            | "copyreg"
+            | "shelve"
+            | "pickletools"
+            | "inspect"
+            | "sys"
+            | "traceback"
+            | "warnings"
+            | "doctest"
+            | "unittest"
+    )
+}
+
 /// `import M` / `import M as N` of the standard library, written as an expression giving the
 /// object the statement binds, in any namespace (the bytecode's own steps):
 /// - `import a.b.c` binds the top package after importing `a.b.c`: `__import__("a.b.c")` is exactly
@@ -444,7 +466,7 @@ pub fn is_stdlib_module(module: &str) -> bool {
 /// - `import a.b.c as d` binds `a.b.c` reached by attributes (`IMPORT_FROM b`, then `c`):
 ///   `__import__("a.b.c").b.c`.
 pub fn stdlib_import(module: &str, alias: bool) -> Option<String> {
-    if !is_stdlib_module(module) {
+    if !is_stdlib_module(module) || reads_the_callers_module(module) {
         return None;
     }
     let rest: Vec<&str> = module.split('.').skip(1).collect();
@@ -459,8 +481,11 @@ pub fn stdlib_import(module: &str, alias: bool) -> Option<String> {
 /// `fromlist=("X",)` (which imports the submodule `M.X` when `M` is a package without an attribute
 /// `X`), then `IMPORT_FROM X`, an attribute read: `__import__("M", fromlist=("X",)).X`.
 pub fn stdlib_from_import(module: &str, name: &str) -> Option<String> {
-    (is_stdlib_module(module) && name != "*" && is_stdlib_module_part(name))
-        .then(|| format!("__import__(\"{module}\", fromlist=(\"{name}\",)).{name}"))
+    (is_stdlib_module(module)
+        && !reads_the_callers_module(module)
+        && name != "*"
+        && is_stdlib_module_part(name))
+    .then(|| format!("__import__(\"{module}\", fromlist=(\"{name}\",)).{name}"))
 }
 
 /// Two plain imports binding the same top name (`import os`, then `import os.path`): the name is the
