@@ -116,6 +116,15 @@ fn write_part(src: &str, part: &Expr, prefix: &str, depth: usize, out: &mut Stri
             }
             out.push_str(&format!("{pad})[-1]\n"));
         }
+        // An operand that binds looser than `and` had parentheses in the fold (a node's range
+        // leaves them out): put them back, or the view would be another expression.
+        None if matches!(
+            part,
+            Expr::BoolOp(_) | Expr::If(_) | Expr::Lambda(_) | Expr::Named(_)
+        ) =>
+        {
+            out.push_str(&format!("{pad}{prefix}({})\n", &src[part.range()]))
+        }
         None => out.push_str(&format!("{pad}{prefix}{}\n", &src[part.range()])),
     }
 }
@@ -165,6 +174,14 @@ mod tests {
         let view = readable(expr).unwrap();
         assert!(view.contains("s := \"a,\\n b\",\n"));
         assert!(view.contains("f(s, (1, 2)[-1]) == [\n1],\n"));
+        assert!(same_ast(expr, &view));
+    }
+
+    #[test]
+    fn an_operand_looser_than_and_keeps_its_parentheses() {
+        let expr = "(lambda: (x := f(), x == 1 and y)[-1] and (x == 1 and y))()";
+        let view = readable(expr).unwrap();
+        assert!(view.contains("    and (x == 1 and y)\n"), "{view}");
         assert!(same_ast(expr, &view));
     }
 

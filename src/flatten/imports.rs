@@ -77,14 +77,20 @@ pub fn live_read_of_snapshot<'e>(
 /// `expr` with the imported `names` bound first as the defaults of its lambda (see the module
 /// doc), or unchanged when it reads them all before running any code.
 pub fn bind_snapshots(expr: String, names: &[String]) -> String {
-    if names.is_empty() {
+    // Deeper than CPython compiles, the expression is dropped anyway (`emit::kept`); and walking it
+    // must not recurse without bound.
+    if names.is_empty() || crate::names::bracket_depth(&expr) > MAX_WALK_DEPTH {
         return expr;
     }
     let Ok(parsed) = parse_expression(&expr) else {
         return expr;
     };
-    let mut seen: HashSet<&str> = HashSet::default();
+    let mut seen = Seen {
+        names: HashSet::default(),
+        depth: 0,
+    };
     reads_before_code(parsed.expr(), &mut seen);
+    let seen = seen.names;
     if names.iter().all(|n| seen.contains(n.as_str())) {
         return expr;
     }
@@ -114,10 +120,30 @@ fn is_own_fold(expr: &Expr) -> bool {
 /// Walk `expr` in evaluation order, collecting the names it reads, until the first operation that
 /// may run code (a call, an attribute, an operator, a comparison, a subscript…); `true` once one
 /// may have run.
-fn reads_before_code<'e>(expr: &'e Expr, seen: &mut HashSet<&'e str>) -> bool {
+fn reads_before_code<'e>(expr: &'e Expr, seen: &mut Seen<'e>) -> bool {
+    // Too deep to follow: say code may have run (the wrapper is then written, which is always exact).
+    if seen.depth >= MAX_WALK_DEPTH {
+        return true;
+    }
+    seen.depth += 1;
+    let ran = reads_in(expr, seen);
+    seen.depth -= 1;
+    ran
+}
+
+/// The names read so far, and how deep the walk is.
+struct Seen<'e> {
+    names: HashSet<&'e str>,
+    depth: usize,
+}
+
+/// Nesting followed by [`reads_before_code`] at most (CPython compiles no deeper than 200 brackets).
+const MAX_WALK_DEPTH: usize = 200;
+
+fn reads_in<'e>(expr: &'e Expr, seen: &mut Seen<'e>) -> bool {
     match expr {
         Expr::Name(n) => {
-            seen.insert(n.id.as_str());
+            seen.names.insert(n.id.as_str());
             false
         }
         Expr::NumberLiteral(_)
