@@ -608,6 +608,16 @@ impl<'a> ModuleScope<'a> {
             },
             Stmt::AugAssign(a) => &a.value,
             Stmt::Expr(e) if effect => &e.value,
+            // A module-level assert that fails stops pytest from collecting the file: every test
+            // fails. Replayed as a check at the start of each fold (never inert: it can fail), it
+            // fails each expression too.
+            Stmt::Assert(_) => {
+                let mut pytest = false;
+                for_import_time_exprs(stmt, &mut |e| {
+                    pytest |= matches!(e, Expr::Call(_)) && self.pytest_path(e).is_some();
+                });
+                return (!pytest).then_some(false);
+            }
             Stmt::Delete(d)
                 if effect
                     && matches!(
