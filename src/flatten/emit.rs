@@ -325,10 +325,13 @@ pub fn fold(
                     _ => format!("[None for {} in [{call}]]", render(target)?),
                 });
             }
+            // `operator.delitem` and the builtin `delattr` are `del` itself: the special method is
+            // looked up on the type, as the statement does (an instance `__getattr__` does not
+            // answer it), and each part is evaluated once.
             Piece::DelItem(value, key) => {
                 current.push(format!(
-                    "{}.__delitem__({})",
-                    atom(value, render(value)?),
+                    "__import__(\"operator\").delitem({}, {})",
+                    wrap(value, render(value)?),
                     wrap(key, render(key)?)
                 ));
             }
@@ -342,7 +345,10 @@ pub fn fold(
                 });
                 current.push(match module_attribute(&target, map) {
                     Some(attr) => format!("globals().__delitem__({attr:?})"),
-                    None => format!("{}.__delattr__({attr:?})", atom(value, render(value)?)),
+                    None => format!(
+                        "__import__(\"builtins\").delattr({}, {attr:?})",
+                        wrap(value, render(value)?)
+                    ),
                 });
             }
             Piece::Unpack(target, value) => {
@@ -442,15 +448,6 @@ fn is_bare_wrap(e: &Expr) -> bool {
             e,
             Expr::Named(_) | Expr::Lambda(_) | Expr::Yield(_) | Expr::Starred(_)
         )
-}
-
-/// A value in the position of an attribute's object: parenthesised unless atomic.
-fn atom(e: &Expr, s: String) -> String {
-    if names::is_atomic(e) && !matches!(e, Expr::NumberLiteral(_)) {
-        s
-    } else {
-        format!("({s})")
-    }
 }
 
 /// An element of a tuple display: a bare tuple, walrus, lambda, yield or starred value needs

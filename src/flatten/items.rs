@@ -39,9 +39,9 @@ pub enum Piece<'a> {
     /// `x += v` → `x := __import__("operator").iadd(x, v)`, which is exactly `+=` (in place for a
     /// list); on `obj.attr` or `obj[key]` with plain parts, the same value stored back.
     Augmented(&'a Expr, ast::Operator, &'a Expr),
-    /// `del obj[key]` → `obj.__delitem__(key)`.
+    /// `del obj[key]` → `__import__("operator").delitem(obj, key)`.
     DelItem(&'a Expr, &'a Expr),
-    /// `del obj.attr` → `obj.__delattr__("attr")`.
+    /// `del obj.attr` → `__import__("builtins").delattr(obj, "attr")`.
     DelAttr(&'a Expr, &'a str),
 }
 
