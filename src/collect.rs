@@ -832,16 +832,8 @@ impl<'s, 'a> Collector<'s, 'a> {
                         "marked `xfail`{via} (line {line}): pytest expects it to fail"
                     ));
                 }
-                "pytest.mark.filterwarnings" => {
-                    let errors = matches!(mark.expr, Expr::Call(call) if call.arguments.args.iter().any(|a| {
-                        matches!(a, Expr::StringLiteral(s) if s.value.to_str().trim_start().starts_with("error"))
-                    }));
-                    if errors {
-                        not_run.get_or_insert(format!(
-                            "marked `filterwarnings(\"error…\")`{via} (line {line}): a warning fails the test under pytest, and evaluating an expression does not"
-                        ));
-                    }
-                }
+                // Warning filters, like `-m` selection, are applied per test by
+                // `pytest::session`.
                 "pytest.mark.usefixtures" => {
                     setup.push((
                         line,

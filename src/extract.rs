@@ -32,10 +32,10 @@ pub struct Options {
     /// Names the solution defines at module level, when the caller knows them (a builtin it
     /// redefines is then spelled out as the builtin in kept expressions).
     pub solution_globals: Vec<String>,
-    /// Why pytest's configuration for this file (its ini file: `addopts`, `filterwarnings`,
-    /// `usefixtures`, …) may change how every test runs, when the caller read one that does; every
-    /// test is then dropped with this reason.
-    pub config_blocker: Option<String>,
+    /// pytest's configuration file for this file (`pytest.ini`, `pyproject.toml`, …), when the
+    /// caller found one: its options may drop every test, deselect some, or put the expressions
+    /// under warning filters (`bench_explorer::pytest_config`).
+    pub pytest_config: Option<crate::pytest::config::Config>,
 }
 
 impl Options {
@@ -164,11 +164,12 @@ pub fn extract(source: &str, options: &Options) -> Extraction {
         .solution_defined
         .extend(options.solution_globals.iter().cloned());
     let (mut cases, unlisted) = collect::collect(body, &scope, &map);
-    if let Some(why) = &options.config_blocker {
-        for case in &mut cases {
-            case.not_run = Some(why.clone());
-        }
-    }
+    let judgement = options
+        .pytest_config
+        .as_ref()
+        .map(crate::pytest::config::judge)
+        .unwrap_or_default();
+    let case_filters = crate::pytest::session::apply(&judgement, body, &scope, &map, &mut cases);
     let ctx = Ctx {
         errors: &error_ranges,
         scope: &scope,
@@ -179,8 +180,17 @@ pub fn extract(source: &str, options: &Options) -> Extraction {
 
     let mut solution_names = Vec::new();
     let mut full: Vec<crate::model::Assertion> = Vec::new();
-    for case in &cases {
-        full.extend(flatten::flatten_case(&ctx, case, &mut solution_names));
+    for (case, filters) in cases.iter().zip(&case_filters) {
+        let mut flat = flatten::flatten_case(&ctx, case, &mut solution_names);
+        for a in &mut flat {
+            refuse_uncompilable(a);
+        }
+        if !filters.is_empty() {
+            for expr in flat.iter_mut().filter_map(|a| a.expr.as_mut()) {
+                *expr = crate::pytest::warnings::under_filters(expr, filters);
+            }
+        }
+        full.extend(flat);
     }
     solution_names.sort();
     solution_names.dedup();
@@ -438,4 +448,18 @@ fn findings(
     }
     out.sort_by_key(|f| f.line);
     out
+}
+
+/// A kept expression CPython would refuse to compile (an assignment expression a helper brought
+/// into a comprehension's iterable) is dropped, saying so.
+fn refuse_uncompilable(a: &mut crate::model::Assertion) {
+    let Some(why) = a.expr.as_deref().and_then(crate::portable::compile_error) else {
+        return;
+    };
+    a.expr = None;
+    a.status = crate::model::Status::Dropped;
+    a.reason = Some(format!(
+        "once flattened it has {why}, which CPython refuses to compile"
+    ));
+    a.unresolved = Some(Vec::new());
 }

@@ -2,8 +2,9 @@
 //! from 3.9 on. ruff's parser reports syntax newer than a target version (an f-string nesting the
 //! quotes that encloses it, `except*`, …) as unsupported-syntax errors; none may appear at 3.9.
 
-use ruff_python_ast::PythonVersion;
-use ruff_python_parser::{parse, Mode, ParseOptions};
+use ruff_python_ast::visitor::{walk_expr, Visitor};
+use ruff_python_ast::{Comprehension, Expr, PythonVersion};
+use ruff_python_parser::{parse, parse_expression, Mode, ParseOptions};
 
 /// Whether `expr` parses as an expression under Python 3.9 (and so under every later version).
 pub fn parses_everywhere(expr: &str) -> bool {
@@ -11,9 +12,120 @@ pub fn parses_everywhere(expr: &str) -> bool {
     parse(expr, options).is_ok_and(|parsed| parsed.unsupported_syntax_errors().is_empty())
 }
 
+/// Why CPython refuses to compile `expr` though it parses, for the rules a flattened expression
+/// can break: an assignment expression anywhere in a comprehension's iterable (even inside a
+/// lambda there), or one that rebinds the comprehension's own variable.
+pub fn compile_error(expr: &str) -> Option<&'static str> {
+    let parsed = parse_expression(expr).ok()?;
+    let mut check = CompileCheck { error: None };
+    check.visit_expr(parsed.expr());
+    check.error
+}
+
+struct CompileCheck {
+    error: Option<&'static str>,
+}
+
+#[derive(Default)]
+struct Walruses {
+    targets: Vec<String>,
+    /// Assignment expressions outside nested lambdas (those bind in the comprehension's scope).
+    direct: Vec<String>,
+    lambda_depth: u32,
+}
+
+impl Visitor<'_> for Walruses {
+    fn visit_expr(&mut self, expr: &Expr) {
+        match expr {
+            Expr::Named(n) => {
+                if let Expr::Name(t) = n.target.as_ref() {
+                    self.targets.push(t.id.to_string());
+                    if self.lambda_depth == 0 {
+                        self.direct.push(t.id.to_string());
+                    }
+                }
+                walk_expr(self, expr);
+            }
+            Expr::Lambda(_) => {
+                self.lambda_depth += 1;
+                walk_expr(self, expr);
+                self.lambda_depth -= 1;
+            }
+            _ => walk_expr(self, expr),
+        }
+    }
+}
+
+impl CompileCheck {
+    fn generators(&mut self, generators: &[Comprehension], parts: &[&Expr]) {
+        let mut variables = Vec::new();
+        for g in generators {
+            let mut w = Walruses::default();
+            w.visit_expr(&g.iter);
+            if !w.targets.is_empty() {
+                self.error = Some("an assignment expression in a comprehension's iterable");
+            }
+            collect_names(&g.target, &mut variables);
+        }
+        let mut w = Walruses::default();
+        for part in parts {
+            w.visit_expr(part);
+        }
+        for g in generators {
+            for cond in &g.ifs {
+                w.visit_expr(cond);
+            }
+        }
+        if w.direct.iter().any(|n| variables.contains(n)) {
+            self.error = Some("an assignment expression that rebinds a comprehension variable");
+        }
+    }
+}
+
+fn collect_names(target: &Expr, out: &mut Vec<String>) {
+    match target {
+        Expr::Name(n) => out.push(n.id.to_string()),
+        Expr::Tuple(t) => t.elts.iter().for_each(|e| collect_names(e, out)),
+        Expr::List(l) => l.elts.iter().for_each(|e| collect_names(e, out)),
+        Expr::Starred(s) => collect_names(&s.value, out),
+        _ => {}
+    }
+}
+
+impl Visitor<'_> for CompileCheck {
+    fn visit_expr(&mut self, expr: &Expr) {
+        if self.error.is_some() {
+            return;
+        }
+        match expr {
+            Expr::ListComp(c) => self.generators(&c.generators, &[&c.elt]),
+            Expr::SetComp(c) => self.generators(&c.generators, &[&c.elt]),
+            Expr::Generator(c) => self.generators(&c.generators, &[&c.elt]),
+            Expr::DictComp(c) => {
+                let mut parts: Vec<&Expr> = vec![&c.value];
+                parts.extend(c.key.as_deref());
+                self.generators(&c.generators, &parts);
+            }
+            _ => {}
+        }
+        walk_expr(self, expr);
+    }
+}
+
 #[cfg(test)]
 mod tests {
-    use super::parses_everywhere;
+    use super::{compile_error, parses_everywhere};
+
+    #[test]
+    fn what_cpython_refuses_to_compile() {
+        assert!(compile_error("[x for x in (lambda: [(y := 1)])()]").is_some());
+        assert!(compile_error("[x for x in [(y := 1)]]").is_some());
+        assert!(compile_error("[(x := 2) for x in range(3)]").is_some());
+        assert!(compile_error("{k: (k := 1) for k in 'ab'}").is_some());
+        assert!(compile_error("[(y := x) for x in range(3)]").is_none());
+        assert!(compile_error("[(lambda: (x := 2))() for x in range(3)]").is_none());
+        assert!(compile_error("(lambda: (y := [1], [x for x in y])[-1])()").is_none());
+    }
 
     #[test]
     fn nested_quotes_in_an_f_string_need_python_3_12() {

@@ -119,13 +119,12 @@ fn run_fixture(dir: &Path) -> Result<(), String> {
             .map(|s| bench_explorer::module_globals(&s))
             .unwrap_or_default(),
         // And the pytest.ini that configures it, as the CLI reads the rootdir's.
-        config_blocker: std::fs::read_to_string(dir.join("pytest.ini"))
+        pytest_config: std::fs::read_to_string(dir.join("pytest.ini"))
             .ok()
             .and_then(|text| {
-                let options = bench_explorer::pytest_config::parse_ini("pytest.ini", &text)?;
-                bench_explorer::pytest_config::blocker(&bench_explorer::pytest_config::Config {
+                Some(bench_explorer::pytest_config::Config {
                     name: "pytest.ini".to_string(),
-                    options,
+                    options: bench_explorer::pytest_config::parse_ini("pytest.ini", &text)?,
                 })
             }),
     };

@@ -2,8 +2,14 @@
 //! table) and whether it may change how every test of a file runs: an option that runs code around
 //! every test, turns warnings into errors, selects or deselects tests, stops early, loads plugins or
 //! renames what counts as a test makes every assertion unfaithful as an expression. Options that
-//! only report, format, measure coverage or concern doctests are harmless. Finding and reading the
+//! only report, format, measure coverage or concern doctests are harmless. Three are followed
+//! instead: warning filters (`filterwarnings`, `-W`) are applied around each expression
+//! ([`super::warnings`]), `-m` deselects tests by their marks ([`super::markexpr`]), and
+//! `--strict-markers` holds when every mark the file uses is registered. Finding and reading the
 //! file is the caller's (the CLI's); this module only judges its options.
+
+use super::markexpr::MarkExpr;
+use super::warnings::Filter;
 
 /// A configuration file's pytest options.
 #[derive(Debug, PartialEq, Clone, Default)]
@@ -59,38 +65,105 @@ fn ini_section(text: &str, section: &str) -> Option<Vec<(String, Vec<String>)>> 
     found.then_some(out)
 }
 
-/// Why the configuration may change how every test runs, or `None` when it only has harmless
-/// options.
-pub fn blocker(config: &Config) -> Option<String> {
-    let name = &config.name;
+/// What a configuration file does to every test of a file.
+#[derive(Debug, Clone, Default)]
+pub struct Judgement {
+    /// Why every test must be dropped, when an option may change how each runs in a way the
+    /// extractor does not reproduce.
+    pub blocker: Option<String>,
+    /// `filterwarnings` lines, then `-W` options of `addopts`, in the order pytest applies them.
+    pub warning_filters: Vec<Filter>,
+    /// `-m` of `addopts`, as written and parsed.
+    pub mark_expr: Option<(String, MarkExpr)>,
+    /// The marks pytest knows: its own and the `markers` lines'.
+    pub registered_markers: Vec<String>,
+    /// `--strict-markers` (or `strict_markers`/`strict = true`): an unknown mark fails the file's
+    /// collection. pytest 9.0 ignores `--strict-markers` in `addopts`; it is followed anyway, which
+    /// can only drop more.
+    pub strict_markers: bool,
+}
+
+/// Judges a configuration's options (see the module's documentation).
+pub fn judge(config: &Config) -> Judgement {
+    let mut judgement = Judgement::default();
+    let mut registered: Vec<String> = crate::pytest::marks::BUILTIN
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+    let mut cmdline_filters = Vec::new();
+    let mut strict_markers = false;
     for (key, values) in &config.options {
         let joined = values.join(" ");
         let why = match key.as_str() {
             "filterwarnings" => values
                 .iter()
-                .any(|v| v.split(':').next().is_some_and(|a| a.trim() == "error"))
-                .then(|| "turns warnings into errors (`filterwarnings = error`): a warning fails a test under pytest, and evaluating an expression does not".to_string()),
-            "usefixtures" if !joined.trim().is_empty() => {
-                Some(format!("runs fixtures before every test (`usefixtures = {}`)", joined.trim()))
+                .filter(|v| !v.trim().is_empty())
+                .map(|v| Filter::parse(v, false))
+                .collect::<Result<Vec<_>, _>>()
+                .map(|filters| judgement.warning_filters.extend(filters))
+                .err(),
+            "markers" => {
+                registered.extend(values.iter().map(|line| marker_name(line)));
+                None
             }
-            "python_functions" | "python_classes" | "python_files"
-                if !is_default(key, &joined) =>
-            {
-                Some(format!("changes which names are tests (`{key} = {}`)", joined.trim()))
+            // pytest 9's ini switches; `strict` turns on `strict_markers` among others.
+            "strict_markers" | "strict" => {
+                strict_markers |= joined.trim().eq_ignore_ascii_case("true");
+                None
             }
-            "empty_parameter_set_mark" if joined.trim() != "skip" => Some(format!(
-                "changes what an empty parametrize does (`{key} = {}`)",
-                joined.trim()
-            )),
-            "addopts" => risky_addopt(&joined)
-                .map(|opt| format!("passes `{opt}` to every run (`addopts`), which may select, stop, or change the tests")),
-            _ => None,
+            "addopts" => match read_addopts(&joined) {
+                Ok(opts) => {
+                    cmdline_filters.extend(opts.warning_filters);
+                    strict_markers |= opts.strict_markers;
+                    if opts.mark_expr.is_some() {
+                        judgement.mark_expr = opts.mark_expr;
+                    }
+                    None
+                }
+                Err(opt) => Some(format!(
+                    "passes `{opt}` to every run (`addopts`), which may select, stop, or change the tests"
+                )),
+            },
+            _ => other_option(key, &joined),
         };
         if let Some(why) = why {
-            return Some(format!("pytest's configuration (`{name}`) {why}"));
+            judgement
+                .blocker
+                .get_or_insert(format!("pytest's configuration (`{}`) {why}", config.name));
         }
     }
-    None
+    judgement.warning_filters.extend(cmdline_filters);
+    judgement.registered_markers = registered;
+    judgement.strict_markers = strict_markers;
+    judgement
+}
+
+/// Why an option other than `filterwarnings`, `markers` and `addopts` may change every test.
+fn other_option(key: &str, joined: &str) -> Option<String> {
+    match key {
+        "usefixtures" if !joined.trim().is_empty() => Some(format!(
+            "runs fixtures before every test (`usefixtures = {}`)",
+            joined.trim()
+        )),
+        "python_functions" | "python_classes" | "python_files" if !is_default(key, joined) => {
+            Some(format!(
+                "changes which names are tests (`{key} = {}`)",
+                joined.trim()
+            ))
+        }
+        "empty_parameter_set_mark" if joined.trim() != "skip" => Some(format!(
+            "changes what an empty parametrize does (`{key} = {}`)",
+            joined.trim()
+        )),
+        _ => None,
+    }
+}
+
+/// The mark a `markers` line registers: `slow: marks slow tests` and `device(serial): …` register
+/// `slow` and `device`.
+fn marker_name(line: &str) -> String {
+    let name = line.split(':').next().unwrap_or("");
+    name.split('(').next().unwrap_or("").trim().to_string()
 }
 
 fn is_default(key: &str, value: &str) -> bool {
@@ -107,89 +180,111 @@ fn is_default(key: &str, value: &str) -> bool {
     }
 }
 
-/// The first `addopts` option that is not known to be harmless for test functions.
-fn risky_addopt(addopts: &str) -> Option<String> {
+/// What `addopts` asks for that the extractor follows.
+#[derive(Default)]
+struct Addopts {
+    warning_filters: Vec<Filter>,
+    mark_expr: Option<(String, MarkExpr)>,
+    strict_markers: bool,
+}
+
+/// Options that only report, format, measure coverage or concern doctests.
+const HARMLESS: [&str; 20] = [
+    "-v",
+    "-vv",
+    "-vvv",
+    "-q",
+    "-qq",
+    "-l",
+    "-s",
+    "--showlocals",
+    "--verbose",
+    "--quiet",
+    "--doctest-modules",
+    "--doctest-continue-on-failure",
+    "--strict-config",
+    "--no-header",
+    "--no-summary",
+    "--cov",
+    "--no-cov",
+    "--no-cov-on-fail",
+    "--cov-append",
+    "--cov-branch",
+];
+
+/// Harmless options written `--name=value` or `--namevalue`.
+const HARMLESS_PREFIXES: [&str; 15] = [
+    "--tb=",
+    "--doctest-glob",
+    "--doctest-report",
+    "--cov=",
+    "--cov-report",
+    "--cov-config",
+    "--cov-fail-under",
+    "--import-mode=",
+    "--color=",
+    "--durations",
+    "--junitxml",
+    "--junit-xml",
+    "--basetemp",
+    "--capture=",
+    "--code-highlight",
+];
+
+/// Harmless options whose value is the next word.
+const TAKES_VALUE: [&str; 9] = [
+    "--doctest-glob",
+    "--doctest-report",
+    "--cov-report",
+    "--durations",
+    "--basetemp",
+    "--junitxml",
+    "--cov-config",
+    "-r",
+    "--tb",
+];
+
+/// Reads `addopts`, or names the first option that is not known to be harmless for test functions.
+fn read_addopts(addopts: &str) -> Result<Addopts, String> {
     let words = split_words(addopts);
+    let mut out = Addopts::default();
     let mut i = 0;
     while i < words.len() {
         let w = words[i].as_str();
         i += 1;
-        // `-p no:name` disables a plugin; `-p name` loads one.
-        if w == "-p" {
-            let arg = words.get(i).map(String::as_str).unwrap_or("");
-            i += 1;
-            if arg.starts_with("no:") {
-                continue;
+        // An option and its value, as one word (`-pno:x`, `-Werror`) or two (`-p no:x`).
+        let mut value = |short: &str| -> Option<String> {
+            if w == short {
+                i += 1;
+                Some(words.get(i - 1).cloned().unwrap_or_default())
+            } else {
+                w.strip_prefix(short).map(str::to_string)
             }
-            return Some(format!("-p {arg}"));
-        }
-        if let Some(arg) = w.strip_prefix("-p") {
-            if arg.starts_with("no:") {
-                continue;
+        };
+        if let Some(arg) = value("-p") {
+            // `-p no:name` disables a plugin; `-p name` loads one.
+            if !arg.starts_with("no:") {
+                return Err(format!("-p {arg}"));
             }
-            return Some(w.to_string());
-        }
-        let harmless = matches!(
-            w,
-            "-v" | "-vv"
-                | "-vvv"
-                | "-q"
-                | "-qq"
-                | "-l"
-                | "-s"
-                | "--showlocals"
-                | "--verbose"
-                | "--quiet"
-                | "--doctest-modules"
-                | "--doctest-continue-on-failure"
-                | "--strict-config"
-                | "--no-header"
-                | "--no-summary"
-                | "--cov"
-                | "--no-cov"
-                | "--no-cov-on-fail"
-                | "--cov-append"
-                | "--cov-branch"
-        ) || w.starts_with("-r") && !w.starts_with("--")
-            || [
-                "--tb=",
-                "--doctest-glob",
-                "--doctest-report",
-                "--cov=",
-                "--cov-report",
-                "--cov-config",
-                "--cov-fail-under",
-                "--import-mode=",
-                "--color=",
-                "--durations",
-                "--junitxml",
-                "--junit-xml",
-                "--basetemp",
-                "--capture=",
-                "-W ignore",
-                "--code-highlight",
-            ]
-            .iter()
-            .any(|p| w.starts_with(p));
-        if harmless {
-            // Options whose value is the next word.
-            if matches!(
-                w,
-                "--doctest-glob"
-                    | "--doctest-report"
-                    | "--cov-report"
-                    | "--durations"
-                    | "--basetemp"
-                    | "--junitxml"
-                    | "--cov-config"
-            ) {
+        } else if let Some(arg) = value("-W") {
+            out.warning_filters
+                .push(Filter::parse(&arg, true).map_err(|_| format!("-W {arg}"))?);
+        } else if let Some(arg) = value("-m") {
+            let parsed = MarkExpr::parse(&arg).map_err(|_| format!("-m {arg}"))?;
+            out.mark_expr = Some((arg, parsed));
+        } else if matches!(w, "--strict-markers" | "--strict") {
+            out.strict_markers = true;
+        } else if HARMLESS.contains(&w) || TAKES_VALUE.contains(&w) {
+            if TAKES_VALUE.contains(&w) {
                 i += 1;
             }
-            continue;
+        } else if !(HARMLESS_PREFIXES.iter().any(|p| w.starts_with(p))
+            || w.starts_with("-r") && !w.starts_with("--"))
+        {
+            return Err(w.to_string());
         }
-        return Some(w.to_string());
     }
-    None
+    Ok(out)
 }
 
 /// Words as a shell would split them (quotes group, and are removed).

@@ -2,4 +2,8 @@
 
 pub mod config;
 pub mod ids;
+pub mod markexpr;
+pub mod marks;
+pub mod session;
 pub mod value;
+pub mod warnings;

@@ -69,7 +69,7 @@ pub(crate) fn options(file: &str, stage: Stage) -> Options {
         stage,
         conftests: Vec::new(),
         solution_globals: Vec::new(),
-        config_blocker: None,
+        pytest_config: None,
     }
 }
 

@@ -119,7 +119,7 @@ class Recorder:
         return self.tests.setdefault(
             nodeid,
             {"nodeid": nodeid, "name": nodeid.split("::", 1)[-1], "setup": None, "call": None,
-             "teardown": None, "fail_line": None, "crash": "", "wasxfail": False},
+             "teardown": None, "fail_line": None, "crash": "", "wasxfail": False, "deselected": False},
         )
 
     def _fail_line(self, item, excinfo):
@@ -162,6 +162,11 @@ class Recorder:
             crash = getattr(getattr(report.longrepr, "reprcrash", None), "message", "")
             entry["crash"] = (crash or "")[:300]
 
+    def pytest_deselected(self, items):
+        """Tests `-m`/`-k` (from the configuration's addopts) took out: collected, never run."""
+        for item in items:
+            self._entry(item.nodeid)["deselected"] = True
+
     def pytest_collectreport(self, report):
         if report.failed:
             self.collection_errors.append(str(report.longrepr)[:500])
@@ -169,6 +174,8 @@ class Recorder:
 
 def outcome_of(entry: dict) -> str:
     """One word per test, as pytest's summary line counts it."""
+    if entry["deselected"]:
+        return "deselected"
     if entry["setup"] == "failed":
         return "error"
     if entry["setup"] == "skipped" or entry["call"] == "skipped":

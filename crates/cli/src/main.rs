@@ -268,7 +268,7 @@ fn run_extract(
             stage,
             conftests: conftests::for_file(file),
             solution_globals: conftests::solution_globals(file),
-            config_blocker: pytest_config::blocker_for(file),
+            pytest_config: pytest_config::find(file),
         };
         extractions.push(extract(&source, &options));
     }
@@ -340,7 +340,7 @@ fn read_bench(dir: &Path, stage: Stage) -> Result<Vec<Problem>, Fatal> {
             stage,
             conftests: conftests::for_file(&path),
             solution_globals: conftests::solution_globals(&path),
-            config_blocker: pytest_config::blocker_for(&path),
+            pytest_config: pytest_config::find(&path),
         };
         let meta = match std::fs::read_to_string(folder.join("meta.toml")) {
             Ok(text) => Some(

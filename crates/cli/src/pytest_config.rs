@@ -1,18 +1,11 @@
 //! Finding pytest's configuration file for a test file as pytest does: the first folder from the
 //! test's up with `pytest.ini`, `.pytest.ini`, a `pyproject.toml` with a pytest table, a `tox.ini`
-//! with `[pytest]` or a `setup.cfg` with `[tool:pytest]`. Whether its options block the file's tests
-//! is the library's judgement (`bench_explorer::pytest_config::blocker`).
+//! with `[pytest]` or a `setup.cfg` with `[tool:pytest]`. What its options do to the file's tests is
+//! the library's judgement (`bench_explorer::pytest_config::judge`).
 
 use std::path::{Path, PathBuf};
 
 use bench_explorer::pytest_config::{parse_ini, Config};
-
-/// Why pytest's configuration for `test_file` may change how every test runs, if it does.
-pub fn blocker_for(test_file: &str) -> Option<String> {
-    find(test_file)
-        .as_ref()
-        .and_then(bench_explorer::pytest_config::blocker)
-}
 
 /// The configuration pytest would read for `test_file`, if any.
 pub fn find(test_file: &str) -> Option<Config> {
@@ -91,40 +84,80 @@ fn parse_pyproject(text: &str) -> Option<Vec<(String, Vec<String>)>> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use bench_explorer::pytest_config::blocker;
+    use bench_explorer::pytest_config::{judge, Judgement};
 
-    fn block(name: &str, text: &str) -> Option<String> {
-        blocker(&Config {
+    fn judged(name: &str, text: &str) -> Judgement {
+        judge(&Config {
             name: name.to_string(),
             options: parse(name, text).expect("a pytest section"),
         })
     }
 
+    fn block(name: &str, text: &str) -> Option<String> {
+        judged(name, text).blocker
+    }
+
+    fn blocker(config: &Config) -> Option<String> {
+        judge(config).blocker
+    }
+
     #[test]
     fn harmless_options_block_nothing() {
-        let ini = "[pytest]\nminversion = 8.0\ntestpaths = tests\naddopts = -ra -q --doctest-modules --cov=pkg --cov-report term-missing -p no:cacheprovider --import-mode=importlib\nmarkers =\n    slow: slow tests\nxfail_strict = true\nfilterwarnings =\n    ignore::DeprecationWarning\n";
+        let ini = "[pytest]\nminversion = 8.0\ntestpaths = tests\naddopts = -ra -r a --tb short -q --doctest-modules --cov=pkg --cov-report term-missing -p no:cacheprovider --import-mode=importlib\nmarkers =\n    slow: slow tests\nxfail_strict = true\nfilterwarnings =\n    ignore::DeprecationWarning\n";
         assert_eq!(block("pytest.ini", ini), None);
     }
 
     #[test]
-    fn warnings_as_errors_block_every_test() {
-        let ini = "[pytest]\nfilterwarnings =\n    error\n    ignore:old:DeprecationWarning\n";
-        let why = block("tox.ini", ini).unwrap();
-        assert!(
-            why.contains("`tox.ini`") && why.contains("warnings into errors"),
-            "{why}"
+    fn warning_filters_are_read_in_order_config_then_command_line() {
+        let ini = "[pytest]\naddopts = -W ignore::UserWarning -Werror::ResourceWarning\nfilterwarnings =\n    error\n    ignore:old:DeprecationWarning\n";
+        let j = judged("tox.ini", ini);
+        assert_eq!(j.blocker, None);
+        let actions: Vec<(&str, &str)> = j
+            .warning_filters
+            .iter()
+            .map(|f| (f.action.as_str(), f.category.as_str()))
+            .collect();
+        assert_eq!(
+            actions,
+            [
+                ("error", ""),
+                ("ignore", "DeprecationWarning"),
+                ("ignore", "UserWarning"),
+                ("error", "ResourceWarning")
+            ]
         );
         let toml =
             "[tool.pytest.ini_options]\nfilterwarnings = [\"error\", \"ignore::UserWarning\"]\n";
-        assert!(block("pyproject.toml", toml)
-            .unwrap()
-            .contains("warnings into errors"));
+        assert_eq!(judged("pyproject.toml", toml).warning_filters.len(), 2);
+        let bad = "[pytest]\nfilterwarnings =\n    shout\n";
+        assert!(block("pytest.ini", bad).unwrap().contains("unknown action"));
+    }
+
+    #[test]
+    fn marks_selection_and_strict_markers_are_followed() {
+        let ini = "[pytest]\naddopts = --strict-markers -m 'not slow'\nmarkers =\n    slow: slow tests\n    device(serial): a device\n";
+        let j = judged("pytest.ini", ini);
+        assert_eq!(j.blocker, None);
+        let (written, expr) = j.mark_expr.unwrap();
+        assert_eq!(written, "not slow");
+        assert!(!expr.matches(&["slow".to_string()]));
+        assert!(j.strict_markers);
+        for name in ["slow", "device", "parametrize", "filterwarnings"] {
+            assert!(j.registered_markers.iter().any(|r| r == name), "{name}");
+        }
+        assert!(!judged("pytest.ini", "[pytest]\naddopts = -ra\n").strict_markers);
+        assert!(judged("pytest.ini", "[pytest]\nstrict = true\n").strict_markers);
+        assert!(
+            block("pytest.ini", "[pytest]\naddopts = -m 'dev(serial=1)'\n")
+                .unwrap()
+                .contains("-m dev")
+        );
     }
 
     #[test]
     fn selection_plugins_fixtures_and_names_block_every_test() {
         let cases = [
-            ("[pytest]\naddopts = -m 'not slow'\n", "`-m`"),
+            ("[pytest]\naddopts = -k 'not slow'\n", "`-k`"),
             ("[pytest]\naddopts = -x\n", "`-x`"),
             ("[pytest]\naddopts = -p myplugin\n", "`-p myplugin`"),
             ("[pytest]\nusefixtures = prime\n", "`usefixtures = prime`"),

@@ -69,7 +69,7 @@ pub fn options(p: &EmbeddedProblem, stage: Stage) -> Options {
         stage,
         conftests: Vec::new(),
         solution_globals: Vec::new(),
-        config_blocker: None,
+        pytest_config: None,
     }
 }
 

@@ -289,7 +289,7 @@ pub fn current_options(app: AppState) -> Options {
         stage: app.stage.get_untracked(),
         conftests: Vec::new(),
         solution_globals: Vec::new(),
-        config_blocker: None,
+        pytest_config: None,
     }
 }
 
@@ -399,7 +399,7 @@ pub fn install_measure_hook() {
                 stage,
                 conftests: Vec::new(),
                 solution_globals: Vec::new(),
-                config_blocker: None,
+                pytest_config: None,
             };
             let t0 = js::now_ms();
             let e = extract(&text, &options);

@@ -154,7 +154,7 @@ pub fn problems(paths: &[PathBuf], stage: Stage) -> Result<Vec<Arc<Problem>>, Fa
                 stage,
                 conftests: crate::conftests::for_file(&test_path.to_string_lossy()),
                 solution_globals: crate::conftests::solution_globals(&test_path.to_string_lossy()),
-                config_blocker: crate::pytest_config::blocker_for(&test_path.to_string_lossy()),
+                pytest_config: crate::pytest_config::find(&test_path.to_string_lossy()),
             };
             let extraction = extract(&test_source, &options);
             Ok(Arc::new(Problem {

@@ -47,7 +47,7 @@ impl Request {
             stage: self.stage,
             conftests: Vec::new(),
             solution_globals: Vec::new(),
-            config_blocker: None,
+            pytest_config: None,
         }
     }
 }

@@ -1,0 +1,362 @@
+//! The marks a test carries, as pytest's `item.iter_markers()` yields them: the function's own
+//! (in the order its decorators apply, bottom first), its classes' from the innermost out (each
+//! class's base classes first, as `get_unpacked_marks(cls, consider_mro=True)` reads its MRO
+//! backwards, then its `pytestmark` body assignment, then its decorators), then the module's
+//! `pytestmark`. Used for `-m` selection, `--strict-markers` and `filterwarnings` marks.
+//!
+//! The marks of a `pytest.param(…, marks=…)` case are not read here: [`param_mark_names`] lists
+//! every one the file uses, so a caller can tell whether they could change its answer.
+
+use ruff_python_ast::visitor::{self, Visitor};
+use ruff_python_ast::{self as ast, Expr, Stmt};
+use ruff_text_size::Ranged;
+
+use crate::module::ModuleScope;
+use crate::source::SourceMap;
+
+/// One mark: its name (`slow` for `pytest.mark.slow(…)`) and, for `filterwarnings`, its filter
+/// strings.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MarkUse {
+    pub name: String,
+    pub filters: Vec<String>,
+}
+
+/// Builtin marks pytest 9 registers itself (`pytest --markers`).
+pub const BUILTIN: [&str; 8] = [
+    "filterwarnings",
+    "skip",
+    "skipif",
+    "xfail",
+    "parametrize",
+    "usefixtures",
+    "tryfirst",
+    "trylast",
+];
+
+/// The marks of the test `id` (`TestB::test_a[1]`), whose function is `func`, in `iter_markers`
+/// order, or why they cannot be known from the file. The classes are the id's (an inherited test
+/// belongs to the class that collected it, not the one that defines it).
+pub fn test_marks(
+    body: &[Stmt],
+    id: &str,
+    func: &ast::StmtFunctionDef,
+    scope: &ModuleScope,
+    map: &SourceMap,
+) -> Result<Vec<MarkUse>, String> {
+    let mut out = Vec::new();
+    for decorator in func.decorator_list.iter().rev() {
+        let expr = &decorator.expression;
+        if matches!(expr, Expr::Name(n) if matches!(n.id.as_str(), "staticmethod" | "classmethod"))
+        {
+            continue;
+        }
+        out.push(mark_use(expr, scope, map)?);
+    }
+    let classes = classes_of(body, id)?;
+    for class in classes.iter().rev() {
+        class_marks(body, class, scope, map, 0, &mut out)?;
+    }
+    out.extend(pytestmark_value(body, scope, map)?);
+    Ok(out)
+}
+
+/// Every mark name the file spells (`pytest.mark.X` anywhere), with the line of its first use.
+pub fn file_mark_names(body: &[Stmt], scope: &ModuleScope, map: &SourceMap) -> Vec<(String, u32)> {
+    let mut finder = MarkFinder {
+        scope,
+        map,
+        found: Vec::new(),
+        filters: Vec::new(),
+        in_param_marks: false,
+        only_param_marks: false,
+    };
+    finder.visit_body(body);
+    finder.found
+}
+
+/// The marks used inside the `pytest.param(…, marks=…)` cases of a file.
+#[derive(Debug, Default)]
+pub struct ParamMarks {
+    /// Every mark name.
+    pub names: Vec<String>,
+    /// The filter strings of their `filterwarnings` marks (`None` for one the file computes).
+    pub filters: Vec<Option<String>>,
+}
+
+/// Every mark used inside a `pytest.param(…, marks=…)` that may reach the test `func`: in its
+/// decorators, its classes' decorators and bodies (not their methods), and the module's statements
+/// other than functions and classes (where a parametrize list it names may live).
+pub fn param_marks(
+    body: &[Stmt],
+    id: &str,
+    func: &ast::StmtFunctionDef,
+    scope: &ModuleScope,
+    map: &SourceMap,
+) -> ParamMarks {
+    let mut finder = MarkFinder {
+        scope,
+        map,
+        found: Vec::new(),
+        filters: Vec::new(),
+        in_param_marks: false,
+        only_param_marks: true,
+    };
+    for decorator in &func.decorator_list {
+        finder.visit_expr(&decorator.expression);
+    }
+    let mut classes = classes_of(body, id).unwrap_or_default();
+    classes.extend(enclosing_classes(body, func).unwrap_or_default());
+    for class in classes {
+        for decorator in &class.decorator_list {
+            finder.visit_expr(&decorator.expression);
+        }
+        plain_statements(&class.body).for_each(|s| finder.visit_stmt(s));
+    }
+    plain_statements(body).for_each(|s| finder.visit_stmt(s));
+    ParamMarks {
+        names: finder.found.into_iter().map(|(n, _)| n).collect(),
+        filters: finder.filters,
+    }
+}
+
+/// A body's statements other than function and class definitions.
+fn plain_statements(body: &[Stmt]) -> impl Iterator<Item = &Stmt> {
+    body.iter()
+        .filter(|s| !matches!(s, Stmt::FunctionDef(_) | Stmt::ClassDef(_)))
+}
+
+fn mark_use(expr: &Expr, scope: &ModuleScope, map: &SourceMap) -> Result<MarkUse, String> {
+    let line = map.line(expr.range().start());
+    let unknown = || {
+        format!(
+            "`{}` (line {line}) is not a mark the extractor can name",
+            map.snippet(expr.range())
+        )
+    };
+    let path = scope.pytest_path(expr).ok_or_else(unknown)?;
+    let name = path
+        .strip_prefix("pytest.mark.")
+        .and_then(|rest| rest.split('.').next())
+        .ok_or_else(unknown)?
+        .to_string();
+    let mut filters = Vec::new();
+    if name == "filterwarnings" {
+        let Expr::Call(call) = expr else {
+            return Err(unknown());
+        };
+        for arg in call.arguments.args.iter() {
+            match arg {
+                Expr::StringLiteral(s) => filters.push(s.value.to_str().to_string()),
+                _ => {
+                    return Err(format!(
+                        "the `filterwarnings` mark on line {line} computes its filter"
+                    ))
+                }
+            }
+        }
+    }
+    Ok(MarkUse { name, filters })
+}
+
+/// The classes a test id names (`TestA::TestInner::test_x`), outermost first.
+fn classes_of<'a>(body: &'a [Stmt], id: &str) -> Result<Vec<&'a ast::StmtClassDef>, String> {
+    let path = id.split('[').next().unwrap_or(id);
+    let names: Vec<&str> = path.split("::").collect();
+    let mut classes = Vec::new();
+    let mut scope_body = body;
+    for name in &names[..names.len().saturating_sub(1)] {
+        let class = scope_body
+            .iter()
+            .rev()
+            .find_map(|s| match s {
+                Stmt::ClassDef(c) if c.name.as_str() == *name => Some(c),
+                _ => None,
+            })
+            .ok_or_else(|| format!("the class `{name}` is not found"))?;
+        classes.push(class);
+        scope_body = &class.body;
+    }
+    Ok(classes)
+}
+
+/// The classes around `func`, outermost first.
+fn enclosing_classes<'a>(
+    body: &'a [Stmt],
+    func: &ast::StmtFunctionDef,
+) -> Option<Vec<&'a ast::StmtClassDef>> {
+    for stmt in body {
+        match stmt {
+            Stmt::FunctionDef(f) if std::ptr::eq(f, func) => return Some(Vec::new()),
+            Stmt::ClassDef(c) => {
+                if let Some(mut inner) = enclosing_classes(&c.body, func) {
+                    inner.insert(0, c);
+                    return Some(inner);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+fn class_marks(
+    body: &[Stmt],
+    class: &ast::StmtClassDef,
+    scope: &ModuleScope,
+    map: &SourceMap,
+    depth: u32,
+    out: &mut Vec<MarkUse>,
+) -> Result<(), String> {
+    if depth > 32 {
+        return Err(format!("the bases of `{}` nest too deep", class.name));
+    }
+    // `reversed(__mro__)`: the bases' marks first (single inheritance from classes of the file).
+    let bases: Vec<&Expr> = class
+        .arguments
+        .as_ref()
+        .map(|a| a.args.iter().collect())
+        .unwrap_or_default();
+    match bases.as_slice() {
+        [] => {}
+        [Expr::Name(n)] if n.id.as_str() == "object" => {}
+        [Expr::Name(n)] => {
+            let base = body.iter().find_map(|s| match s {
+                Stmt::ClassDef(c) if c.name.as_str() == n.id.as_str() => Some(c),
+                _ => None,
+            });
+            match base {
+                Some(base) => class_marks(body, base, scope, map, depth + 1, out)?,
+                None => {
+                    return Err(format!(
+                        "the class `{}` inherits from `{}`, whose marks the file does not show",
+                        class.name, n.id
+                    ))
+                }
+            }
+        }
+        _ => {
+            return Err(format!(
+                "the class `{}` has several bases, whose marks the extractor does not order",
+                class.name
+            ))
+        }
+    }
+    out.extend(pytestmark_value(&class.body, scope, map)?);
+    for decorator in class.decorator_list.iter().rev() {
+        out.push(mark_use(&decorator.expression, scope, map)?);
+    }
+    Ok(())
+}
+
+/// The marks a body's `pytestmark = …` assigns (the last assignment wins).
+fn pytestmark_value(
+    body: &[Stmt],
+    scope: &ModuleScope,
+    map: &SourceMap,
+) -> Result<Vec<MarkUse>, String> {
+    let mut value: Option<&Expr> = None;
+    for stmt in body {
+        match stmt {
+            Stmt::Assign(a)
+                if a.targets
+                    .iter()
+                    .any(|t| matches!(t, Expr::Name(n) if n.id.as_str() == "pytestmark")) =>
+            {
+                if a.targets.len() != 1 {
+                    return Err("`pytestmark` is assigned with other names".into());
+                }
+                value = Some(&a.value);
+            }
+            Stmt::AugAssign(a) if matches!(a.target.as_ref(), Expr::Name(n) if n.id.as_str() == "pytestmark") =>
+            {
+                return Err(format!(
+                    "`pytestmark` is changed on line {}",
+                    map.line(a.range.start())
+                ));
+            }
+            _ => {}
+        }
+    }
+    let Some(value) = value else {
+        return Ok(Vec::new());
+    };
+    let items: Vec<&Expr> = match value {
+        Expr::List(l) => l.elts.iter().collect(),
+        Expr::Tuple(t) => t.elts.iter().collect(),
+        other => vec![other],
+    };
+    items.into_iter().map(|e| mark_use(e, scope, map)).collect()
+}
+
+struct MarkFinder<'s, 'a> {
+    scope: &'s ModuleScope<'a>,
+    map: &'s SourceMap<'s>,
+    found: Vec<(String, u32)>,
+    /// The arguments of `filterwarnings` marks inside `pytest.param` marks.
+    filters: Vec<Option<String>>,
+    in_param_marks: bool,
+    only_param_marks: bool,
+}
+
+impl<'b> Visitor<'b> for MarkFinder<'_, '_> {
+    fn visit_expr(&mut self, expr: &'b Expr) {
+        if let Expr::Call(call) = expr {
+            if self.in_param_marks
+                && self.scope.pytest_path(expr).as_deref() == Some("pytest.mark.filterwarnings")
+            {
+                let strings: Vec<Option<String>> = call
+                    .arguments
+                    .args
+                    .iter()
+                    .map(|a| match a {
+                        Expr::StringLiteral(s) => Some(s.value.to_str().to_string()),
+                        _ => None,
+                    })
+                    .collect();
+                self.filters.extend(strings);
+                if call.arguments.keywords.is_empty() {
+                    // The name is recorded without the `None` an unread use adds.
+                    if !self.found.iter().any(|(n, _)| n == "filterwarnings") {
+                        let line = self.map.line(expr.range().start());
+                        self.found.push(("filterwarnings".to_string(), line));
+                    }
+                    return;
+                }
+            }
+            if self.scope.pytest_path(expr).as_deref() == Some("pytest.param") {
+                self.visit_expr(&call.func);
+                for arg in call.arguments.args.iter() {
+                    self.visit_expr(arg);
+                }
+                for kw in call.arguments.keywords.iter() {
+                    let outer = self.in_param_marks;
+                    self.in_param_marks |= kw.arg.as_deref() == Some("marks");
+                    self.visit_expr(&kw.value);
+                    self.in_param_marks = outer;
+                }
+                return;
+            }
+        }
+        if let Expr::Attribute(_) = expr {
+            if let Some(path) = self.scope.pytest_path(expr) {
+                if let Some(name) = path
+                    .strip_prefix("pytest.mark.")
+                    .and_then(|r| r.split('.').next())
+                {
+                    if self.in_param_marks && name == "filterwarnings" {
+                        self.filters.push(None);
+                    }
+                    if (self.in_param_marks || !self.only_param_marks)
+                        && !self.found.iter().any(|(n, _)| n == name)
+                    {
+                        let line = self.map.line(expr.range().start());
+                        self.found.push((name.to_string(), line));
+                    }
+                    return;
+                }
+            }
+        }
+        visitor::walk_expr(self, expr);
+    }
+}
