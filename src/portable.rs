@@ -20,6 +20,9 @@ pub fn compile_error(expr: &str) -> Option<&'static str> {
     let Ok(parsed) = parse_expression(expr) else {
         return Some("a syntax error");
     };
+    if !parses_everywhere(expr) {
+        return Some("syntax that Python 3.9 does not parse");
+    }
     let mut check = CompileCheck { error: None };
     check.visit_expr(parsed.expr());
     check.error
@@ -104,6 +107,16 @@ impl Visitor<'_> for CompileCheck {
             Expr::ListComp(c) => self.generators(&c.generators, &[&c.elt]),
             Expr::SetComp(c) => self.generators(&c.generators, &[&c.elt]),
             Expr::Generator(c) => self.generators(&c.generators, &[&c.elt]),
+            // A `yield` makes the lambda around it a generator function (always truthy), and
+            // `await` is refused outside `async def`.
+            Expr::Yield(_) | Expr::YieldFrom(_) => {
+                self.error = Some("a `yield`, which would make it a generator");
+                return;
+            }
+            Expr::Await(_) => {
+                self.error = Some("an `await`, which only an `async def` may hold");
+                return;
+            }
             Expr::DictComp(c) => {
                 let mut parts: Vec<&Expr> = vec![&c.value];
                 parts.extend(c.key.as_deref());
@@ -129,6 +142,9 @@ mod tests {
         assert!(compile_error("[(lambda: (x := 2))() for x in range(3)]").is_none());
         assert!(compile_error("(lambda: (y := [1], [x for x in y])[-1])()").is_none());
         assert_eq!(compile_error("f(1) ==( 2"), Some("a syntax error"));
+        assert!(compile_error("(lambda s=s: ((yield s(4)), s(3) == 9)[-1])()").is_some());
+        assert!(compile_error("(lambda: (await g()))()").is_some());
+        assert!(compile_error("w()[*-1] == 1").is_some());
     }
 
     #[test]
