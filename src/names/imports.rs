@@ -102,7 +102,6 @@ fn is_stdlib_module_part(name: &str) -> bool {
 pub fn import_value(text: &str) -> Rendered {
     Rendered {
         text: text.to_string(),
-        atomic: true,
         prec: Prec::CallAttribute,
         free: vec!["__import__".to_string()],
     }

@@ -13,12 +13,11 @@ use ruff_text_size::{Ranged, TextRange};
 use super::facts::{collect_targets, dict_comp_parts};
 use crate::source::SourceMap;
 
-/// An expression written out as Python source: the text, whether it can stand anywhere without
-/// parentheses, and the free names it reads (for capture checks).
+/// An expression written out as Python source: the text, how tightly it binds (where it lands
+/// decides whether it needs parentheses), and the free names it reads (for capture checks).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Rendered {
     pub text: String,
-    pub atomic: bool,
     /// How tightly the expression binds (a bare tuple or generator counts as the loosest).
     pub prec: Prec,
     pub free: Vec<String>,
@@ -29,7 +28,6 @@ impl Rendered {
     pub fn name(id: &str) -> Rendered {
         Rendered {
             text: id.to_string(),
-            atomic: true,
             prec: Prec::Atomic,
             free: vec![id.to_string()],
         }
@@ -106,33 +104,6 @@ impl Pos {
     }
 }
 
-/// Whether an expression can be spliced anywhere without parentheses.
-pub fn is_atomic(expr: &Expr) -> bool {
-    match expr {
-        Expr::Name(_)
-        | Expr::Attribute(_)
-        | Expr::Subscript(_)
-        | Expr::Call(_)
-        | Expr::StringLiteral(_)
-        | Expr::BytesLiteral(_)
-        | Expr::FString(_)
-        | Expr::TString(_)
-        | Expr::NumberLiteral(_)
-        | Expr::BooleanLiteral(_)
-        | Expr::NoneLiteral(_)
-        | Expr::EllipsisLiteral(_)
-        | Expr::List(_)
-        | Expr::Dict(_)
-        | Expr::Set(_)
-        | Expr::ListComp(_)
-        | Expr::SetComp(_)
-        | Expr::DictComp(_) => true,
-        Expr::Tuple(t) => t.parenthesized,
-        Expr::Generator(g) => g.parenthesized,
-        _ => false,
-    }
-}
-
 /// Render `expr` as source text, substituting free names as `map` says, by splicing the original
 /// source between the substituted ranges. Precedence holds because a substituted value is
 /// parenthesised wherever it binds looser than the place it lands in needs (see `Pos`); an
@@ -165,7 +136,6 @@ pub fn render(
     free.dedup();
     Ok(Rendered {
         text,
-        atomic: is_atomic(expr),
         prec: precedence(expr),
         free,
     })
