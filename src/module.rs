@@ -987,33 +987,6 @@ impl<'a> ModuleScope<'a> {
         }) else {
             return false;
         };
-        const BUILDERS: &[&str] = &[
-            "range",
-            "list",
-            "tuple",
-            "dict",
-            "set",
-            "frozenset",
-            "str",
-            "int",
-            "float",
-            "bool",
-            "bytes",
-            "len",
-            "zip",
-            "enumerate",
-            "object",
-            "sorted",
-            "min",
-            "max",
-            "sum",
-            "abs",
-            "round",
-            "reversed",
-            "repr",
-            "chr",
-            "ord",
-        ];
         if BUILDERS.contains(&dotted.as_str()) && !self.globals.contains_key(&dotted) {
             // On literal values only: on a user object even `sorted` runs its `__lt__`.
             let is_const = |n: &str| matches!(self.globals.get(n), Some(Global::Constant { .. }));
@@ -1081,59 +1054,15 @@ impl<'a> ModuleScope<'a> {
             .iter()
             .find(|d| self.pytest_path(&d.expression).as_deref() == Some("pytest.fixture"))?;
         let line = map.line(f.range.start());
-        let mut autouse = None;
-        let mut unsupported: Option<String> = None;
-        if let Expr::Call(call) = &decorator.expression {
-            for kw in call.arguments.keywords.iter() {
-                let Some(arg) = kw.arg.as_ref() else { continue };
-                match arg.as_str() {
-                    "autouse" if matches!(&kw.value, Expr::BooleanLiteral(b) if b.value) => {
-                        autouse = Some(format!(
-                            "the autouse fixture `{}` (line {line}) runs before every test",
-                            f.name
-                        ));
-                    }
-                    "scope" if !matches!(&kw.value, Expr::StringLiteral(s) if s.value.to_str() == "function") =>
-                    {
-                        unsupported = Some(format!(
-                            "fixture `{}` (line {line}) is shared across tests (scope={}), so a test may see it changed by another",
-                            f.name,
-                            map.text(kw.value.range())
-                        ));
-                    }
-                    "params" => {
-                        unsupported = Some(format!(
-                            "fixture `{}` (line {line}) is parametrized",
-                            f.name
-                        ));
-                    }
-                    _ => {}
-                }
-            }
-        }
+        let (autouse, unsupported) = fixture_options(f, &decorator.expression, line, map);
         if let Some(why) = unsupported {
             return Some((Fixture::Unsupported { why }, autouse));
         }
-        let params: Vec<String> = f.parameters.iter().map(|p| p.name().to_string()).collect();
-        let mut body: &[Stmt] = &f.body;
-        if let Some(Stmt::Expr(e)) = body.first() {
-            if matches!(e.value.as_ref(), Expr::StringLiteral(_)) {
-                body = &body[1..];
-            }
-        }
-        let value = match body.first() {
-            Some(Stmt::Return(r)) if body.len() == 1 => r.value.as_deref(),
-            Some(Stmt::Expr(e)) => match e.value.as_ref() {
-                Expr::Yield(y) => y.value.as_deref(),
-                _ => None,
-            },
-            _ => None,
-        };
-        let fixture = match value {
+        let fixture = match fixture_value(f) {
             Some(expr) if self.is_solution_module_expr(expr) => Fixture::SolutionModule,
             Some(expr) => Fixture::Value {
                 expr,
-                params,
+                params: f.parameters.iter().map(|p| p.name().to_string()).collect(),
                 range: f.range,
             },
             None => Fixture::Unsupported {
@@ -1144,6 +1073,67 @@ impl<'a> ModuleScope<'a> {
             },
         };
         Some((fixture, autouse))
+    }
+}
+
+/// What `@pytest.fixture(...)`'s options say: why it runs before every test (`autouse=True`), and
+/// why the extractor does not reproduce it (a wider scope, `params=`).
+fn fixture_options(
+    f: &ast::StmtFunctionDef,
+    decorator: &Expr,
+    line: u32,
+    map: &SourceMap,
+) -> (Option<String>, Option<String>) {
+    let mut autouse = None;
+    let mut unsupported: Option<String> = None;
+    let Expr::Call(call) = decorator else {
+        return (autouse, unsupported);
+    };
+    for kw in call.arguments.keywords.iter() {
+        let Some(arg) = kw.arg.as_ref() else { continue };
+        match arg.as_str() {
+            "autouse" if matches!(&kw.value, Expr::BooleanLiteral(b) if b.value) => {
+                autouse = Some(format!(
+                    "the autouse fixture `{}` (line {line}) runs before every test",
+                    f.name
+                ));
+            }
+            "scope" if !matches!(&kw.value, Expr::StringLiteral(s) if s.value.to_str() == "function") =>
+            {
+                unsupported = Some(format!(
+                    "fixture `{}` (line {line}) is shared across tests (scope={}), so a test may see it changed by another",
+                    f.name,
+                    map.text(kw.value.range())
+                ));
+            }
+            "params" => {
+                unsupported = Some(format!(
+                    "fixture `{}` (line {line}) is parametrized",
+                    f.name
+                ));
+            }
+            _ => {}
+        }
+    }
+    (autouse, unsupported)
+}
+
+/// The value a fixture gives when its body (after a docstring) is only `return <expr>` or starts
+/// with `yield <expr>`.
+fn fixture_value(f: &ast::StmtFunctionDef) -> Option<&Expr> {
+    let mut body: &[Stmt] = &f.body;
+    if let Some(Stmt::Expr(e)) = body.first() {
+        if matches!(e.value.as_ref(), Expr::StringLiteral(_)) {
+            body = &body[1..];
+        }
+    }
+    match body.first() {
+        Some(Stmt::Return(r)) if body.len() == 1 => r.value.as_deref(),
+        Some(Stmt::Expr(e)) => match e.value.as_ref() {
+            Expr::Yield(y) => y.value.as_deref(),
+            _ => None,
+        },
+        _ => None,
     }
 }
 
@@ -1216,7 +1206,6 @@ pub fn dotted_name(expr: &Expr) -> Option<String> {
     }
 }
 
-/// Whether a function body loads a module from a file (a solution loader).
 /// Every `module.X` read anywhere in the file where `module` is the solution (a module-level name
 /// for it, or a loader call), and every name imported from it.
 fn solution_attrs(body: &[Stmt], scope: &ModuleScope) -> HashSet<String> {
@@ -1331,6 +1320,7 @@ fn loads_solution_file(body: &[Stmt], solution_modules: &[String], named: bool) 
     !other_file && (named || strings.0.iter().any(|s| is_solution(s)))
 }
 
+/// Whether a function body loads a module from a file (a solution loader).
 fn is_loader_body(body: &[Stmt]) -> bool {
     struct Finder(bool);
     impl<'a> Visitor<'a> for Finder {
@@ -1489,6 +1479,35 @@ fn global_declared(body: &[Stmt]) -> Vec<(String, TextRange)> {
     }
     finder.0
 }
+
+/// Builtins that build values: harmless on literal values.
+const BUILDERS: &[&str] = &[
+    "range",
+    "list",
+    "tuple",
+    "dict",
+    "set",
+    "frozenset",
+    "str",
+    "int",
+    "float",
+    "bool",
+    "bytes",
+    "len",
+    "zip",
+    "enumerate",
+    "object",
+    "sorted",
+    "min",
+    "max",
+    "sum",
+    "abs",
+    "round",
+    "reversed",
+    "repr",
+    "chr",
+    "ord",
+];
 
 /// Standard-library calls that change process-wide state a solution may read.
 const GLOBAL_STATE_CALLS: &[&str] = &[
