@@ -4,7 +4,8 @@
 //! code: what may run before a test makes the test's asserts depend on it (dropped, naming it), and
 //! a fixture from a conftest is known by name, so the reason says where it comes from.
 
-use ruff_python_ast::{Expr, Stmt};
+use ruff_python_ast::visitor::{self, Visitor};
+use ruff_python_ast::{self as ast, Expr, Stmt};
 use ruff_python_parser::parse_module;
 use ruff_text_size::{Ranged, TextRange};
 
@@ -108,145 +109,191 @@ const DOCTEST_NAMESPACE: &str = "doctest_namespace";
 ///
 /// Nothing a test (or the solution) reads changes, and the fixture cannot fail: it is inert.
 fn doctest_only_fixtures(body: &[Stmt], inner: &ModuleScope) -> Vec<String> {
-    use ruff_python_ast::visitor::{self, Visitor};
-    #[derive(Default)]
-    struct Unbinds(Vec<String>);
-    impl<'a> Visitor<'a> for Unbinds {
-        fn visit_stmt(&mut self, stmt: &'a Stmt) {
+    let names = TopLevelNames::of(body);
+    body.iter()
+        .filter_map(|stmt| match stmt {
+            Stmt::FunctionDef(f)
+                if is_autouse_doctest_fixture(f, inner)
+                    && only_stores_into_doctest(&f.body, &names) =>
+            {
+                Some(f.name.to_string())
+            }
+            _ => None,
+        })
+        .collect()
+}
+
+/// `@pytest.fixture(autouse=True)` alone on a plain `def f(doctest_namespace)`.
+fn is_autouse_doctest_fixture(f: &ast::StmtFunctionDef, inner: &ModuleScope) -> bool {
+    let [decorator] = f.decorator_list.as_slice() else {
+        return false;
+    };
+    let Expr::Call(call) = &decorator.expression else {
+        return false;
+    };
+    let autouse_only = call.arguments.args.is_empty()
+        && call.arguments.keywords.iter().all(|k| {
+            k.arg.as_ref().is_some_and(|a| a.as_str() == "autouse")
+                && matches!(&k.value, Expr::BooleanLiteral(b) if b.value)
+        });
+    let one_param = f.parameters.posonlyargs.is_empty()
+        && f.parameters.kwonlyargs.is_empty()
+        && f.parameters.vararg.is_none()
+        && f.parameters.kwarg.is_none()
+        && matches!(f.parameters.args.as_slice(),
+            [p] if p.parameter.name.as_str() == DOCTEST_NAMESPACE && p.default.is_none());
+    autouse_only
+        && one_param
+        && !f.is_async
+        && f.type_params.is_none()
+        && inner.pytest_path(&decorator.expression).as_deref() == Some("pytest.fixture")
+}
+
+/// A body (after a docstring) of only `doctest_namespace["<literal>"] = value` and `pass`, each
+/// value one whose read cannot run code or fail.
+fn only_stores_into_doctest(body: &[Stmt], names: &TopLevelNames) -> bool {
+    let mut statements = body;
+    if let Some(Stmt::Expr(e)) = statements.first() {
+        if matches!(e.value.as_ref(), Expr::StringLiteral(_)) {
+            statements = &statements[1..];
+        }
+    }
+    statements.iter().all(|s| match s {
+        Stmt::Assign(a) => {
+            matches!(a.targets.as_slice(), [Expr::Subscript(t)]
+                if matches!(t.value.as_ref(), Expr::Name(n) if n.id.as_str() == DOCTEST_NAMESPACE)
+                    && matches!(t.slice.as_ref(), Expr::StringLiteral(_)))
+                && names.value_ok(&a.value)
+        }
+        Stmt::Pass(_) => true,
+        _ => false,
+    })
+}
+
+/// The names a conftest binds at its top level, which of them are modules it imports, and the
+/// names anything in it deletes or declares `global` (any of which may be unbound or rebound).
+struct TopLevelNames {
+    bound: Vec<String>,
+    modules: Vec<String>,
+    unbound: Vec<String>,
+}
+
+impl TopLevelNames {
+    fn of(body: &[Stmt]) -> Self {
+        let mut unbinds = Unbinds::default();
+        for stmt in body {
+            unbinds.visit_stmt(stmt);
+        }
+        let mut bound: Vec<String> = Vec::new();
+        let mut modules: Vec<String> = Vec::new();
+        for stmt in body {
             match stmt {
-                Stmt::Global(g) => self.0.extend(g.names.iter().map(|n| n.to_string())),
-                Stmt::Delete(d) => {
-                    for t in &d.targets {
+                Stmt::Import(i) => {
+                    for a in &i.names {
+                        let name = match &a.asname {
+                            Some(n) => n.to_string(),
+                            None => a.name.split('.').next().unwrap_or_default().to_string(),
+                        };
+                        modules.push(name.clone());
+                        bound.push(name);
+                    }
+                }
+                Stmt::ImportFrom(i) => bound.extend(
+                    i.names
+                        .iter()
+                        .filter(|a| a.name.as_str() != "*")
+                        .map(|a| a.asname.as_ref().unwrap_or(&a.name).to_string()),
+                ),
+                Stmt::FunctionDef(f) => bound.push(f.name.to_string()),
+                Stmt::ClassDef(c) => bound.push(c.name.to_string()),
+                Stmt::Assign(a) => {
+                    for t in &a.targets {
                         if let Expr::Name(n) = t {
-                            self.0.push(n.id.to_string());
+                            bound.push(n.id.to_string());
                         }
                     }
                 }
                 _ => {}
             }
-            visitor::walk_stmt(self, stmt);
+        }
+        // A module name rebound by anything but an import is not a module for certain.
+        modules.retain(|m| !body.iter().any(|s| rebinds_otherwise(s, m)));
+        TopLevelNames {
+            bound,
+            modules,
+            unbound: unbinds.0,
         }
     }
-    let mut unbinds = Unbinds::default();
-    for stmt in body {
-        unbinds.visit_stmt(stmt);
+
+    /// Bound at the top level and never deleted nor declared `global`: its read cannot fail.
+    fn safe(&self, n: &str) -> bool {
+        self.bound.iter().any(|b| b == n) && !self.unbound.iter().any(|u| u == n)
     }
-    let mut bound: Vec<String> = Vec::new();
-    let mut modules: Vec<String> = Vec::new();
-    for stmt in body {
+
+    fn is_module(&self, n: &str) -> bool {
+        self.safe(n) && self.modules.iter().any(|m| m == n)
+    }
+
+    /// `module.a.b`: attributes read from a module's `__dict__`.
+    fn module_chain(&self, e: &Expr) -> bool {
+        match e {
+            Expr::Name(n) => self.is_module(n.id.as_str()),
+            Expr::Attribute(a) => self.module_chain(&a.value),
+            _ => false,
+        }
+    }
+
+    /// A value whose read runs no code: a literal, a safe name, an attribute chain on a module.
+    fn value_ok(&self, e: &Expr) -> bool {
+        match e {
+            Expr::StringLiteral(_)
+            | Expr::BytesLiteral(_)
+            | Expr::NumberLiteral(_)
+            | Expr::BooleanLiteral(_)
+            | Expr::NoneLiteral(_) => true,
+            Expr::Name(n) => self.safe(n.id.as_str()),
+            Expr::Attribute(a) => self.module_chain(&a.value),
+            _ => false,
+        }
+    }
+}
+
+/// Whether a top-level statement binds `name` other than by `import name`.
+fn rebinds_otherwise(stmt: &Stmt, name: &str) -> bool {
+    match stmt {
+        Stmt::FunctionDef(f) => f.name.as_str() == name,
+        Stmt::ClassDef(c) => c.name.as_str() == name,
+        Stmt::Assign(a) => a
+            .targets
+            .iter()
+            .any(|t| matches!(t, Expr::Name(n) if n.id.as_str() == name)),
+        Stmt::ImportFrom(i) => i
+            .names
+            .iter()
+            .any(|a| a.asname.as_ref().unwrap_or(&a.name).as_str() == name),
+        _ => false,
+    }
+}
+
+/// Names `global` declares or `del` deletes, anywhere.
+#[derive(Default)]
+struct Unbinds(Vec<String>);
+
+impl<'a> Visitor<'a> for Unbinds {
+    fn visit_stmt(&mut self, stmt: &'a Stmt) {
         match stmt {
-            Stmt::Import(i) => {
-                for a in &i.names {
-                    let name = match &a.asname {
-                        Some(n) => n.to_string(),
-                        None => a.name.split('.').next().unwrap_or_default().to_string(),
-                    };
-                    modules.push(name.clone());
-                    bound.push(name);
-                }
-            }
-            Stmt::ImportFrom(i) => bound.extend(
-                i.names
-                    .iter()
-                    .filter(|a| a.name.as_str() != "*")
-                    .map(|a| a.asname.as_ref().unwrap_or(&a.name).to_string()),
-            ),
-            Stmt::FunctionDef(f) => bound.push(f.name.to_string()),
-            Stmt::ClassDef(c) => bound.push(c.name.to_string()),
-            Stmt::Assign(a) => {
-                for t in &a.targets {
+            Stmt::Global(g) => self.0.extend(g.names.iter().map(|n| n.to_string())),
+            Stmt::Delete(d) => {
+                for t in &d.targets {
                     if let Expr::Name(n) = t {
-                        bound.push(n.id.to_string());
+                        self.0.push(n.id.to_string());
                     }
                 }
             }
             _ => {}
         }
+        visitor::walk_stmt(self, stmt);
     }
-    // A module name rebound by anything but an import is not a module for certain.
-    modules.retain(|m| {
-        !body.iter().any(|s| match s {
-            Stmt::FunctionDef(f) => f.name.as_str() == m,
-            Stmt::ClassDef(c) => c.name.as_str() == m,
-            Stmt::Assign(a) => a
-                .targets
-                .iter()
-                .any(|t| matches!(t, Expr::Name(n) if n.id.as_str() == m)),
-            Stmt::ImportFrom(i) => i
-                .names
-                .iter()
-                .any(|a| a.asname.as_ref().unwrap_or(&a.name).as_str() == m),
-            _ => false,
-        })
-    });
-    let safe = |n: &str| bound.iter().any(|b| b == n) && !unbinds.0.iter().any(|u| u == n);
-    let is_module = |n: &str| safe(n) && modules.iter().any(|m| m == n);
-    fn module_chain(e: &Expr, is_module: &dyn Fn(&str) -> bool) -> bool {
-        match e {
-            Expr::Name(n) => is_module(n.id.as_str()),
-            Expr::Attribute(a) => module_chain(&a.value, is_module),
-            _ => false,
-        }
-    }
-    let value_ok = |e: &Expr| match e {
-        Expr::StringLiteral(_)
-        | Expr::BytesLiteral(_)
-        | Expr::NumberLiteral(_)
-        | Expr::BooleanLiteral(_)
-        | Expr::NoneLiteral(_) => true,
-        Expr::Name(n) => safe(n.id.as_str()),
-        Expr::Attribute(a) => module_chain(&a.value, &is_module),
-        _ => false,
-    };
-    let mut out = Vec::new();
-    for stmt in body {
-        let Stmt::FunctionDef(f) = stmt else { continue };
-        let [decorator] = f.decorator_list.as_slice() else {
-            continue;
-        };
-        let Expr::Call(call) = &decorator.expression else {
-            continue;
-        };
-        let autouse_only = call.arguments.args.is_empty()
-            && call.arguments.keywords.iter().all(|k| {
-                k.arg.as_ref().is_some_and(|a| a.as_str() == "autouse")
-                    && matches!(&k.value, Expr::BooleanLiteral(b) if b.value)
-            });
-        let one_param = f.parameters.posonlyargs.is_empty()
-            && f.parameters.kwonlyargs.is_empty()
-            && f.parameters.vararg.is_none()
-            && f.parameters.kwarg.is_none()
-            && matches!(f.parameters.args.as_slice(),
-                [p] if p.parameter.name.as_str() == DOCTEST_NAMESPACE && p.default.is_none());
-        if !autouse_only
-            || !one_param
-            || f.is_async
-            || f.type_params.is_some()
-            || inner.pytest_path(&decorator.expression).as_deref() != Some("pytest.fixture")
-        {
-            continue;
-        }
-        let mut statements: &[Stmt] = &f.body;
-        if let Some(Stmt::Expr(e)) = statements.first() {
-            if matches!(e.value.as_ref(), Expr::StringLiteral(_)) {
-                statements = &statements[1..];
-            }
-        }
-        let stores_only = statements.iter().all(|s| match s {
-            Stmt::Assign(a) => {
-                matches!(a.targets.as_slice(), [Expr::Subscript(t)]
-                    if matches!(t.value.as_ref(), Expr::Name(n) if n.id.as_str() == DOCTEST_NAMESPACE)
-                        && matches!(t.slice.as_ref(), Expr::StringLiteral(_)))
-                    && value_ok(&a.value)
-            }
-            Stmt::Pass(_) => true,
-            _ => false,
-        });
-        if stores_only {
-            out.push(f.name.to_string());
-        }
-    }
-    out
 }
 
 /// Whether the test file or any conftest defines a fixture that takes the place of pytest's

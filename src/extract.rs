@@ -96,6 +96,78 @@ pub fn extract(source: &str, options: &Options) -> Extraction {
     let (text, too_deep) = guard::guard(source);
     let parsed = ruff_python_parser::parse_unchecked(&text, ParseOptions::from(Mode::Module));
     let map = SourceMap::new(&text, parsed.tokens());
+    let mut extraction = Extraction {
+        version: CONTRACT_VERSION,
+        file: options.file.clone(),
+        slug: slug.clone(),
+        stage: options.stage,
+        solution_names: Vec::new(),
+        assertions: Vec::new(),
+        findings: Vec::new(),
+        syntax_errors: syntax_errors(&map, &too_deep, parsed.errors()),
+    };
+    let ruff_python_ast::Mod::Module(module) = parsed.syntax() else {
+        return extraction;
+    };
+    let body = &module.body;
+    // CPython also refuses what ruff's parser accepts: a starred value standing alone.
+    let starred = misplaced_starred(body);
+    extraction
+        .syntax_errors
+        .extend(starred.iter().map(|range| starred_error(&map, *range)));
+    let error_ranges: Vec<TextRange> = parsed
+        .errors()
+        .iter()
+        .map(|e| e.location)
+        .chain(starred.iter().copied())
+        .collect();
+    let scope = module_scope(body, &map, options, &error_ranges);
+    let (mut cases, unlisted) = collect::collect(body, &scope, &map);
+    let judgement = options
+        .pytest_config
+        .as_ref()
+        .map(crate::pytest::config::judge)
+        .unwrap_or_default();
+    let case_filters = crate::pytest::session::apply(&judgement, body, &scope, &map, &mut cases);
+    let ctx = Ctx {
+        errors: &error_ranges,
+        scope: &scope,
+        map: &map,
+        slug: &slug,
+        shared_params: Default::default(),
+    };
+    let (full, solution_names) = flatten_cases(&ctx, &cases, &case_filters);
+    extraction.solution_names = solution_names;
+    let helpers = helper_asserts(body, &cases, &unlisted);
+    extraction.assertions = match options.stage {
+        Stage::Full => full,
+        stage => legacy::extract(stage, body, &scope, &map, &full, &helpers),
+    };
+    // Asserts the depth guard removed are still asserts of their tests: report them as dropped.
+    for deep in too_deep.iter().filter(|d| d.is_assert) {
+        let owners = deep_assert_owners(options.stage, body, &cases, deep);
+        extraction.assertions.extend(
+            owners
+                .into_iter()
+                .map(|test| too_deep_assert(source, &map, deep, test)),
+        );
+    }
+    extraction.assertions.sort_by_key(|a| a.span.start);
+    extraction.findings = findings(&extraction, &scope, &map, &helpers);
+    if options.stage == Stage::Full {
+        extraction
+            .findings
+            .extend(unlisted.iter().map(|u| unlisted_finding(&map, u)));
+    }
+    extraction
+}
+
+/// The statements the depth guard skipped, then the parser's errors.
+fn syntax_errors(
+    map: &SourceMap,
+    too_deep: &[guard::TooDeep],
+    parse_errors: &[ruff_python_parser::ParseError],
+) -> Vec<SyntaxError> {
     let mut syntax_errors: Vec<SyntaxError> = too_deep
         .iter()
         .map(|d| {
@@ -112,7 +184,7 @@ pub fn extract(source: &str, options: &Options) -> Extraction {
             }
         })
         .collect();
-    for error in parsed.errors() {
+    for error in parse_errors {
         let (line, column) = map.line_column(error.location.start());
         syntax_errors.push(SyntaxError {
             line,
@@ -122,40 +194,28 @@ pub fn extract(source: &str, options: &Options) -> Extraction {
             end: error.location.end().to_u32(),
         });
     }
-    let mut extraction = Extraction {
-        version: CONTRACT_VERSION,
-        file: options.file.clone(),
-        slug: slug.clone(),
-        stage: options.stage,
-        solution_names: Vec::new(),
-        assertions: Vec::new(),
-        findings: Vec::new(),
-        syntax_errors,
-    };
-    let ruff_python_ast::Mod::Module(module) = parsed.syntax() else {
-        return extraction;
-    };
-    let body = &module.body;
-    // CPython also refuses what ruff's parser accepts: a starred value standing alone.
-    let starred = misplaced_starred(body);
-    for range in &starred {
-        let (line, column) = map.line_column(range.start());
-        extraction.syntax_errors.push(SyntaxError {
-            line,
-            column,
-            message: "a starred expression cannot be used here (CPython refuses to compile it)"
-                .into(),
-            start: range.start().to_u32(),
-            end: range.end().to_u32(),
-        });
+    syntax_errors
+}
+
+fn starred_error(map: &SourceMap, range: TextRange) -> SyntaxError {
+    let (line, column) = map.line_column(range.start());
+    SyntaxError {
+        line,
+        column,
+        message: "a starred expression cannot be used here (CPython refuses to compile it)".into(),
+        start: range.start().to_u32(),
+        end: range.end().to_u32(),
     }
-    let error_ranges: Vec<TextRange> = parsed
-        .errors()
-        .iter()
-        .map(|e| e.location)
-        .chain(starred.iter().copied())
-        .collect();
-    let mut scope = ModuleScope::analyse(body, &map, &options.solution_modules, &error_ranges);
+}
+
+/// What the file's names mean, with what its conftests do and what the solution defines.
+fn module_scope<'a>(
+    body: &'a [Stmt],
+    map: &SourceMap,
+    options: &Options,
+    error_ranges: &[TextRange],
+) -> ModuleScope<'a> {
+    let mut scope = ModuleScope::analyse(body, map, &options.solution_modules, error_ranges);
     crate::conftest::apply(&mut scope, &options.conftests, &options.solution_modules);
     scope
         .solution_attrs
@@ -163,25 +223,20 @@ pub fn extract(source: &str, options: &Options) -> Extraction {
     scope
         .solution_defined
         .extend(options.solution_globals.iter().cloned());
-    let (mut cases, unlisted) = collect::collect(body, &scope, &map);
-    let judgement = options
-        .pytest_config
-        .as_ref()
-        .map(crate::pytest::config::judge)
-        .unwrap_or_default();
-    let case_filters = crate::pytest::session::apply(&judgement, body, &scope, &map, &mut cases);
-    let ctx = Ctx {
-        errors: &error_ranges,
-        scope: &scope,
-        map: &map,
-        slug: &slug,
-        shared_params: Default::default(),
-    };
+    scope
+}
 
+/// The full stage's assertions of every case, in source order, and the solution names they call.
+/// Each case's kept expressions run under its warning filters (`case_filters`, one per case).
+fn flatten_cases(
+    ctx: &Ctx,
+    cases: &[collect::Case],
+    case_filters: &[Vec<crate::pytest::warnings::Filter>],
+) -> (Vec<crate::model::Assertion>, Vec<String>) {
     let mut solution_names = Vec::new();
     let mut full: Vec<crate::model::Assertion> = Vec::new();
-    for (case, filters) in cases.iter().zip(&case_filters) {
-        let mut flat = flatten::flatten_case(&ctx, case, &mut solution_names);
+    for (case, filters) in cases.iter().zip(case_filters) {
+        let mut flat = flatten::flatten_case(ctx, case, &mut solution_names);
         for a in &mut flat {
             refuse_uncompilable(a);
         }
@@ -194,63 +249,73 @@ pub fn extract(source: &str, options: &Options) -> Extraction {
     }
     solution_names.sort();
     solution_names.dedup();
-    extraction.solution_names = solution_names;
-
     full.sort_by_key(|a| a.span.start);
-    let helpers = helper_asserts(body, &cases, &unlisted);
-    extraction.assertions = match options.stage {
-        Stage::Full => full,
-        stage => legacy::extract(stage, body, &scope, &map, &full, &helpers),
-    };
-    // Asserts the depth guard removed are still asserts of their tests: report them as dropped.
-    for deep in too_deep.iter().filter(|d| d.is_assert) {
-        let at = TextSize::new(deep.start as u32);
-        let owners: Vec<String> = match options.stage {
-            Stage::Full => cases
-                .iter()
-                .filter(|c| c.func.range.contains(at))
-                .map(|c| c.id.clone())
-                .collect(),
-            _ => enclosing_function(body, at, "").into_iter().collect(),
-        };
-        for test in owners {
-            let range = TextRange::new(at, TextSize::new(deep.end as u32));
-            let (line, column) = map.line_column(at);
-            extraction.assertions.push(crate::model::Assertion {
-                test,
-                line,
-                column,
-                source: source[deep.start..deep.end].lines().next().unwrap_or("").chars().take(80).collect(),
-                status: crate::model::Status::Dropped,
-                expr: None,
-                reason: Some(format!(
-                    "it nests more than {} levels deep; the extractor skipped it to protect the page",
-                    guard::MAX_DEPTH
-                )),
-                unresolved: Some(Vec::new()),
-                shapes: Vec::new(),
-                span: map.span(range),
-                origins: Vec::new(),
-            });
-        }
+    (full, solution_names)
+}
+
+/// The tests an assert the depth guard skipped belongs to.
+fn deep_assert_owners(
+    stage: Stage,
+    body: &[Stmt],
+    cases: &[collect::Case],
+    deep: &guard::TooDeep,
+) -> Vec<String> {
+    let at = TextSize::new(deep.start as u32);
+    match stage {
+        Stage::Full => cases
+            .iter()
+            .filter(|c| c.func.range.contains(at))
+            .map(|c| c.id.clone())
+            .collect(),
+        _ => enclosing_function(body, at, "").into_iter().collect(),
     }
-    extraction.assertions.sort_by_key(|a| a.span.start);
-    extraction.findings = findings(&extraction, &scope, &map, &helpers);
-    // Tests whose node ids the file alone does not tell: nothing is emitted under an id pytest
-    // does not print, and the file says so.
-    if options.stage == Stage::Full {
-        for u in &unlisted {
-            extraction.findings.push(Finding {
-                shape: Shape::ParametrizedInputs,
-                line: map.line(u.func.range.start()),
-                message: format!(
-                    "`{}`: its test ids cannot be known from the file ({}), so its assertions are not listed",
-                    u.name, u.why
-                ),
-            });
-        }
+}
+
+/// An assert the depth guard skipped, reported as dropped for `test`.
+fn too_deep_assert(
+    source: &str,
+    map: &SourceMap,
+    deep: &guard::TooDeep,
+    test: String,
+) -> crate::model::Assertion {
+    let at = TextSize::new(deep.start as u32);
+    let range = TextRange::new(at, TextSize::new(deep.end as u32));
+    let (line, column) = map.line_column(at);
+    crate::model::Assertion {
+        test,
+        line,
+        column,
+        source: source[deep.start..deep.end]
+            .lines()
+            .next()
+            .unwrap_or("")
+            .chars()
+            .take(80)
+            .collect(),
+        status: crate::model::Status::Dropped,
+        expr: None,
+        reason: Some(format!(
+            "it nests more than {} levels deep; the extractor skipped it to protect the page",
+            guard::MAX_DEPTH
+        )),
+        unresolved: Some(Vec::new()),
+        shapes: Vec::new(),
+        span: map.span(range),
+        origins: Vec::new(),
     }
-    extraction
+}
+
+/// A test whose node ids the file alone does not tell: nothing is emitted under an id pytest does
+/// not print, and the file says so.
+fn unlisted_finding(map: &SourceMap, u: &collect::Unlisted) -> Finding {
+    Finding {
+        shape: Shape::ParametrizedInputs,
+        line: map.line(u.func.range.start()),
+        message: format!(
+            "`{}`: its test ids cannot be known from the file ({}), so its assertions are not listed",
+            u.name, u.why
+        ),
+    }
 }
 
 /// `x = *a`, `*a` as a statement, `assert *a`, `return *a`: a starred expression that is not an
@@ -339,7 +404,9 @@ fn helper_asserts<'a>(
                 _ => visitor::walk_stmt(self, stmt),
             }
         }
-        fn visit_expr(&mut self, _: &'a ast::Expr) {}
+        fn visit_expr(&mut self, _: &'a ast::Expr) {
+            // Statements only: an expression holds no assert.
+        }
     }
     let mut finder = Finder {
         tests: &tests,
@@ -350,59 +417,79 @@ fn helper_asserts<'a>(
     finder.out
 }
 
+/// What the file shows about the measurement, by line: helper asserts, solution names the slug
+/// does not say, imported modules assertions need, and one finding per test dropped for a shape.
 fn findings(
     extraction: &Extraction,
     scope: &ModuleScope,
     map: &SourceMap,
     helpers: &[(&ast::StmtAssert, String)],
 ) -> Vec<Finding> {
-    let mut out = Vec::new();
-    for (a, owner) in helpers {
-        let line = map.line(a.range.start());
-        let place = if owner == "<module>" {
-            "at module level".to_string()
-        } else {
-            format!("in `{owner}`")
-        };
-        let outcome = if extraction.stage == Stage::AsWritten {
-            "taken as a check at this stage, it leaks into the measurement"
-        } else {
-            "it is not extracted"
-        };
-        out.push(Finding {
-            shape: Shape::HelperAssertion,
-            line,
-            message: format!(
-                "`{}` {place} is outside any test pytest collects, so pytest never runs it as a check of the solution; {outcome}",
-                map.snippet(a.range)
-            ),
-        });
+    let mut out: Vec<Finding> = helpers
+        .iter()
+        .map(|(a, owner)| helper_finding(extraction.stage, map, a, owner))
+        .collect();
+    out.extend(slug_mismatch_finding(extraction));
+    out.extend(import_findings(extraction, scope));
+    out.extend(dropped_test_findings(extraction));
+    out.sort_by_key(|f| f.line);
+    out
+}
+
+/// An assert outside any collected test (`owner`: where it is).
+fn helper_finding(stage: Stage, map: &SourceMap, a: &ast::StmtAssert, owner: &str) -> Finding {
+    let line = map.line(a.range.start());
+    let place = if owner == "<module>" {
+        "at module level".to_string()
+    } else {
+        format!("in `{owner}`")
+    };
+    let outcome = if stage == Stage::AsWritten {
+        "taken as a check at this stage, it leaks into the measurement"
+    } else {
+        "it is not extracted"
+    };
+    Finding {
+        shape: Shape::HelperAssertion,
+        line,
+        message: format!(
+            "`{}` {place} is outside any test pytest collects, so pytest never runs it as a check of the solution; {outcome}",
+            map.snippet(a.range)
+        ),
     }
+}
+
+/// The tests call solution names other than the slug.
+fn slug_mismatch_finding(extraction: &Extraction) -> Option<Finding> {
     let mismatched: Vec<&String> = extraction
         .solution_names
         .iter()
         .filter(|n| **n != extraction.slug)
         .collect();
-    if !mismatched.is_empty() {
-        let line = extraction
-            .assertions
-            .iter()
-            .find(|a| a.shapes.contains(&Shape::SlugNameMismatch))
-            .map(|a| a.line)
-            .unwrap_or(1);
-        let listed: Vec<String> = mismatched.iter().map(|n| format!("`{n}`")).collect();
-        out.push(Finding {
-            shape: Shape::SlugNameMismatch,
-            line,
-            message: format!(
-                "the tests call {} but the slug is `{}`: a solution that defines only `{}` fails them; name these in the statement",
-                listed.join(", "),
-                extraction.slug,
-                extraction.slug
-            ),
-        });
+    if mismatched.is_empty() {
+        return None;
     }
-    // Imported modules that assertions reference, grouped by import.
+    let line = extraction
+        .assertions
+        .iter()
+        .find(|a| a.shapes.contains(&Shape::SlugNameMismatch))
+        .map(|a| a.line)
+        .unwrap_or(1);
+    let listed: Vec<String> = mismatched.iter().map(|n| format!("`{n}`")).collect();
+    Some(Finding {
+        shape: Shape::SlugNameMismatch,
+        line,
+        message: format!(
+            "the tests call {} but the slug is `{}`: a solution that defines only `{}` fails them; name these in the statement",
+            listed.join(", "),
+            extraction.slug,
+            extraction.slug
+        ),
+    })
+}
+
+/// Imported modules that dropped assertions reference, grouped by import.
+fn import_findings(extraction: &Extraction, scope: &ModuleScope) -> Vec<Finding> {
     let mut imports: BTreeMap<(u32, String), usize> = BTreeMap::new();
     for a in extraction.dropped() {
         for name in a.unresolved.iter().flatten() {
@@ -411,8 +498,9 @@ fn findings(
             }
         }
     }
-    for ((line, name), count) in imports {
-        out.push(Finding {
+    imports
+        .into_iter()
+        .map(|((line, name), count)| Finding {
             shape: Shape::StdlibReference,
             line,
             message: format!(
@@ -420,10 +508,14 @@ fn findings(
                 if count == 1 { "" } else { "s" },
                 if count == 1 { "it is" } else { "they are" }
             ),
-        });
-    }
-    // Other shapes as they occur: one finding per test whose assertions were dropped, under its
-    // most specific shape (imported modules are reported per import above).
+        })
+        .collect()
+}
+
+/// Other shapes as they occur: one finding per test whose assertions were dropped, under its most
+/// specific shape (imported modules are reported per import, by `import_findings`).
+fn dropped_test_findings(extraction: &Extraction) -> Vec<Finding> {
+    let mut out = Vec::new();
     let mut seen = HashSet::default();
     for a in extraction.dropped() {
         let shape = [
@@ -433,20 +525,18 @@ fn findings(
         ]
         .into_iter()
         .find(|s| a.shapes.contains(s));
-        if let Some(shape) = shape {
-            if a.shapes.contains(&Shape::StdlibReference) {
-                continue;
-            }
-            if seen.insert(a.test.split('[').next().unwrap_or("").to_string()) {
-                out.push(Finding {
-                    shape,
-                    line: a.line,
-                    message: format!("`{}`: {}", a.test, a.reason.clone().unwrap_or_default()),
-                });
-            }
+        let Some(shape) = shape else { continue };
+        if a.shapes.contains(&Shape::StdlibReference) {
+            continue;
+        }
+        if seen.insert(a.test.split('[').next().unwrap_or("").to_string()) {
+            out.push(Finding {
+                shape,
+                line: a.line,
+                message: format!("`{}`: {}", a.test, a.reason.clone().unwrap_or_default()),
+            });
         }
     }
-    out.sort_by_key(|f| f.line);
     out
 }
 

@@ -7,7 +7,7 @@ use std::rc::Rc;
 
 use ruff_python_ast::visitor::{self, Visitor};
 use ruff_python_ast::{self as ast, Expr, Stmt};
-use ruff_text_size::{Ranged, TextRange};
+use ruff_text_size::{Ranged, TextRange, TextSize};
 
 use crate::names::{self, Replacement};
 use crate::source::SourceMap;
@@ -127,6 +127,48 @@ pub struct ModuleScope<'a> {
     constants: HashMap<String, Replacement>,
 }
 
+/// What binding one statement needs to know about the whole file.
+struct FileFacts<'m, 's> {
+    map: &'m SourceMap<'s>,
+    /// Module-level names the file changes after binding them: name → the first such statement.
+    changed: HashMap<String, String>,
+    /// How many module-level assignments bind each name.
+    assigned: HashMap<String, usize>,
+}
+
+impl<'m, 's> FileFacts<'m, 's> {
+    fn of(body: &[Stmt], map: &'m SourceMap<'s>) -> Self {
+        let changed = changed_names(body)
+            .into_iter()
+            .map(|(name, range)| {
+                let what = format!(
+                    "`{}` on line {}",
+                    map.snippet(range),
+                    map.line(range.start())
+                );
+                (name, what)
+            })
+            .collect();
+        let mut assigned: HashMap<String, usize> = HashMap::default();
+        for stmt in body {
+            if let Stmt::Assign(a) = stmt {
+                for t in &a.targets {
+                    let mut names = Vec::new();
+                    names::collect_targets_vec(t, &mut names);
+                    for n in names {
+                        *assigned.entry(n).or_default() += 1;
+                    }
+                }
+            }
+        }
+        FileFacts {
+            map,
+            changed,
+            assigned,
+        }
+    }
+}
+
 impl<'a> ModuleScope<'a> {
     /// `errors`: the file's syntax-error ranges; a statement containing one binds only `Computed`
     /// names (what the parser recovered is not what was written).
@@ -136,7 +178,25 @@ impl<'a> ModuleScope<'a> {
         solution_modules: &[String],
         errors: &[TextRange],
     ) -> Self {
-        let mut scope = ModuleScope {
+        let mut scope = ModuleScope::empty(solution_modules);
+        scope.loaders = solution_loaders(body, &scope.solution_modules);
+        let file = FileFacts::of(body, map);
+        for stmt in body {
+            match syntax_error_in(stmt, map.source, errors) {
+                Some(error) => scope.bind_broken(stmt, map, map.line(error.start())),
+                None => scope.bind(stmt, &file),
+            }
+        }
+        scope.untrust_global_declared(body, map);
+        scope.shared_changes = shared_solution_changes(body, &scope.globals);
+        scope.settle_prelude(body, map);
+        scope.solution_attrs = solution_attrs(body, &scope);
+        scope
+    }
+
+    /// Nothing bound yet; `solution` and `solution_modules` are the solution's module names.
+    fn empty(solution_modules: &[String]) -> Self {
+        ModuleScope {
             loaders: HashSet::default(),
             solution_modules: std::iter::once("solution".to_string())
                 .chain(solution_modules.iter().cloned())
@@ -155,72 +215,24 @@ impl<'a> ModuleScope<'a> {
             prelude_names: HashSet::default(),
             imported_from_solution: Vec::new(),
             constants: HashMap::default(),
-        };
-        for stmt in body {
-            if let Stmt::FunctionDef(f) = stmt {
-                let named = f.name.as_str() == "_load_solution";
-                if (named || is_loader_body(&f.body))
-                    && loads_solution_file(&f.body, &scope.solution_modules, named)
-                {
-                    scope.loaders.insert(f.name.to_string());
-                }
-            }
         }
-        let changed: HashMap<String, String> = changed_names(body)
-            .into_iter()
-            .map(|(name, range)| {
-                let what = format!(
-                    "`{}` on line {}",
-                    map.snippet(range),
-                    map.line(range.start())
-                );
-                (name, what)
-            })
-            .collect();
-        let mut assigned_count: HashMap<String, usize> = HashMap::default();
-        for stmt in body {
-            if let Stmt::Assign(a) = stmt {
-                for t in &a.targets {
-                    let mut names = Vec::new();
-                    names::collect_targets_vec(t, &mut names);
-                    for n in names {
-                        *assigned_count.entry(n).or_default() += 1;
-                    }
-                }
-            }
-        }
-        for stmt in body {
-            let rest = &map.source[stmt.range().end().to_usize()..];
-            let tail = rest.find(['\n', '\r']).map_or(rest.len(), |i| i + 1);
-            let reach = TextRange::new(
-                stmt.range().start(),
-                stmt.range().end() + ruff_text_size::TextSize::new(tail as u32),
-            );
-            let broken = errors.iter().find(|e| reach.contains_inclusive(e.start()));
-            match broken {
-                Some(error) => scope.bind_broken(stmt, map, map.line(error.start())),
-                None => scope.bind(stmt, map, &changed, &assigned_count),
-            }
-        }
-        // A function that declares a module-level import `global` may rebind it.
+    }
+
+    /// A function that declares a module-level import or helper `global` may rebind it.
+    fn untrust_global_declared(&mut self, body: &[Stmt], map: &SourceMap) {
         for (name, range) in global_declared(body) {
             if let Some(Global::Import { line, .. } | Global::Helper { line, .. }) =
-                scope.globals.get(&name)
+                self.globals.get(&name)
             {
                 let why = format!(
                     "is bound at module level, but `{}` on line {} may rebind it",
                     map.snippet(range),
                     map.line(range.start())
                 );
-                scope
-                    .globals
+                self.globals
                     .insert(name, Global::Computed { line: *line, why });
             }
         }
-        scope.shared_changes = shared_solution_changes(body, &scope.globals);
-        scope.settle_prelude(body, map);
-        scope.solution_attrs = solution_attrs(body, &scope);
-        scope
     }
 
     fn is_solution_module_name(&self, module: &str) -> bool {
@@ -269,142 +281,19 @@ impl<'a> ModuleScope<'a> {
         }
     }
 
-    fn bind(
-        &mut self,
-        stmt: &'a Stmt,
-        map: &SourceMap,
-        changed: &HashMap<String, String>,
-        assigned: &HashMap<String, usize>,
-    ) {
-        let line = map.line(stmt.range().start());
-        if self.module_skip.is_none() {
-            if let Some(call) = self.module_level_call(stmt, |p| {
-                matches!(p, "pytest.skip" | "pytest.importorskip" | "pytest.xfail")
-            }) {
-                self.module_skip = Some((
-                    line,
-                    format!("`{}` runs at module level", map.snippet(call)),
-                ));
-            }
-        }
-        let effect = self.import_effect(stmt);
-        if let Some(inert) = self.replayable(stmt, effect.is_some()) {
-            self.prelude.push(PreludeStmt::Stmt { stmt, inert });
-        } else if let Some(lists) = effect.and_then(|_| self.replayable_params(stmt)) {
-            self.prelude.extend(
-                lists
-                    .into_iter()
-                    .map(|list| PreludeStmt::ParamList { list }),
-            );
-        } else if let Some(why) = effect {
-            self.global_barriers.push((
-                line,
-                format!(
-                    "`{}` on line {line} {why} when the test file is imported, and may change state",
-                    map.snippet(stmt.range())
-                ),
-            ));
-        }
+    /// One module-level statement: what it runs at import, then what each name it binds means.
+    fn bind(&mut self, stmt: &'a Stmt, file: &FileFacts) {
+        let line = file.map.line(stmt.range().start());
+        self.note_module_skip(stmt, line, file.map);
+        self.note_import_effect(stmt, line, file.map);
         match stmt {
             Stmt::Import(import) => {
                 for alias in &import.names {
-                    let module = alias.name.to_string();
-                    if module == "pytest" {
-                        let bound = alias.asname.as_ref().unwrap_or(&alias.name).to_string();
-                        self.pytest_aliases.insert(bound, "pytest".into());
-                    }
-                    let (bound, full) = match &alias.asname {
-                        Some(asname) => (asname.to_string(), module.clone()),
-                        None => {
-                            let first = module.split('.').next().unwrap_or("").to_string();
-                            (first.clone(), first)
-                        }
-                    };
-                    let global = if self.is_solution_module_name(&full)
-                        && (alias.asname.is_none() || self.solution_modules.contains(&module))
-                    {
-                        Global::SolutionModule
-                    } else {
-                        let mut stdlib = names::stdlib_import(&module, alias.asname.is_some());
-                        if alias.asname.is_none() {
-                            // `import os` and `import os.path` bind the same `os`; both ran.
-                            if let Some(Global::Import {
-                                stdlib: earlier, ..
-                            }) = self.globals.get(&bound)
-                            {
-                                stdlib = names::merge_plain_imports(earlier.as_deref(), stdlib);
-                            }
-                        }
-                        Global::Import {
-                            module: full,
-                            line,
-                            stdlib,
-                        }
-                    };
-                    self.globals.insert(bound, global);
+                    self.bind_import(alias, line);
                 }
             }
-            Stmt::ImportFrom(import) => {
-                let module = import
-                    .module
-                    .as_ref()
-                    .map(|m| m.to_string())
-                    .unwrap_or_default();
-                let from_solution = import.level == 0 && self.is_solution_module_name(&module);
-                for alias in &import.names {
-                    let name = alias.name.to_string();
-                    if name == "*" {
-                        if from_solution {
-                            self.star_import = true;
-                        }
-                        continue;
-                    }
-                    let bound = alias.asname.as_ref().unwrap_or(&alias.name).to_string();
-                    if module == "pytest" {
-                        self.pytest_aliases
-                            .insert(bound.clone(), format!("pytest.{name}"));
-                    }
-                    if from_solution {
-                        self.imported_from_solution
-                            .push((bound.clone(), name.clone()));
-                    }
-                    let global = if from_solution {
-                        Global::SolutionName { name }
-                    } else {
-                        let stdlib = (import.level == 0)
-                            .then(|| names::stdlib_from_import(&module, &name))
-                            .flatten();
-                        let dotted = if module.is_empty() {
-                            name
-                        } else {
-                            format!("{module}.{name}")
-                        };
-                        Global::Import {
-                            module: dotted,
-                            line,
-                            stdlib,
-                        }
-                    };
-                    self.globals.insert(bound, global);
-                }
-            }
-            Stmt::FunctionDef(f) => {
-                let name = f.name.to_string();
-                if let Some(fixture) = self.fixture_of(f, map) {
-                    if let Some(autouse) = fixture.1 {
-                        self.global_barriers.push((line, autouse));
-                    }
-                    self.fixtures.insert(name.clone(), fixture.0);
-                }
-                self.globals.insert(
-                    name,
-                    Global::Helper {
-                        kind: "function",
-                        line,
-                        def: f.decorator_list.is_empty().then_some(f),
-                    },
-                );
-            }
+            Stmt::ImportFrom(import) => self.bind_import_from(import, line),
+            Stmt::FunctionDef(f) => self.bind_function(f, line, file.map),
             Stmt::ClassDef(c) => {
                 self.globals.insert(
                     c.name.to_string(),
@@ -415,57 +304,16 @@ impl<'a> ModuleScope<'a> {
                     },
                 );
             }
-            Stmt::Assign(a) => {
-                if let [Expr::Name(target)] = a.targets.as_slice() {
-                    let name = target.id.to_string();
-                    if name == "pytestmark" {
-                        return;
-                    }
-                    // `skip_me = pytest.mark.skip(...)` makes `@skip_me` that mark.
-                    if let Some(path) = self
-                        .pytest_path(&a.value)
-                        .filter(|p| p.starts_with("pytest.mark."))
-                    {
-                        self.pytest_aliases.insert(name.clone(), path);
-                    }
-                    let global = self.classify_value(
-                        map,
-                        &name,
-                        &a.value,
-                        stmt.range(),
-                        line,
-                        changed,
-                        assigned,
-                    );
-                    self.insert_global(name, global);
-                } else {
-                    for t in &a.targets {
-                        let mut names = Vec::new();
-                        names::collect_targets_vec(t, &mut names);
-                        for n in names {
-                            self.globals.insert(
-                                n,
-                                Global::Computed {
-                                    line,
-                                    why: "is bound by unpacking at module level".into(),
-                                },
-                            );
-                        }
-                    }
+            Stmt::Assign(a) => match a.targets.as_slice() {
+                [Expr::Name(target)] => self.bind_assign(stmt, target, &a.value, line, file),
+                targets => {
+                    self.bind_computed(targets, line, "is bound by unpacking at module level")
                 }
-            }
+            },
             Stmt::AnnAssign(a) => {
                 if let (Expr::Name(target), Some(value)) = (a.target.as_ref(), &a.value) {
                     let name = target.id.to_string();
-                    let global = self.classify_value(
-                        map,
-                        &name,
-                        value,
-                        stmt.range(),
-                        line,
-                        changed,
-                        assigned,
-                    );
+                    let global = self.classify_value(file, &name, value, stmt.range(), line);
                     self.insert_global(name, global);
                 }
             }
@@ -487,16 +335,192 @@ impl<'a> ModuleScope<'a> {
         }
     }
 
-    #[allow(clippy::too_many_arguments)]
+    /// The first module-level `pytest.skip(...)`, `pytest.importorskip(...)` or `pytest.xfail(...)`.
+    fn note_module_skip(&mut self, stmt: &Stmt, line: u32, map: &SourceMap) {
+        if self.module_skip.is_some() {
+            return;
+        }
+        if let Some(call) = self.module_level_call(stmt, |p| {
+            matches!(p, "pytest.skip" | "pytest.importorskip" | "pytest.xfail")
+        }) {
+            self.module_skip = Some((
+                line,
+                format!("`{}` runs at module level", map.snippet(call)),
+            ));
+        }
+    }
+
+    /// What the statement runs at import: replayed before every test (the prelude), or its
+    /// parametrize values replayed, or else a barrier to every test.
+    fn note_import_effect(&mut self, stmt: &'a Stmt, line: u32, map: &SourceMap) {
+        let effect = self.import_effect(stmt);
+        if let Some(inert) = self.replayable(stmt, effect.is_some()) {
+            self.prelude.push(PreludeStmt::Stmt { stmt, inert });
+        } else if let Some(lists) = effect.and_then(|_| self.replayable_params(stmt)) {
+            self.prelude.extend(
+                lists
+                    .into_iter()
+                    .map(|list| PreludeStmt::ParamList { list }),
+            );
+        } else if let Some(why) = effect {
+            self.global_barriers.push((
+                line,
+                format!(
+                    "`{}` on line {line} {why} when the test file is imported, and may change state",
+                    map.snippet(stmt.range())
+                ),
+            ));
+        }
+    }
+
+    /// `import M` or `import M as N`.
+    fn bind_import(&mut self, alias: &ast::Alias, line: u32) {
+        let module = alias.name.to_string();
+        if module == "pytest" {
+            let bound = alias.asname.as_ref().unwrap_or(&alias.name).to_string();
+            self.pytest_aliases.insert(bound, "pytest".into());
+        }
+        let (bound, full) = match &alias.asname {
+            Some(asname) => (asname.to_string(), module.clone()),
+            None => {
+                let first = module.split('.').next().unwrap_or("").to_string();
+                (first.clone(), first)
+            }
+        };
+        let global = if self.is_solution_module_name(&full)
+            && (alias.asname.is_none() || self.solution_modules.contains(&module))
+        {
+            Global::SolutionModule
+        } else {
+            let mut stdlib = names::stdlib_import(&module, alias.asname.is_some());
+            if alias.asname.is_none() {
+                // `import os` and `import os.path` bind the same `os`; both ran.
+                if let Some(Global::Import {
+                    stdlib: earlier, ..
+                }) = self.globals.get(&bound)
+                {
+                    stdlib = names::merge_plain_imports(earlier.as_deref(), stdlib);
+                }
+            }
+            Global::Import {
+                module: full,
+                line,
+                stdlib,
+            }
+        };
+        self.globals.insert(bound, global);
+    }
+
+    /// `from M import X as Y, ...` (and `from solution import *`).
+    fn bind_import_from(&mut self, import: &ast::StmtImportFrom, line: u32) {
+        let module = import
+            .module
+            .as_ref()
+            .map(|m| m.to_string())
+            .unwrap_or_default();
+        let from_solution = import.level == 0 && self.is_solution_module_name(&module);
+        for alias in &import.names {
+            let name = alias.name.to_string();
+            if name == "*" {
+                self.star_import |= from_solution;
+                continue;
+            }
+            let bound = alias.asname.as_ref().unwrap_or(&alias.name).to_string();
+            if module == "pytest" {
+                self.pytest_aliases
+                    .insert(bound.clone(), format!("pytest.{name}"));
+            }
+            let global = if from_solution {
+                self.imported_from_solution
+                    .push((bound.clone(), name.clone()));
+                Global::SolutionName { name }
+            } else {
+                let stdlib = (import.level == 0)
+                    .then(|| names::stdlib_from_import(&module, &name))
+                    .flatten();
+                let dotted = if module.is_empty() {
+                    name
+                } else {
+                    format!("{module}.{name}")
+                };
+                Global::Import {
+                    module: dotted,
+                    line,
+                    stdlib,
+                }
+            };
+            self.globals.insert(bound, global);
+        }
+    }
+
+    /// `def f(...)`: a helper, and maybe a fixture (an autouse one is a barrier to every test).
+    fn bind_function(&mut self, f: &'a ast::StmtFunctionDef, line: u32, map: &SourceMap) {
+        let name = f.name.to_string();
+        if let Some((fixture, autouse)) = self.fixture_of(f, map) {
+            if let Some(autouse) = autouse {
+                self.global_barriers.push((line, autouse));
+            }
+            self.fixtures.insert(name.clone(), fixture);
+        }
+        self.globals.insert(
+            name,
+            Global::Helper {
+                kind: "function",
+                line,
+                def: f.decorator_list.is_empty().then_some(f),
+            },
+        );
+    }
+
+    /// `name = value`.
+    fn bind_assign(
+        &mut self,
+        stmt: &Stmt,
+        target: &ast::ExprName,
+        value: &'a Expr,
+        line: u32,
+        file: &FileFacts,
+    ) {
+        let name = target.id.to_string();
+        if name == "pytestmark" {
+            return;
+        }
+        // `skip_me = pytest.mark.skip(...)` makes `@skip_me` that mark.
+        if let Some(path) = self
+            .pytest_path(value)
+            .filter(|p| p.starts_with("pytest.mark."))
+        {
+            self.pytest_aliases.insert(name.clone(), path);
+        }
+        let global = self.classify_value(file, &name, value, stmt.range(), line);
+        self.insert_global(name, global);
+    }
+
+    /// Every name the targets bind is computed, for the reason `why`.
+    fn bind_computed(&mut self, targets: &[Expr], line: u32, why: &str) {
+        for t in targets {
+            let mut names = Vec::new();
+            names::collect_targets_vec(t, &mut names);
+            for n in names {
+                self.globals.insert(
+                    n,
+                    Global::Computed {
+                        line,
+                        why: why.into(),
+                    },
+                );
+            }
+        }
+    }
+
+    /// What `name = value` makes `name` mean.
     fn classify_value(
         &self,
-        src: &SourceMap,
+        file: &FileFacts,
         name: &str,
         value: &'a Expr,
         range: TextRange,
         line: u32,
-        changed: &HashMap<String, String>,
-        assigned: &HashMap<String, usize>,
     ) -> Global<'a> {
         if self.is_solution_module_expr(value) {
             return Global::SolutionModule;
@@ -504,7 +528,7 @@ impl<'a> ModuleScope<'a> {
         if let Some(attr) = self.solution_attr(value) {
             return Global::SolutionName { name: attr };
         }
-        if let Some(change) = changed.get(name) {
+        if let Some(change) = file.changed.get(name) {
             return Global::Computed {
                 line,
                 why: format!(
@@ -512,33 +536,36 @@ impl<'a> ModuleScope<'a> {
                 ),
             };
         }
-        if assigned.get(name).copied().unwrap_or(0) > 1 {
+        if file.assigned.get(name).copied().unwrap_or(0) > 1 {
             return Global::Computed {
                 line,
                 why: "is assigned more than once".into(),
             };
         }
+        match self.constant(value, file.map) {
+            Some(value_text) => Global::Constant {
+                value: Rc::new(value_text),
+                source: value,
+                range,
+            },
+            None => Global::Computed {
+                line,
+                why: "is computed by the test file".into(),
+            },
+        }
+    }
+
+    /// A literal value (reading only earlier constants) written out with those constants
+    /// substituted, unless it grows too long or too deep to inline.
+    fn constant(&self, value: &Expr, src: &SourceMap) -> Option<names::Rendered> {
         let is_const = |n: &str| matches!(self.globals.get(n), Some(Global::Constant { .. }));
-        if names::is_literal_value(value, &is_const) {
-            if let Ok(rewritten) = names::render(value, &self.constants, src)
-                .ok()
-                .filter(|r| {
-                    r.text.len() <= MAX_CONSTANT_TEXT
-                        && names::bracket_depth(&r.text) <= MAX_CONSTANT_NESTING
-                })
-                .ok_or(())
-            {
-                return Global::Constant {
-                    value: Rc::new(rewritten),
-                    source: value,
-                    range,
-                };
-            }
+        if !names::is_literal_value(value, &is_const) {
+            return None;
         }
-        Global::Computed {
-            line,
-            why: "is computed by the test file".into(),
-        }
+        names::render(value, &self.constants, src).ok().filter(|r| {
+            r.text.len() <= MAX_CONSTANT_TEXT
+                && names::bracket_depth(&r.text) <= MAX_CONSTANT_NESTING
+        })
     }
 
     /// `_load_solution()` or a name bound to the solution module.
@@ -652,97 +679,96 @@ impl<'a> ModuleScope<'a> {
     /// not harmless: each is replayed whole, in order. Lists with `pytest.param(...)` entries are not
     /// (the namespace has no pytest).
     fn replayable_params(&self, stmt: &'a Stmt) -> Option<Vec<&'a Expr>> {
-        fn defs<'s>(stmt: &'s Stmt, out: &mut Vec<&'s [ast::Decorator]>) {
-            match stmt {
-                Stmt::FunctionDef(f) => out.push(&f.decorator_list),
-                Stmt::ClassDef(c) => {
-                    out.push(&c.decorator_list);
-                    for s in &c.body {
-                        defs(s, out);
-                    }
-                }
-                _ => {}
-            }
-        }
         if let Stmt::FunctionDef(f) = stmt {
-            if matches!(
-                f.name.as_str(),
-                "setup_module" | "setUpModule" | "setup_function"
-            ) {
+            if is_xunit_module_setup(f.name.as_str()) {
                 return None;
             }
         }
         let mut decorators = Vec::new();
-        defs(stmt, &mut decorators);
-        let mut lists: Vec<&'a Expr> = Vec::new();
-        for dec in decorators.into_iter().flatten() {
-            let Expr::Call(call) = &dec.expression else {
-                continue;
-            };
-            if self.pytest_path(&dec.expression).as_deref() != Some("pytest.mark.parametrize") {
-                continue;
+        decorator_lists(stmt, &mut decorators);
+        let lists: Vec<&'a Expr> = decorators
+            .into_iter()
+            .flatten()
+            .filter_map(|dec| self.parametrize_values(dec))
+            .filter(|values| self.replayable_param_list(values))
+            .collect();
+        let other = self.calls_code_outside(stmt, &lists);
+        (!other && !lists.is_empty()).then_some(lists)
+    }
+
+    /// The argument values of `@pytest.mark.parametrize(names, values)`, when a list or tuple.
+    fn parametrize_values<'e>(&self, dec: &'e ast::Decorator) -> Option<&'e Expr> {
+        let Expr::Call(call) = &dec.expression else {
+            return None;
+        };
+        if self.pytest_path(&dec.expression).as_deref() != Some("pytest.mark.parametrize") {
+            return None;
+        }
+        let values = call.arguments.args.get(1).or_else(|| {
+            call.arguments
+                .keywords
+                .iter()
+                .find(|k| k.arg.as_ref().is_some_and(|a| a.as_str() == "argvalues"))
+                .map(|k| &k.value)
+        })?;
+        matches!(values, Expr::List(_) | Expr::Tuple(_)).then_some(values)
+    }
+
+    /// Whether a parametrize list is replayed whole: it calls code (or there would be no need), none
+    /// of pytest's (the namespace has no pytest), and has no starred entry.
+    fn replayable_param_list(&self, values: &Expr) -> bool {
+        let elts = match values {
+            Expr::List(l) => &l.elts,
+            Expr::Tuple(t) => &t.elts,
+            _ => return false,
+        };
+        let mut calls_code = false;
+        let mut uses_pytest = false;
+        let mut visit = |e: &Expr| {
+            if let Expr::Call(_) = e {
+                uses_pytest |= self.pytest_path(e).is_some();
+                calls_code |= !self.harmless_call(e);
             }
-            let Some(values) = call.arguments.args.get(1).or_else(|| {
-                call.arguments
-                    .keywords
-                    .iter()
-                    .find(|k| k.arg.as_ref().is_some_and(|a| a.as_str() == "argvalues"))
-                    .map(|k| &k.value)
-            }) else {
-                continue;
-            };
-            if !matches!(values, Expr::List(_) | Expr::Tuple(_)) {
-                continue;
-            }
-            let mut calls_code = false;
-            let mut uses_pytest = false;
-            let mut visit = |e: &Expr| {
-                if let Expr::Call(_) = e {
-                    uses_pytest |= self.pytest_path(e).is_some();
-                    calls_code |= !self.harmless_call(e);
-                }
-            };
-            struct All<'f>(&'f mut dyn FnMut(&Expr));
-            impl<'e> Visitor<'e> for All<'_> {
-                fn visit_expr(&mut self, expr: &'e Expr) {
-                    (self.0)(expr);
-                    visitor::walk_expr(self, expr);
-                }
-            }
-            let elts = match values {
-                Expr::List(l) => &l.elts,
-                Expr::Tuple(t) => &t.elts,
-                _ => continue,
-            };
-            let mut replayable = true;
-            for e in elts {
-                match e {
-                    // `pytest.param(values…, id=…, marks=…)`: its values are replayed (as a tuple);
-                    // its id and marks only if they run no user code.
-                    Expr::Call(c) if self.pytest_path(e).as_deref() == Some("pytest.param") => {
-                        for a in c.arguments.args.iter() {
-                            replayable &= !matches!(a, Expr::Starred(_));
-                            All(&mut visit).visit_expr(a);
-                        }
-                        let mut kw_user_code = false;
-                        for k in c.arguments.keywords.iter() {
-                            replayable &= k.arg.is_some();
-                            All(&mut |x: &Expr| {
-                                kw_user_code |=
-                                    matches!(x, Expr::Call(_)) && !self.harmless_call(x);
-                            })
-                            .visit_expr(&k.value);
-                        }
-                        replayable &= !kw_user_code;
+        };
+        let mut replayable = true;
+        for e in elts {
+            match e {
+                Expr::Call(c) if self.pytest_path(e).as_deref() == Some("pytest.param") => {
+                    replayable &= self.replayable_param_call(c);
+                    for a in c.arguments.args.iter() {
+                        EveryExpr(&mut visit).visit_expr(a);
                     }
-                    Expr::Starred(_) => replayable = false,
-                    other => All(&mut visit).visit_expr(other),
                 }
-            }
-            if calls_code && !uses_pytest && replayable {
-                lists.push(values);
+                Expr::Starred(_) => replayable = false,
+                other => EveryExpr(&mut visit).visit_expr(other),
             }
         }
+        calls_code && !uses_pytest && replayable
+    }
+
+    /// `pytest.param(values…, id=…, marks=…)`: its values are replayed (as a tuple), when none is
+    /// starred; its id and marks only if they run no user code.
+    fn replayable_param_call(&self, c: &ast::ExprCall) -> bool {
+        let runs_user_code = |value: &Expr| {
+            let mut found = false;
+            EveryExpr(&mut |x: &Expr| {
+                found |= matches!(x, Expr::Call(_)) && !self.harmless_call(x);
+            })
+            .visit_expr(value);
+            found
+        };
+        c.arguments
+            .args
+            .iter()
+            .all(|a| !matches!(a, Expr::Starred(_)))
+            && c.arguments
+                .keywords
+                .iter()
+                .all(|k| k.arg.is_some() && !runs_user_code(&k.value))
+    }
+
+    /// Whether the statement makes a call at import that is neither harmless nor inside `lists`.
+    fn calls_code_outside(&self, stmt: &Stmt, lists: &[&Expr]) -> bool {
         let mut other = false;
         for_import_time_exprs(stmt, &mut |e| {
             if let Expr::Call(_) = e {
@@ -753,7 +779,7 @@ impl<'a> ModuleScope<'a> {
                 }
             }
         });
-        (!other && !lists.is_empty()).then_some(lists)
+        other
     }
 
     /// After the whole file is bound: a replayed statement that changes state every test shares (a
@@ -762,10 +788,24 @@ impl<'a> ModuleScope<'a> {
     /// and no other statement (a function body, a block) changes or rebinds.
     fn settle_prelude(&mut self, body: &'a [Stmt], map: &SourceMap) {
         let prelude = std::mem::take(&mut self.prelude);
-        // The bench loop loads the solution before it evaluates anything, as pytest does when the
-        // file imports it at module level; code that runs before that import (or before a loader
-        // call in a test) could change what the solution does at import, so it is not replayed.
-        let solution_import = body.iter().find_map(|stmt| {
+        let solution_import = self.solution_import_start(body);
+        let kept: Vec<PreludeStmt<'a>> = prelude
+            .into_iter()
+            .filter(|entry| self.stays_in_prelude(entry, solution_import, map))
+            .collect();
+        self.prelude = kept;
+        self.prelude_names = self.names_only_the_prelude_binds(body);
+        // Barriers in the order the file runs them (the first one is the one a reason names).
+        self.global_barriers.sort_by_key(|(line, _)| *line);
+    }
+
+    /// Where the file first imports the solution (or calls a loader at module level).
+    ///
+    /// The bench loop loads the solution before it evaluates anything, as pytest does when the
+    /// file imports it at module level; code that runs before that import (or before a loader
+    /// call in a test) could change what the solution does at import, so it is not replayed.
+    fn solution_import_start(&self, body: &[Stmt]) -> Option<TextSize> {
+        body.iter().find_map(|stmt| {
             let imports = match stmt {
                 Stmt::Import(i) => i
                     .names
@@ -783,59 +823,78 @@ impl<'a> ModuleScope<'a> {
                 _ => false,
             };
             imports.then(|| stmt.range().start())
-        });
-        let mut kept = Vec::new();
-        for entry in prelude {
-            let inert_entry = matches!(entry, PreludeStmt::Stmt { inert: true, .. });
-            if !inert_entry && solution_import.is_none_or(|at| entry.range().start() < at) {
-                let line = map.line(entry.range().start());
-                let what = match &entry {
-                    PreludeStmt::Stmt { stmt, .. } => format!(
-                        "`{}` on line {line} {}",
-                        map.snippet(stmt.range()),
-                        self.import_effect(stmt).unwrap_or("calls code")
-                    ),
-                    PreludeStmt::ParamList { list } => format!(
-                        "the parametrize values `{}` on line {line} call code",
-                        map.snippet(list.range())
-                    ),
-                };
-                self.global_barriers.push((
-                    line,
-                    format!("{what} when the test file is imported, before the solution is, and may change state"),
-                ));
-                continue;
-            }
-            if let PreludeStmt::Stmt { stmt, inert } = &entry {
-                if self
-                    .shared_changes
-                    .iter()
-                    .any(|c| stmt.range().contains_range(*c))
-                {
-                    let line = map.line(stmt.range().start());
-                    self.global_barriers.push((
-                        line,
-                        format!(
-                            "`{}` on line {line} {} when the test file is imported, and may change state",
-                            map.snippet(stmt.range()),
-                            self.import_effect(stmt).unwrap_or("changes state every test shares")
-                        ),
-                    ));
-                    continue;
-                }
-                if *inert {
-                    let mut bound = BoundNames::default();
-                    bound.visit_stmt(stmt);
-                    if !bound.names.iter().any(|n| {
-                        matches!(self.globals.get(n.as_str()), Some(Global::Computed { .. }))
-                    }) {
-                        continue;
-                    }
-                }
-            }
-            kept.push(entry);
+        })
+    }
+
+    /// Whether a prelude entry is still replayed. One that runs code before the solution is
+    /// imported, or changes state every test shares, becomes a barrier to every test instead; an
+    /// inert one that binds no computed name is not needed.
+    fn stays_in_prelude(
+        &mut self,
+        entry: &PreludeStmt<'a>,
+        solution_import: Option<TextSize>,
+        map: &SourceMap,
+    ) -> bool {
+        let inert_entry = matches!(entry, PreludeStmt::Stmt { inert: true, .. });
+        if !inert_entry && solution_import.is_none_or(|at| entry.range().start() < at) {
+            self.barrier_before_solution(entry, map);
+            return false;
         }
-        self.prelude = kept;
+        let PreludeStmt::Stmt { stmt, inert } = entry else {
+            return true;
+        };
+        if self
+            .shared_changes
+            .iter()
+            .any(|c| stmt.range().contains_range(*c))
+        {
+            let line = map.line(stmt.range().start());
+            self.global_barriers.push((
+                line,
+                format!(
+                    "`{}` on line {line} {} when the test file is imported, and may change state",
+                    map.snippet(stmt.range()),
+                    self.import_effect(stmt)
+                        .unwrap_or("changes state every test shares")
+                ),
+            ));
+            return false;
+        }
+        !*inert || self.binds_computed(stmt)
+    }
+
+    /// A prelude entry that runs code before the solution is imported: a barrier to every test.
+    fn barrier_before_solution(&mut self, entry: &PreludeStmt, map: &SourceMap) {
+        let line = map.line(entry.range().start());
+        let what = match entry {
+            PreludeStmt::Stmt { stmt, .. } => format!(
+                "`{}` on line {line} {}",
+                map.snippet(stmt.range()),
+                self.import_effect(stmt).unwrap_or("calls code")
+            ),
+            PreludeStmt::ParamList { list } => format!(
+                "the parametrize values `{}` on line {line} call code",
+                map.snippet(list.range())
+            ),
+        };
+        self.global_barriers.push((
+            line,
+            format!("{what} when the test file is imported, before the solution is, and may change state"),
+        ));
+    }
+
+    /// Whether a statement binds a name the file computes.
+    fn binds_computed(&self, stmt: &Stmt) -> bool {
+        let mut bound = BoundNames::default();
+        bound.visit_stmt(stmt);
+        bound
+            .names
+            .iter()
+            .any(|n| matches!(self.globals.get(n.as_str()), Some(Global::Computed { .. })))
+    }
+
+    /// Names only the replayed statements bind, and no other statement changes or rebinds.
+    fn names_only_the_prelude_binds(&self, body: &[Stmt]) -> HashSet<String> {
         let replayed: HashSet<TextRange> = self
             .prelude
             .iter()
@@ -858,9 +917,7 @@ impl<'a> ModuleScope<'a> {
             }
         }
         names.retain(|n| !elsewhere.contains(n) && !changed.contains(n));
-        self.prelude_names = names;
-        // Barriers in the order the file runs them (the first one is the one a reason names).
-        self.global_barriers.sort_by_key(|(line, _)| *line);
+        names
     }
 
     /// What a module-level statement does at import that may change state the tests read: a call
@@ -871,12 +928,7 @@ impl<'a> ModuleScope<'a> {
             Stmt::Import(_) | Stmt::ImportFrom(_) | Stmt::Pass(_) => return None,
             // `if __name__ == "__main__":` never runs when pytest imports the file.
             Stmt::If(i) if is_main_guard(&i.test) => return None,
-            Stmt::FunctionDef(f)
-                if matches!(
-                    f.name.as_str(),
-                    "setup_module" | "setUpModule" | "setup_function"
-                ) =>
-            {
+            Stmt::FunctionDef(f) if is_xunit_module_setup(f.name.as_str()) => {
                 return Some("is xunit setup that pytest runs before the tests");
             }
             Stmt::Assign(a)
@@ -935,33 +987,6 @@ impl<'a> ModuleScope<'a> {
         }) else {
             return false;
         };
-        const BUILDERS: &[&str] = &[
-            "range",
-            "list",
-            "tuple",
-            "dict",
-            "set",
-            "frozenset",
-            "str",
-            "int",
-            "float",
-            "bool",
-            "bytes",
-            "len",
-            "zip",
-            "enumerate",
-            "object",
-            "sorted",
-            "min",
-            "max",
-            "sum",
-            "abs",
-            "round",
-            "reversed",
-            "repr",
-            "chr",
-            "ord",
-        ];
         if BUILDERS.contains(&dotted.as_str()) && !self.globals.contains_key(&dotted) {
             // On literal values only: on a user object even `sorted` runs its `__lt__`.
             let is_const = |n: &str| matches!(self.globals.get(n), Some(Global::Constant { .. }));
@@ -1029,59 +1054,15 @@ impl<'a> ModuleScope<'a> {
             .iter()
             .find(|d| self.pytest_path(&d.expression).as_deref() == Some("pytest.fixture"))?;
         let line = map.line(f.range.start());
-        let mut autouse = None;
-        let mut unsupported: Option<String> = None;
-        if let Expr::Call(call) = &decorator.expression {
-            for kw in call.arguments.keywords.iter() {
-                let Some(arg) = kw.arg.as_ref() else { continue };
-                match arg.as_str() {
-                    "autouse" if matches!(&kw.value, Expr::BooleanLiteral(b) if b.value) => {
-                        autouse = Some(format!(
-                            "the autouse fixture `{}` (line {line}) runs before every test",
-                            f.name
-                        ));
-                    }
-                    "scope" if !matches!(&kw.value, Expr::StringLiteral(s) if s.value.to_str() == "function") =>
-                    {
-                        unsupported = Some(format!(
-                            "fixture `{}` (line {line}) is shared across tests (scope={}), so a test may see it changed by another",
-                            f.name,
-                            map.text(kw.value.range())
-                        ));
-                    }
-                    "params" => {
-                        unsupported = Some(format!(
-                            "fixture `{}` (line {line}) is parametrized",
-                            f.name
-                        ));
-                    }
-                    _ => {}
-                }
-            }
-        }
+        let (autouse, unsupported) = fixture_options(f, &decorator.expression, line, map);
         if let Some(why) = unsupported {
             return Some((Fixture::Unsupported { why }, autouse));
         }
-        let params: Vec<String> = f.parameters.iter().map(|p| p.name().to_string()).collect();
-        let mut body: &[Stmt] = &f.body;
-        if let Some(Stmt::Expr(e)) = body.first() {
-            if matches!(e.value.as_ref(), Expr::StringLiteral(_)) {
-                body = &body[1..];
-            }
-        }
-        let value = match body.first() {
-            Some(Stmt::Return(r)) if body.len() == 1 => r.value.as_deref(),
-            Some(Stmt::Expr(e)) => match e.value.as_ref() {
-                Expr::Yield(y) => y.value.as_deref(),
-                _ => None,
-            },
-            _ => None,
-        };
-        let fixture = match value {
+        let fixture = match fixture_value(f) {
             Some(expr) if self.is_solution_module_expr(expr) => Fixture::SolutionModule,
             Some(expr) => Fixture::Value {
                 expr,
-                params,
+                params: f.parameters.iter().map(|p| p.name().to_string()).collect(),
                 range: f.range,
             },
             None => Fixture::Unsupported {
@@ -1095,6 +1076,127 @@ impl<'a> ModuleScope<'a> {
     }
 }
 
+/// What `@pytest.fixture(...)`'s options say: why it runs before every test (`autouse=True`), and
+/// why the extractor does not reproduce it (a wider scope, `params=`).
+fn fixture_options(
+    f: &ast::StmtFunctionDef,
+    decorator: &Expr,
+    line: u32,
+    map: &SourceMap,
+) -> (Option<String>, Option<String>) {
+    let mut autouse = None;
+    let mut unsupported: Option<String> = None;
+    let Expr::Call(call) = decorator else {
+        return (autouse, unsupported);
+    };
+    for kw in call.arguments.keywords.iter() {
+        let Some(arg) = kw.arg.as_ref() else { continue };
+        match arg.as_str() {
+            "autouse" if matches!(&kw.value, Expr::BooleanLiteral(b) if b.value) => {
+                autouse = Some(format!(
+                    "the autouse fixture `{}` (line {line}) runs before every test",
+                    f.name
+                ));
+            }
+            "scope" if !matches!(&kw.value, Expr::StringLiteral(s) if s.value.to_str() == "function") =>
+            {
+                unsupported = Some(format!(
+                    "fixture `{}` (line {line}) is shared across tests (scope={}), so a test may see it changed by another",
+                    f.name,
+                    map.text(kw.value.range())
+                ));
+            }
+            "params" => {
+                unsupported = Some(format!(
+                    "fixture `{}` (line {line}) is parametrized",
+                    f.name
+                ));
+            }
+            _ => {}
+        }
+    }
+    (autouse, unsupported)
+}
+
+/// The value a fixture gives when its body (after a docstring) is only `return <expr>` or starts
+/// with `yield <expr>`.
+fn fixture_value(f: &ast::StmtFunctionDef) -> Option<&Expr> {
+    let mut body: &[Stmt] = &f.body;
+    if let Some(Stmt::Expr(e)) = body.first() {
+        if matches!(e.value.as_ref(), Expr::StringLiteral(_)) {
+            body = &body[1..];
+        }
+    }
+    match body.first() {
+        Some(Stmt::Return(r)) if body.len() == 1 => r.value.as_deref(),
+        Some(Stmt::Expr(e)) => match e.value.as_ref() {
+            Expr::Yield(y) => y.value.as_deref(),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// The functions of the file that load the solution module from its file.
+fn solution_loaders(body: &[Stmt], solution_modules: &[String]) -> HashSet<String> {
+    let mut loaders = HashSet::default();
+    for stmt in body {
+        if let Stmt::FunctionDef(f) = stmt {
+            let named = f.name.as_str() == "_load_solution";
+            if (named || is_loader_body(&f.body))
+                && loads_solution_file(&f.body, solution_modules, named)
+            {
+                loaders.insert(f.name.to_string());
+            }
+        }
+    }
+    loaders
+}
+
+/// The first syntax error within a statement or on the rest of its last line.
+fn syntax_error_in<'e>(
+    stmt: &Stmt,
+    source: &str,
+    errors: &'e [TextRange],
+) -> Option<&'e TextRange> {
+    let rest = &source[stmt.range().end().to_usize()..];
+    let tail = rest.find(['\n', '\r']).map_or(rest.len(), |i| i + 1);
+    let reach = TextRange::new(
+        stmt.range().start(),
+        stmt.range().end() + ruff_text_size::TextSize::new(tail as u32),
+    );
+    errors.iter().find(|e| reach.contains_inclusive(e.start()))
+}
+
+/// xunit setup functions at module level, which pytest runs before the tests.
+fn is_xunit_module_setup(name: &str) -> bool {
+    matches!(name, "setup_module" | "setUpModule" | "setup_function")
+}
+
+/// The decorator lists of a function, or of a class and (recursively) what it defines.
+fn decorator_lists<'s>(stmt: &'s Stmt, out: &mut Vec<&'s [ast::Decorator]>) {
+    match stmt {
+        Stmt::FunctionDef(f) => out.push(&f.decorator_list),
+        Stmt::ClassDef(c) => {
+            out.push(&c.decorator_list);
+            for s in &c.body {
+                decorator_lists(s, out);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// Calls a function on every expression of a tree, lambda bodies included.
+struct EveryExpr<'f>(&'f mut dyn FnMut(&Expr));
+
+impl<'e> Visitor<'e> for EveryExpr<'_> {
+    fn visit_expr(&mut self, expr: &'e Expr) {
+        (self.0)(expr);
+        visitor::walk_expr(self, expr);
+    }
+}
+
 /// `a.b.c` for a chain of attributes on a name.
 pub fn dotted_name(expr: &Expr) -> Option<String> {
     match expr {
@@ -1104,7 +1206,6 @@ pub fn dotted_name(expr: &Expr) -> Option<String> {
     }
 }
 
-/// Whether a function body loads a module from a file (a solution loader).
 /// Every `module.X` read anywhere in the file where `module` is the solution (a module-level name
 /// for it, or a loader call), and every name imported from it.
 fn solution_attrs(body: &[Stmt], scope: &ModuleScope) -> HashSet<String> {
@@ -1219,6 +1320,7 @@ fn loads_solution_file(body: &[Stmt], solution_modules: &[String], named: bool) 
     !other_file && (named || strings.0.iter().any(|s| is_solution(s)))
 }
 
+/// Whether a function body loads a module from a file (a solution loader).
 fn is_loader_body(body: &[Stmt]) -> bool {
     struct Finder(bool);
     impl<'a> Visitor<'a> for Finder {
@@ -1378,6 +1480,35 @@ fn global_declared(body: &[Stmt]) -> Vec<(String, TextRange)> {
     finder.0
 }
 
+/// Builtins that build values: harmless on literal values.
+const BUILDERS: &[&str] = &[
+    "range",
+    "list",
+    "tuple",
+    "dict",
+    "set",
+    "frozenset",
+    "str",
+    "int",
+    "float",
+    "bool",
+    "bytes",
+    "len",
+    "zip",
+    "enumerate",
+    "object",
+    "sorted",
+    "min",
+    "max",
+    "sum",
+    "abs",
+    "round",
+    "reversed",
+    "repr",
+    "chr",
+    "ord",
+];
+
 /// Standard-library calls that change process-wide state a solution may read.
 const GLOBAL_STATE_CALLS: &[&str] = &[
     "random.seed",
@@ -1401,88 +1532,7 @@ const GLOBAL_STATE_CALLS: &[&str] = &[
 /// module level: `import solution`, `sol = _load_solution()`): attribute or item stores on it,
 /// `del`, `setattr`/`delattr` on it. A function's own local of the same name does not count.
 fn shared_solution_changes(body: &[Stmt], globals: &HashMap<String, Global>) -> Vec<TextRange> {
-    struct Finder<'g, 'a> {
-        globals: &'g HashMap<String, Global<'a>>,
-        locals: HashSet<String>,
-        current: TextRange,
-        found: Vec<TextRange>,
-    }
-    impl Finder<'_, '_> {
-        /// `random.seed` for `random.seed`, `seed` (from `from random import seed`), `rnd.seed`
-        /// (`import random as rnd`): the dotted path through the file's imports.
-        fn stdlib_path(&self, func: &Expr) -> Option<String> {
-            let dotted = dotted_name(func)?;
-            let first = dotted.split('.').next()?;
-            match self.globals.get(first) {
-                Some(Global::Import { module, .. }) if !self.locals.contains(first) => {
-                    Some(format!("{module}{}", &dotted[first.len()..]))
-                }
-                _ => None,
-            }
-        }
-
-        fn shared(&self, expr: &Expr) -> bool {
-            names::root_name(expr).is_some_and(|r| {
-                !self.locals.contains(r)
-                    && matches!(self.globals.get(r), Some(Global::SolutionModule))
-            })
-        }
-        fn record(&mut self) {
-            if self.found.last() != Some(&self.current) {
-                self.found.push(self.current);
-            }
-        }
-    }
-    impl<'a> Visitor<'a> for Finder<'_, '_> {
-        fn visit_stmt(&mut self, stmt: &'a Stmt) {
-            if let Stmt::FunctionDef(f) = stmt {
-                let mut bound = BoundNames::default();
-                for s in &f.body {
-                    bound.visit_stmt(s);
-                }
-                let saved = std::mem::replace(&mut self.locals, bound.names.into_iter().collect());
-                self.locals
-                    .extend(f.parameters.iter().map(|p| p.name().to_string()));
-                visitor::walk_body(self, &f.body);
-                self.locals = saved;
-                return;
-            }
-            self.current = stmt.range();
-            let targets: Vec<&Expr> = match stmt {
-                Stmt::Assign(a) => a.targets.iter().collect(),
-                Stmt::AugAssign(a) => vec![&a.target],
-                Stmt::AnnAssign(a) => vec![&a.target],
-                Stmt::Delete(d) => d.targets.iter().collect(),
-                _ => Vec::new(),
-            };
-            if targets
-                .iter()
-                .any(|t| matches!(t, Expr::Attribute(_) | Expr::Subscript(_)) && self.shared(t))
-            {
-                self.record();
-            }
-            visitor::walk_stmt(self, stmt);
-        }
-        fn visit_expr(&mut self, expr: &'a Expr) {
-            if let Expr::Call(call) = expr {
-                if matches!(call.func.as_ref(), Expr::Name(n) if matches!(n.id.as_str(), "setattr" | "delattr"))
-                    && call.arguments.args.first().is_some_and(|a| self.shared(a))
-                {
-                    self.record();
-                }
-                // Process-wide state the solution may read (the RNG, the environment, …): a test
-                // that changes it changes what every later test sees.
-                if self
-                    .stdlib_path(&call.func)
-                    .is_some_and(|p| GLOBAL_STATE_CALLS.contains(&p.as_str()))
-                {
-                    self.record();
-                }
-            }
-            visitor::walk_expr(self, expr);
-        }
-    }
-    let mut finder = Finder {
+    let mut finder = SharedChanges {
         globals,
         locals: HashSet::default(),
         current: TextRange::default(),
@@ -1490,6 +1540,102 @@ fn shared_solution_changes(body: &[Stmt], globals: &HashMap<String, Global>) -> 
     };
     visitor::walk_body(&mut finder, body);
     finder.found
+}
+
+/// The walk of `shared_solution_changes`: the statements found so far, in order.
+struct SharedChanges<'g, 'a> {
+    globals: &'g HashMap<String, Global<'a>>,
+    /// The locals of the function being walked (they shadow module-level names).
+    locals: HashSet<String>,
+    current: TextRange,
+    found: Vec<TextRange>,
+}
+
+impl SharedChanges<'_, '_> {
+    /// `random.seed` for `random.seed`, `seed` (from `from random import seed`), `rnd.seed`
+    /// (`import random as rnd`): the dotted path through the file's imports.
+    fn stdlib_path(&self, func: &Expr) -> Option<String> {
+        let dotted = dotted_name(func)?;
+        let first = dotted.split('.').next()?;
+        match self.globals.get(first) {
+            Some(Global::Import { module, .. }) if !self.locals.contains(first) => {
+                Some(format!("{module}{}", &dotted[first.len()..]))
+            }
+            _ => None,
+        }
+    }
+
+    fn shared(&self, expr: &Expr) -> bool {
+        names::root_name(expr).is_some_and(|r| {
+            !self.locals.contains(r) && matches!(self.globals.get(r), Some(Global::SolutionModule))
+        })
+    }
+
+    fn record(&mut self) {
+        if self.found.last() != Some(&self.current) {
+            self.found.push(self.current);
+        }
+    }
+
+    /// A function body, with its parameters and what it binds as locals.
+    fn function(&mut self, f: &ast::StmtFunctionDef) {
+        let mut bound = BoundNames::default();
+        for s in &f.body {
+            bound.visit_stmt(s);
+        }
+        let saved = std::mem::replace(&mut self.locals, bound.names.into_iter().collect());
+        self.locals
+            .extend(f.parameters.iter().map(|p| p.name().to_string()));
+        visitor::walk_body(self, &f.body);
+        self.locals = saved;
+    }
+
+    /// An attribute or item store (or `del`) on the shared solution module.
+    fn stores_into_shared(&self, stmt: &Stmt) -> bool {
+        let targets: Vec<&Expr> = match stmt {
+            Stmt::Assign(a) => a.targets.iter().collect(),
+            Stmt::AugAssign(a) => vec![&a.target],
+            Stmt::AnnAssign(a) => vec![&a.target],
+            Stmt::Delete(d) => d.targets.iter().collect(),
+            _ => Vec::new(),
+        };
+        targets
+            .iter()
+            .any(|t| matches!(t, Expr::Attribute(_) | Expr::Subscript(_)) && self.shared(t))
+    }
+}
+
+impl<'a> Visitor<'a> for SharedChanges<'_, '_> {
+    fn visit_stmt(&mut self, stmt: &'a Stmt) {
+        if let Stmt::FunctionDef(f) = stmt {
+            self.function(f);
+            return;
+        }
+        self.current = stmt.range();
+        if self.stores_into_shared(stmt) {
+            self.record();
+        }
+        visitor::walk_stmt(self, stmt);
+    }
+
+    fn visit_expr(&mut self, expr: &'a Expr) {
+        if let Expr::Call(call) = expr {
+            if matches!(call.func.as_ref(), Expr::Name(n) if matches!(n.id.as_str(), "setattr" | "delattr"))
+                && call.arguments.args.first().is_some_and(|a| self.shared(a))
+            {
+                self.record();
+            }
+            // Process-wide state the solution may read (the RNG, the environment, …): a test
+            // that changes it changes what every later test sees.
+            if self
+                .stdlib_path(&call.func)
+                .is_some_and(|p| GLOBAL_STATE_CALLS.contains(&p.as_str()))
+            {
+                self.record();
+            }
+        }
+        visitor::walk_expr(self, expr);
+    }
 }
 
 /// Names bound anywhere in a statement (assignments, loop targets, imports, `as` targets, defs),

@@ -903,7 +903,6 @@ fn assertion(
                     name.to_string(),
                     Replacement::Value(std::rc::Rc::new(names::Rendered {
                         text: format!("__import__(\"builtins\").{name}"),
-                        atomic: true,
                         prec: ruff_python_ast::OperatorPrecedence::CallAttribute,
                         free: vec!["__import__".to_string()],
                     })),

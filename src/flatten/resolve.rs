@@ -566,7 +566,6 @@ fn helper_lambda(
                 n.to_string(),
                 Replacement::Value(Rc::new(names::Rendered {
                     text: format!("__import__(\"builtins\").{n}"),
-                    atomic: true,
                     prec: ruff_python_ast::OperatorPrecedence::CallAttribute,
                     free: vec!["__import__".to_string()],
                 })),
@@ -628,7 +627,6 @@ fn helper_lambda(
     };
     Ok(names::Rendered {
         text,
-        atomic: true,
         prec: ruff_python_ast::OperatorPrecedence::Atomic,
         free: introduced,
     })
