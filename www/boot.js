@@ -151,10 +151,15 @@ window.benchExtract = (() => {
     if (running || !waiting) return;
     const job = waiting;
     waiting = null;
-    if (!worker) spawn();
-    const text = hook.editor ? hook.editor.getDoc() : "";
-    running = { ...job, started: performance.now() };
-    worker.postMessage({ type: "extract", gen: job.gen, text, request: job.request });
+    const me = (running = { ...job, started: performance.now() });
+    // A large document is read a slice at a time (its parts are joined in the worker).
+    const send = (text) => {
+      if (running !== me) return; // cancelled while reading
+      if (!worker) spawn();
+      worker.postMessage({ type: "extract", gen: job.gen, text, request: job.request });
+    };
+    if (hook.editor) hook.editor.readDoc(send);
+    else send("");
   };
   return {
     request(gen, request, onReply) {

@@ -3,7 +3,8 @@
 // benchWorkerAnalyze (crates/web/src/worker.rs), which extracts, compares with the faithful
 // extractor, groups, and returns the result as JSON parts for the page to decode a few at a time.
 //
-// Messages in: {type: "init", js, wasm} once, then {type: "extract", gen, text, request}.
+// Messages in: {type: "init", js, wasm} once, then {type: "extract", gen, text, request} (text: a
+// string, or an array of parts for a large document).
 // Messages out: {gen, modified, parts: [Uint8Array of UTF-8 JSON]} or {gen, error}.
 
 let bindings = null;
@@ -16,7 +17,9 @@ function run(m) {
     return;
   }
   try {
-    const r = bindings.benchWorkerAnalyze(m.text, m.request);
+    // A large document arrives in parts (read a slice at a time on the page's thread).
+    const text = Array.isArray(m.text) ? m.text.join("") : m.text;
+    const r = bindings.benchWorkerAnalyze(text, m.request);
     // The parts' buffers are transferred, not copied (nothing to deserialize on the page's thread).
     self.postMessage({ gen: m.gen, modified: r.modified, parts: r.parts }, r.parts.map((p) => p.buffer));
   } catch (e) {
