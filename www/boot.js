@@ -152,14 +152,18 @@ window.benchExtract = (() => {
     const job = waiting;
     waiting = null;
     const me = (running = { ...job, started: performance.now() });
-    // A large document is read a slice at a time (its parts are joined in the worker).
-    const send = (text) => {
-      if (running !== me) return; // cancelled while reading
-      if (!worker) spawn();
-      worker.postMessage({ type: "extract", gen: job.gen, text, request: job.request });
+    if (!worker) spawn();
+    // The text goes in parts, a slice of the document per task; the worker joins them.
+    const part = (text) => {
+      if (running !== me) return false; // cancelled while reading (that worker is gone)
+      worker.postMessage({ type: "part", text });
+      return true;
     };
-    if (hook.editor) hook.editor.readDoc(send);
-    else send("");
+    const done = () => {
+      if (running === me) worker.postMessage({ type: "extract", gen: job.gen, request: job.request });
+    };
+    if (hook.editor) hook.editor.readDoc(part, done);
+    else (part(""), done());
   };
   return {
     request(gen, request, onReply) {

@@ -3,8 +3,8 @@
 // benchWorkerAnalyze (crates/web/src/worker.rs), which extracts, compares with the faithful
 // extractor, groups, and returns the result as JSON parts for the page to decode a few at a time.
 //
-// Messages in: {type: "init", js, wasm} once, then {type: "extract", gen, text, request} (text: a
-// string, or an array of parts for a large document).
+// Messages in: {type: "init", js, wasm} once, then for each request {type: "part", text} one or more
+// times (the text, in order) and {type: "extract", gen, request}.
 // Messages out: {gen, modified, parts: [Uint8Array of UTF-8 JSON]} or {gen, error}.
 
 let bindings = null;
@@ -17,9 +17,7 @@ function run(m) {
     return;
   }
   try {
-    // A large document arrives in parts (read a slice at a time on the page's thread).
-    const text = Array.isArray(m.text) ? m.text.join("") : m.text;
-    const r = bindings.benchWorkerAnalyze(text, m.request);
+    const r = bindings.benchWorkerAnalyze(m.text, m.request);
     // The parts' buffers are transferred, not copied (nothing to deserialize on the page's thread).
     self.postMessage({ gen: m.gen, modified: r.modified, parts: r.parts }, r.parts.map((p) => p.buffer));
   } catch (e) {
@@ -27,8 +25,19 @@ function run(m) {
   }
 }
 
+// The text of the next request, in parts (the page reads a large document a slice at a time).
+let parts = [];
+
 self.onmessage = async (e) => {
   const m = e.data;
+  if (m.type === "part") {
+    parts.push(m.text);
+    return;
+  }
+  if (m.type === "extract") {
+    m.text = parts.join("");
+    parts = [];
+  }
   if (m.type === "init") {
     try {
       const b = await import(m.js);

@@ -497,22 +497,20 @@ class Editor {
   getDoc() {
     return this.view.state.doc.toString();
   }
-  // The text for the extraction worker: done(string), or for a large document done([parts]) read a
-  // slice at a time (one toString of 10 MB was a long task), from the document as it is now.
-  readDoc(done) {
+  // The text for the extraction worker, from the document as it is now: part(string) for each slice
+  // of a large document, a task each (one toString of 10 MB, and posting it, were long tasks), then
+  // done(). A small document is one part. Stops early if part() returns false.
+  readDoc(part, done) {
     const doc = this.view.state.doc;
-    if (doc.length <= SLICE_CHARS) return done(doc.toString());
-    const parts = [];
     let at = 0;
     const step = () => {
-      const t0 = performance.now();
-      while (at < doc.length && performance.now() - t0 < SLICE_MS) {
+      while (at < doc.length || at === 0) {
         const end = Math.min(doc.length, at + SLICE_CHARS);
-        parts.push(doc.sliceString(at, end));
-        at = end;
+        if (part(doc.sliceString(at, end)) === false) return;
+        at = Math.max(end, 1);
+        if (at < doc.length) return setTimeout(step, 0);
       }
-      if (at < doc.length) setTimeout(step, 0);
-      else done(parts);
+      done();
     };
     step();
   }
