@@ -151,10 +151,19 @@ window.benchExtract = (() => {
     if (running || !waiting) return;
     const job = waiting;
     waiting = null;
+    const me = (running = { ...job, started: performance.now() });
     if (!worker) spawn();
-    const text = hook.editor ? hook.editor.getDoc() : "";
-    running = { ...job, started: performance.now() };
-    worker.postMessage({ type: "extract", gen: job.gen, text, request: job.request });
+    // The text goes in parts, a slice of the document per task; the worker joins them.
+    const part = (text) => {
+      if (running !== me) return false; // cancelled while reading (that worker is gone)
+      worker.postMessage({ type: "part", text });
+      return true;
+    };
+    const done = () => {
+      if (running === me) worker.postMessage({ type: "extract", gen: job.gen, request: job.request });
+    };
+    if (hook.editor) hook.editor.readDoc(part, done);
+    else (part(""), done());
   };
   return {
     request(gen, request, onReply) {

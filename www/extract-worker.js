@@ -3,7 +3,8 @@
 // benchWorkerAnalyze (crates/web/src/worker.rs), which extracts, compares with the faithful
 // extractor, groups, and returns the result as JSON parts for the page to decode a few at a time.
 //
-// Messages in: {type: "init", js, wasm} once, then {type: "extract", gen, text, request}.
+// Messages in: {type: "init", js, wasm} once, then for each request {type: "part", text} one or more
+// times (the text, in order) and {type: "extract", gen, request}.
 // Messages out: {gen, modified, parts: [Uint8Array of UTF-8 JSON]} or {gen, error}.
 
 let bindings = null;
@@ -24,8 +25,19 @@ function run(m) {
   }
 }
 
+// The text of the next request, in parts (the page reads a large document a slice at a time).
+let parts = [];
+
 self.onmessage = async (e) => {
   const m = e.data;
+  if (m.type === "part") {
+    parts.push(m.text);
+    return;
+  }
+  if (m.type === "extract") {
+    m.text = parts.join("");
+    parts = [];
+  }
   if (m.type === "init") {
     try {
       const b = await import(m.js);

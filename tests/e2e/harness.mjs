@@ -37,6 +37,9 @@
 //   p.extractions()                   how many extractions have been shown
 //   p.setText(text, {wait})           replaces the editor's text in ONE transaction (no per-line input
 //                                     events) and, unless wait=false, waits until an extraction of it is shown
+//                                     and settled (p.waitSettled)
+//   p.waitSettled()                   waits until the shown result's rows are all mounted (a slice per
+//                                     frame) and the editor has its diagnostics
 //   p.getText()                       the editor's text
 //   p.waitForExtraction(after)        waits until more than `after` extractions have been shown
 //   p.tid(id)                         page.getByTestId(id) (CSS test ids pierce the editor's shadow root)
@@ -45,6 +48,7 @@
 //
 //   synthTestFile(lines) -> string    a pytest file of at least `lines` lines, the same text as the
 //                                     library's bench_explorer::synth::test_file (src/synth.rs)
+//   heavyInput(name) -> string        issue 11's large inputs ("10mb", "50k", "pairs", "binary", "deep")
 //
 // Leptos updates the DOM asynchronously: wait for text/attributes (Playwright's expect-like polling
 // via waitForFunction / locator.waitFor), never for a fixed time.
@@ -259,8 +263,22 @@ async function openPage(session, opts = {}) {
     async setText(text, { wait: w = true, timeout = 30000 } = {}) {
       const before = await p.extractions();
       await page.evaluate((t) => window.__benchExplorer.editor.setDoc(t, false), text);
-      if (w) await p.waitForExtraction(before, timeout);
+      if (w) {
+        await p.waitForExtraction(before, timeout);
+        await p.waitSettled(timeout);
+      }
     },
+    // The result's rows are all mounted (they go on screen a slice per frame) and the editor has its
+    // diagnostics (set in a task after the views).
+    waitSettled: (timeout = 30000) =>
+      page.waitForFunction(
+        () => {
+          const h = window.__benchExplorer;
+          return h.rowsHeld !== true && (h.diagnosticsPushed || 0) >= (h.extractions || 0);
+        },
+        null,
+        { timeout },
+      ),
     async shot(name, shotOpts = {}) {
       await mkdir(ARTIFACTS, { recursive: true });
       const file = path.join(ARTIFACTS, `${name}.png`);
@@ -282,6 +300,42 @@ async function openPage(session, opts = {}) {
   await page.goto(`${origin}${urlPath}${hash}`);
   if (wait) await p.waitReady();
   return p;
+}
+
+/** Issue 11's large inputs, generated (the same text every time): `name` is one of "10mb" (a 10 MB
+ *  test file), "50k" (one test with 50,000 asserts), "pairs" (one test with 2,000 put/assert pairs),
+ *  "binary" (300 KB of random bytes decoded as a browser's FileReader.readAsText does, U+FFFD for
+ *  invalid UTF-8, from a fixed seed), "deep" (50,000-deep brackets). */
+export function heavyInput(name) {
+  switch (name) {
+    case "50k": {
+      const lines = ["from solution import f", "", "def test_many():"];
+      for (let i = 0; i < 50_000; i++) lines.push(`    assert f(${i}) == ${i}`);
+      return lines.join("\n") + "\n";
+    }
+    case "pairs": {
+      const lines = ["from solution import Cache", "", "def test_pairs():", "    c = Cache(4)"];
+      for (let i = 0; i < 2_000; i++) lines.push(`    c.put(${i}, ${i})`, `    assert c.get(${i}) == ${i}`);
+      return lines.join("\n") + "\n";
+    }
+    case "binary": {
+      let seed = 11;
+      const rnd = () => ((seed = (seed * 1103515245 + 12345) >>> 0) >>> 16) & 0xff;
+      const bin = new Uint8Array(300_000);
+      for (let i = 0; i < bin.length; i++) bin[i] = rnd();
+      return new TextDecoder("utf-8").decode(bin);
+    }
+    case "deep":
+      return `def test_deep():\n    assert ${"(".repeat(50_000)}1${")".repeat(50_000)} == 1\n`;
+    case "10mb": {
+      const unit = synthTestFile(1_000);
+      let text = unit;
+      while (text.length < 10_000_000) text += unit.replace(/def test_(\w+)/g, (_, n) => `def test_${n}_${text.length}`);
+      return text;
+    }
+    default:
+      throw new Error(`heavyInput: unknown input ${name}`);
+  }
 }
 
 /** JavaScript twin of `bench_explorer::synth::test_file` (src/synth.rs): the same text, byte for byte. */

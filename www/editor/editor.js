@@ -6,7 +6,7 @@
 // Positions crossing this boundary are UTF-16 offsets (JavaScript's), converted from the extractor's
 // UTF-8 byte offsets on the Rust side (crates/web/src/logic/offsets.rs).
 
-import { EditorState, StateEffect, StateField, RangeSet, RangeSetBuilder, Compartment } from "@codemirror/state";
+import { EditorState, StateEffect, StateField, RangeSet, RangeSetBuilder, Compartment, Text } from "@codemirror/state";
 import {
   EditorView,
   Decoration,
@@ -22,6 +22,8 @@ import {
   gutter,
   GutterMarker,
   hoverTooltip,
+  ViewPlugin,
+  WidgetType,
 } from "@codemirror/view";
 import { history, defaultKeymap, historyKeymap } from "@codemirror/commands";
 import {
@@ -91,6 +93,8 @@ const theme = EditorView.theme({
   ".cm-link-mark-origin": { backgroundColor: "var(--origin)" },
   ".cm-link-mark-blocker": { backgroundColor: "var(--danger)" },
   // Code spans in messages (`x` in a diagnostic's Markdown).
+  // A line of a file that is not text, escaped.
+  ".cm-escaped": { color: "var(--fg-muted)" },
   ".cm-md-code": { fontFamily: "var(--mono)", fontSize: "0.95em", backgroundColor: "var(--panel-2)", padding: "0 3px", borderRadius: "3px" },
   // Wrong checks of an earlier stage: a squiggle under the assert and a mark in their own gutter.
   ".cm-wrong-check": {
@@ -222,6 +226,127 @@ const wrongTooltip = hoverTooltip((view, pos) => {
 // ---- settings: line wrapping and font size (compartments, changed without a new state) ----------
 
 const wrapping = new Compartment();
+
+// ---- large documents and files that are not text: the costly extensions off -------------------
+
+// Above this many characters (UTF-16) the editor drops Python parsing and highlighting, bracket
+// matching, folding and selection-match highlighting: on a file of megabytes their background
+// parse and per-update scans are what blocks the page (issue 11: a 10 MB file, 50,000 asserts),
+// and nobody reads such a file by its colours. The bench's files are a few KB.
+export const LARGE_DOC = 256 * 1024;
+
+// A file that is not text (the rule of crates/web/src/logic/text_kind.rs, on its first 64 K
+// characters: a NUL, replacement characters for invalid UTF-8, mostly control characters) is shown
+// escaped, one line of ASCII per line: laid out raw, its random scripts (font fallback, bidi) and
+// control characters took the browser half a second per screen. The page says it is not text.
+function looksBinary(doc) {
+  const head = doc.sliceString(0, Math.min(doc.length, 65536));
+  if (head.includes("\0")) return true;
+  let replaced = 0;
+  let control = 0;
+  for (let i = 0; i < head.length; i++) {
+    const c = head.charCodeAt(i);
+    if (c === 0xfffd) replaced++;
+    else if ((c < 0x20 && c !== 9 && c !== 10 && c !== 13 && c !== 12) || (c >= 0x7f && c < 0xa0)) control++;
+  }
+  return replaced > 64 || (replaced >= 4 && replaced * 100 > head.length) || control * 20 > head.length;
+}
+
+const escapeChar = (ch) => {
+  const c = ch.codePointAt(0);
+  if (c >= 0x20 && c < 0x7f) return ch;
+  if (c === 9) return "\\t";
+  if (c < 0x100) return "\\x" + c.toString(16).padStart(2, "0");
+  if (c < 0x10000) return "\\u" + c.toString(16).padStart(4, "0");
+  return "\\U" + c.toString(16).padStart(8, "0");
+};
+const ESCAPED_MAX = 4000;
+
+class EscapedLine extends WidgetType {
+  constructor(text) {
+    super();
+    this.text = text;
+  }
+  eq(other) {
+    return other.text === this.text;
+  }
+  toDOM() {
+    const span = document.createElement("span");
+    span.className = "cm-escaped";
+    span.textContent = this.text;
+    return span;
+  }
+}
+
+// The visible lines that hold anything but printable ASCII, replaced by their escaped text.
+function escapedDecorations(view) {
+  const b = new RangeSetBuilder();
+  for (const { from, to } of view.visibleRanges) {
+    for (let pos = from; pos <= to; ) {
+      const line = view.state.doc.lineAt(pos);
+      const text = line.text;
+      if (/[^\x20-\x7e]/.test(text)) {
+        let out = "";
+        for (const ch of text) {
+          out += escapeChar(ch);
+          if (out.length > ESCAPED_MAX) {
+            out = out.slice(0, ESCAPED_MAX) + ` … (${text.length} characters)`;
+            break;
+          }
+        }
+        b.add(line.from, line.to, Decoration.replace({ widget: new EscapedLine(out) }));
+      }
+      pos = line.to + 1;
+    }
+  }
+  return b.finish();
+}
+
+const escapedView = ViewPlugin.fromClass(
+  class {
+    constructor(view) {
+      this.decorations = escapedDecorations(view);
+    }
+    update(u) {
+      if (u.docChanged || u.viewportChanged) this.decorations = escapedDecorations(u.view);
+    }
+  },
+  { decorations: (v) => v.decorations },
+);
+
+const mode = new Compartment();
+const costlyExtensions = () => [
+  python(),
+  syntaxHighlighting(highlight),
+  bracketMatching(),
+  highlightSelectionMatches(),
+  foldGutter(),
+  indentOnInput(),
+];
+const modeOf = (doc) => (looksBinary(doc) ? "binary" : doc.length > LARGE_DOC ? "large" : "normal");
+const modeExtensions = (m) => (m === "binary" ? [escapedView] : m === "large" ? [] : costlyExtensions());
+const modeField = StateField.define({
+  create: (state) => modeOf(state.doc),
+  update(value, tr) {
+    for (const e of tr.effects) if (e.is(setMode)) return e.value;
+    return value;
+  },
+});
+const setMode = StateEffect.define();
+// A change that may change the mode (a paste, a new document, crossing the size limit) switches
+// the extensions in the same transaction; typing a character does not rescan the document.
+const modeSwitch = EditorState.transactionExtender.of((tr) => {
+  if (!tr.docChanged) return null;
+  let inserted = 0;
+  tr.changes.iterChanges((fa, ta, fb, tb) => (inserted += tb - fb + (ta - fa)));
+  const was = tr.startState.field(modeField);
+  const sizeClass = (n) => n > LARGE_DOC;
+  if (inserted < 1024 && was !== "binary" && sizeClass(tr.startState.doc.length) === sizeClass(tr.newDoc.length)) return null;
+  const now = modeOf(tr.newDoc);
+  return now === was ? null : { effects: [setMode.of(now), mode.reconfigure(modeExtensions(now))] };
+});
+const modeExtension = (doc) => [modeField, mode.of(modeExtensions(modeOf(doc))), modeSwitch];
+export const editorMode = (view) => view.state.field(modeField);
 const fontSize = new Compartment();
 const fontTheme = (px) => EditorView.theme({ ".cm-scroller": { fontSize: `${px}px` } });
 const globalSettings = { wrap: false, fontSize: 13 };
@@ -286,25 +411,20 @@ const linkGutter = gutter({
 
 // ---- editors --------------------------------------------------------------------------------
 
-function extensions(opts) {
+function extensions(opts, doc = Text.empty) {
   const exts = [
     lineNumbers(),
-    foldGutter(),
     highlightSpecialChars(),
     drawSelection(),
     dropCursor(),
     EditorState.allowMultipleSelections.of(true),
-    indentOnInput(),
     indentUnit.of("    "),
-    syntaxHighlighting(highlight),
-    bracketMatching(),
     rectangularSelection(),
     crosshairCursor(),
     highlightActiveLine(),
     highlightActiveLineGutter(),
-    highlightSelectionMatches(),
     search({ top: true }),
-    python(),
+    modeExtension(doc),
     theme,
     linkField,
     linkGutter,
@@ -360,27 +480,81 @@ function shadowMount(host) {
   return mount;
 }
 
+// Large texts cross into and out of the editor in slices of this many characters, for about
+// SLICE_MS milliseconds per task.
+const SLICE_CHARS = 512 * 1024;
+const SLICE_MS = 8;
+const LINE_BREAKS = /\r\n?|\n/;
+
 class Editor {
   constructor(parent, opts) {
     this.opts = opts;
     this.view = new EditorView({
       parent: shadowMount(parent),
-      state: EditorState.create({ doc: opts.doc ?? "", extensions: extensions(opts) }),
+      state: EditorState.create({ doc: opts.doc ?? "", extensions: extensions(opts, Text.of((opts.doc ?? "").split(/\r\n?|\n/))) }),
     });
   }
   getDoc() {
     return this.view.state.doc.toString();
   }
+  // The text for the extraction worker, from the document as it is now: part(string) for each slice
+  // of a large document, a task each (one toString of 10 MB, and posting it, were long tasks), then
+  // done(). A small document is one part. Stops early if part() returns false.
+  readDoc(part, done) {
+    const doc = this.view.state.doc;
+    let at = 0;
+    const step = () => {
+      while (at < doc.length || at === 0) {
+        const end = Math.min(doc.length, at + SLICE_CHARS);
+        if (part(doc.sliceString(at, end)) === false) return;
+        at = Math.max(end, 1);
+        if (at < doc.length) return setTimeout(step, 0);
+      }
+      done();
+    };
+    step();
+  }
   docLength() {
     return this.view.state.doc.length;
   }
+  // "normal", "large" (over LARGE_DOC: no parsing, highlighting, folding) or "binary" (shown
+  // escaped): see above.
+  mode() {
+    return editorMode(this.view);
+  }
   // Replace the document. `fresh`: start a new undo history (another file); otherwise one undoable edit.
+  // A large text is split into lines a slice at a time (for 10 MB, one split was a long task) and
+  // then set at once; a newer setDoc drops a pending one.
   setDoc(text, fresh) {
+    const generation = (this.docGeneration = (this.docGeneration || 0) + 1);
+    if (text.length <= SLICE_CHARS) return this.applyDoc(Text.of(text.split(LINE_BREAKS)), fresh);
+    let doc = null;
+    let at = 0;
+    const step = () => {
+      if (generation !== this.docGeneration) return;
+      const t0 = performance.now();
+      while (at < text.length && performance.now() - t0 < SLICE_MS) {
+        let end = Math.min(text.length, at + SLICE_CHARS);
+        // Cut after a line feed, so that no line (nor a \r\n pair) is split.
+        if (end < text.length) {
+          const nl = text.indexOf("\n", end);
+          end = nl < 0 ? text.length : nl + 1;
+        }
+        const part = Text.of(text.slice(at, end).split(LINE_BREAKS));
+        doc = doc ? doc.append(part) : part;
+        at = end;
+      }
+      if (at < text.length) setTimeout(step, 0);
+      else this.applyDoc(doc, fresh);
+    };
+    step();
+  }
+  applyDoc(doc, fresh) {
     if (fresh) {
-      this.view.setState(EditorState.create({ doc: text, extensions: extensions(this.opts) }));
+      this.view.setState(EditorState.create({ doc, extensions: extensions(this.opts, doc) }));
       if (this.opts.onChange) this.opts.onChange();
     } else {
-      this.view.dispatch({ changes: { from: 0, to: this.view.state.doc.length, insert: text } });
+      this.view.dispatch({ changes: { from: 0, to: this.view.state.doc.length, insert: doc } });
     }
   }
   // [{from, to, severity: "error"|"warning"|"info", message, source}] in UTF-16 offsets.
@@ -394,12 +568,17 @@ class Editor {
     });
     this.view.dispatch(setDiagnostics(this.view.state, diags));
   }
+  // Nothing to clear is not dispatched: a transaction makes CodeMirror read the DOM selection,
+  // which forces a layout of everything the page has just changed (100 ms after a large result).
   setLinks(ranges) {
+    if (!ranges.length && this.view.state.field(linkField).deco.size === 0) return;
     this.view.dispatch({ effects: setLinks.of(ranges) });
   }
   // [{from, to, message}] in UTF-16 offsets: the wrong checks of an earlier stage.
   setWrongChecks(list) {
-    this.view.dispatch({ effects: setWrong.of(list || []) });
+    const items = list || [];
+    if (!items.length && this.view.state.field(wrongField).items.length === 0) return;
+    this.view.dispatch({ effects: setWrong.of(items) });
   }
   // {wrap: bool, fontSize: px}: applied now, and to every editor created or reset later.
   setSettings(s) {

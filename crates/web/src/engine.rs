@@ -222,7 +222,21 @@ fn show(app: AppState, modified: bool, done: crate::logic::transfer::Assembled) 
     if app.problem.get_untracked().is_some() && modified != app.modified.get_untracked() {
         app.modified.set(modified);
     }
-    push_diagnostics(&analysis);
+    // The editor's diagnostics in a task of their own, after the views: together they made one
+    // long task on a large result (issue 11). Skipped if a newer result was shown meanwhile.
+    {
+        let analysis = analysis.clone();
+        set_timeout(
+            move || {
+                if SHOWN.with(|s| s.get()) == shown {
+                    push_diagnostics(&analysis);
+                    // For the tests: the editor has the diagnostics of this result.
+                    js::hook_set("diagnosticsPushed", &JsValue::from_f64(shown as f64));
+                }
+            },
+            Duration::ZERO,
+        );
+    }
     let len = analysis.extraction.assertions.len();
     app.hovered.set(None);
     if app.selected.get_untracked().is_some_and(|s| s >= len) {

@@ -36,7 +36,7 @@ pub fn worker_analyze(text: &str, request: &str) -> Result<JsValue, JsValue> {
     // and the page copies each into its wasm only when it decodes it.
     let list = Array::new();
     for p in parts {
-        list.push(&js_sys::Uint8Array::from(p.as_bytes()));
+        list.push(&js_sys::Uint8Array::from(p.as_slice()));
     }
     let out = Object::new();
     Reflect::set(&out, &"modified".into(), &JsValue::from_bool(modified))?;

@@ -2,7 +2,7 @@
 //! ordinal in it, plus what the row shows, never its byte offsets), a window that counts rows (not
 //! test groups), folded expressions shown collapsed, and "copy all kept" as a Python list.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use bench_explorer::model::{Assertion, Status};
 
@@ -187,9 +187,70 @@ impl Fnv {
     }
 }
 
+/// Rows put on screen per task: laying out a row takes the browser about a millisecond (more for a
+/// long folded expression), so a window of 100 new rows was itself a long task (issue 11).
+pub const ROWS_PER_SLICE: usize = 10;
+
+/// Progressive mounting of a window of rows (test group index, row keys), in order: the rows
+/// already on screen (`mounted`) stay, and at most `fresh` new ones are added. Groups with no row
+/// to show are left out. Returns the rows to show, and whether some were held back for the next
+/// slice. An edit keeps every unchanged row and mounts the changed ones at once.
+pub fn mount_slice(
+    window: Vec<(usize, Vec<u64>)>,
+    mounted: &HashSet<u64>,
+    fresh: usize,
+) -> (Vec<(usize, Vec<u64>)>, bool) {
+    let mut left = fresh;
+    let mut held = false;
+    let out = window
+        .into_iter()
+        .filter_map(|(gi, keys)| {
+            let keys: Vec<u64> = keys
+                .into_iter()
+                .filter(|k| {
+                    if mounted.contains(k) {
+                        true
+                    } else if left > 0 {
+                        left -= 1;
+                        true
+                    } else {
+                        held = true;
+                        false
+                    }
+                })
+                .collect();
+            (!keys.is_empty()).then_some((gi, keys))
+        })
+        .collect();
+    (out, held)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn mounting_adds_a_slice_of_new_rows_and_keeps_the_mounted_ones() {
+        let window = vec![(0, vec![1, 2, 3]), (1, vec![4, 5]), (2, vec![6])];
+        // Nothing on screen: the first two rows, the rest held back.
+        let (out, held) = mount_slice(window.clone(), &HashSet::new(), 2);
+        assert_eq!(out, vec![(0, vec![1, 2])]);
+        assert!(held);
+        // Next slice: those stay, two more come.
+        let on: HashSet<u64> = [1, 2].into();
+        let (out, held) = mount_slice(window.clone(), &on, 2);
+        assert_eq!(out, vec![(0, vec![1, 2, 3]), (1, vec![4])]);
+        assert!(held);
+        // An edit changed row 5's key: the mounted rows stay and the new key mounts at once.
+        let on: HashSet<u64> = [1, 2, 3, 4, 6].into();
+        let (out, held) = mount_slice(window.clone(), &on, 2);
+        assert_eq!(out, window);
+        assert!(!held);
+        // No budget: only what is on screen.
+        let (out, held) = mount_slice(window, &[6].into(), 0);
+        assert_eq!(out, vec![(2, vec![6])]);
+        assert!(held);
+    }
     use crate::logic::grouping::group_by_test;
     use bench_explorer::{extract, Options};
 

@@ -1,8 +1,9 @@
 //! The extraction worker's protocol. The page posts the text and a `Request`; the worker
 //! (`crates/web/src/worker.rs`, the same wasm in a Web Worker) extracts, compares with the faithful
-//! extractor, groups and builds the editor's diagnostics, and answers with JSON parts: a header,
-//! then the assertions in chunks of about `CHUNK_BYTES`. The page decodes one part per task, so no
-//! single task blocks its main thread for long, whatever the output's size.
+//! extractor, groups and builds the editor's diagnostics, and answers in parts: a small JSON header,
+//! the offset map in binary (`OffsetMap::to_bytes`), then JSON chunks of about `CHUNK_BYTES` holding
+//! the test groups, the editor's diagnostics and the assertions. The page decodes a few parts per
+//! task, so no single task blocks its main thread for long, whatever the output's size.
 
 use bench_explorer::model::{Assertion, Extraction};
 use bench_explorer::{extract, Options, Stage};
@@ -15,10 +16,12 @@ use super::offsets::OffsetMap;
 use super::rows::row_keys;
 use super::text_kind::not_text;
 
-/// Chunks of assertions are cut after this many bytes of JSON.
-pub const CHUNK_BYTES: usize = 256 * 1024;
-/// The editor gets at most this many diagnostics (the counts cover all of them).
-pub const MAX_EDITOR_DIAGNOSTICS: usize = 2_000;
+/// Chunks of assertions are cut after this many bytes of JSON: the page decodes one in a few
+/// milliseconds (a 256 KB chunk took up to 50 ms in Chromium, one long task per chunk).
+pub const CHUNK_BYTES: usize = 32 * 1024;
+/// The editor gets at most this many diagnostics (the counts cover all of them): CodeMirror's lint
+/// takes about 25 ms a thousand to set them, on the main thread.
+pub const MAX_EDITOR_DIAGNOSTICS: usize = 1_000;
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Request {
@@ -57,10 +60,10 @@ pub struct Header {
     /// The extraction without its assertions (they follow in chunks).
     pub extraction: Extraction,
     pub assertions: usize,
+    /// JSON chunks after the offset map.
     pub chunks: usize,
-    pub map: OffsetMap,
-    pub groups: Vec<TestGroup>,
-    pub diagnostics: Vec<Diagnostic>,
+    pub groups: usize,
+    pub diagnostics: usize,
     pub diagnostics_total: usize,
     pub counts: Counts,
     pub tally: Tally,
@@ -69,11 +72,35 @@ pub struct Header {
     pub not_text: Option<String>,
 }
 
+/// One JSON part after the map: any of the lists, each continuing the previous chunk's.
 #[derive(Serialize, Deserialize)]
 struct Chunk {
+    #[serde(default)]
+    groups: Vec<TestGroup>,
+    #[serde(default)]
+    diagnostics: Vec<Diagnostic>,
+    #[serde(default)]
     assertions: Vec<Assertion>,
+    #[serde(default)]
     verdicts: Vec<StageFidelity>,
+    #[serde(default)]
     keys: Vec<u64>,
+}
+
+/// Serialized items joined into JSON arrays of about `CHUNK_BYTES`: `{"<field>":[...]}` each.
+fn chunked<T: Serialize>(field: &str, items: &[T], out: &mut Vec<Vec<u8>>) {
+    let mut buf = String::new();
+    for item in items {
+        buf.push(if buf.is_empty() { '[' } else { ',' });
+        buf.push_str(&serde_json::to_string(item).unwrap_or_else(|_| "null".into()));
+        if buf.len() >= CHUNK_BYTES {
+            out.push(format!("{{\"{field}\":{buf}]}}").into_bytes());
+            buf.clear();
+        }
+    }
+    if !buf.is_empty() {
+        out.push(format!("{{\"{field}\":{buf}]}}").into_bytes());
+    }
 }
 
 /// What the views need, decoded.
@@ -92,9 +119,9 @@ pub struct Assembled {
     pub not_text: Option<String>,
 }
 
-/// The worker's side: everything the page shows about `text`, as JSON parts. `now` is a clock in
-/// milliseconds (for the extraction time shown).
-pub fn analyze(text: &str, req: &Request, now: impl Fn() -> f64) -> Vec<String> {
+/// The worker's side: everything the page shows about `text`, as parts (UTF-8 JSON but for the
+/// binary offset map, part 1). `now` is a clock in milliseconds (for the extraction time shown).
+pub fn analyze(text: &str, req: &Request, now: impl Fn() -> f64) -> Vec<Vec<u8>> {
     let options = req.options();
     let why = not_text(text);
     let t0 = now();
@@ -131,14 +158,16 @@ pub fn analyze(text: &str, req: &Request, now: impl Fn() -> f64) -> Vec<String> 
     let keys = row_keys(&extraction.assertions, &verdicts);
     let tally = tally(&verdicts);
 
-    // Chunks: hand-joined JSON, each assertion serialized once.
-    let mut chunks: Vec<String> = Vec::new();
+    // Chunks: hand-joined JSON, each item serialized once.
+    let mut chunks: Vec<Vec<u8>> = Vec::new();
+    chunked("groups", &groups, &mut chunks);
+    chunked("diagnostics", &diags, &mut chunks);
     let (mut a_json, mut v_json, mut k_json) = (String::new(), String::new(), String::new());
-    let flush = |a: &mut String, v: &mut String, k: &mut String, chunks: &mut Vec<String>| {
+    let flush = |a: &mut String, v: &mut String, k: &mut String, chunks: &mut Vec<Vec<u8>>| {
         if !k.is_empty() {
-            chunks.push(format!(
-                "{{\"assertions\":[{a}],\"verdicts\":[{v}],\"keys\":[{k}]}}"
-            ));
+            chunks.push(
+                format!("{{\"assertions\":[{a}],\"verdicts\":[{v}],\"keys\":[{k}]}}").into_bytes(),
+            );
             a.clear();
             v.clear();
             k.clear();
@@ -171,9 +200,8 @@ pub fn analyze(text: &str, req: &Request, now: impl Fn() -> f64) -> Vec<String> 
         },
         assertions,
         chunks: chunks.len(),
-        map,
-        groups,
-        diagnostics: diags,
+        groups: groups.len(),
+        diagnostics: diags.len(),
         diagnostics_total,
         counts,
         tally,
@@ -181,8 +209,9 @@ pub fn analyze(text: &str, req: &Request, now: impl Fn() -> f64) -> Vec<String> 
         bytes: text.len(),
         not_text: why,
     };
-    let mut parts = Vec::with_capacity(chunks.len() + 1);
-    parts.push(serde_json::to_string(&header).unwrap_or_default());
+    let mut parts = Vec::with_capacity(chunks.len() + 2);
+    parts.push(serde_json::to_vec(&header).unwrap_or_default());
+    parts.push(map.to_bytes());
     parts.extend(chunks);
     parts
 }
@@ -190,6 +219,9 @@ pub fn analyze(text: &str, req: &Request, now: impl Fn() -> f64) -> Vec<String> 
 /// The page's side: decodes the parts one at a time.
 pub struct Assembler {
     header: Header,
+    map: Option<OffsetMap>,
+    groups: Vec<TestGroup>,
+    diagnostics: Vec<Diagnostic>,
     assertions: Vec<Assertion>,
     verdicts: Vec<StageFidelity>,
     keys: Vec<u64>,
@@ -197,15 +229,14 @@ pub struct Assembler {
 }
 
 impl Assembler {
-    pub fn new(header: &str) -> Result<Assembler, String> {
-        Assembler::from_bytes(header.as_bytes())
-    }
-
     /// The header as UTF-8 JSON bytes (the worker transfers its parts as byte buffers).
     pub fn from_bytes(header: &[u8]) -> Result<Assembler, String> {
         let header: Header =
             serde_json::from_slice(header).map_err(|e| format!("worker header: {e}"))?;
         Ok(Assembler {
+            map: None,
+            groups: Vec::with_capacity(header.groups),
+            diagnostics: Vec::with_capacity(header.diagnostics),
             assertions: Vec::with_capacity(header.assertions),
             verdicts: Vec::new(),
             keys: Vec::with_capacity(header.assertions),
@@ -214,12 +245,15 @@ impl Assembler {
         })
     }
 
-    pub fn push(&mut self, chunk: &str) -> Result<(), String> {
-        self.push_bytes(chunk.as_bytes())
-    }
-
+    /// The next part: the binary offset map first, then the JSON chunks.
     pub fn push_bytes(&mut self, chunk: &[u8]) -> Result<(), String> {
+        if self.map.is_none() {
+            self.map = Some(OffsetMap::from_bytes(chunk)?);
+            return Ok(());
+        }
         let c: Chunk = serde_json::from_slice(chunk).map_err(|e| format!("worker chunk: {e}"))?;
+        self.groups.extend(c.groups);
+        self.diagnostics.extend(c.diagnostics);
         self.assertions.extend(c.assertions);
         self.verdicts.extend(c.verdicts);
         self.keys.extend(c.keys);
@@ -229,7 +263,12 @@ impl Assembler {
 
     pub fn finish(self) -> Result<Assembled, String> {
         let h = self.header;
+        let Some(map) = self.map else {
+            return Err("worker reply incomplete: no offset map".into());
+        };
         if self.chunks_seen != h.chunks
+            || self.groups.len() != h.groups
+            || self.diagnostics.len() != h.diagnostics
             || self.assertions.len() != h.assertions
             || self.keys.len() != h.assertions
         {
@@ -245,9 +284,9 @@ impl Assembler {
         extraction.assertions = self.assertions;
         Ok(Assembled {
             extraction,
-            map: h.map,
-            groups: h.groups,
-            diagnostics: h.diagnostics,
+            map,
+            groups: self.groups,
+            diagnostics: self.diagnostics,
             diagnostics_total: h.diagnostics_total,
             counts: h.counts,
             verdicts: self.verdicts,
@@ -273,9 +312,9 @@ mod tests {
             slug_is_real: true,
         };
         let parts = analyze(text, &req, || 0.0);
-        let mut asm = Assembler::new(&parts[0]).unwrap();
+        let mut asm = Assembler::from_bytes(&parts[0]).unwrap();
         for p in &parts[1..] {
-            asm.push(p).unwrap();
+            asm.push_bytes(p).unwrap();
         }
         asm.finish().unwrap()
     }
@@ -326,14 +365,23 @@ mod tests {
             slug_is_real: true,
         };
         let parts = analyze(&src, &req, || 0.0);
-        assert!(parts.len() > 3, "{} parts", parts.len());
-        let sizes: Vec<usize> = parts[1..].iter().map(String::len).collect();
-        // Cut as soon as a chunk reaches the size: every chunk but the last is at least that big,
-        // and the chunks hold every assertion once.
-        assert!(
-            sizes[..sizes.len() - 1].iter().all(|&n| n >= CHUNK_BYTES),
-            "{sizes:?}"
-        );
+        // Cut as soon as a chunk reaches the size: of each kind, every chunk but the last is at
+        // least that big, and the chunks hold every assertion once.
+        for kind in ["{\"groups\"", "{\"diagnostics\"", "{\"assertions\""] {
+            let sizes: Vec<usize> = parts[2..]
+                .iter()
+                .filter(|p| p.starts_with(kind.as_bytes()))
+                .map(Vec::len)
+                .collect();
+            assert!(!sizes.is_empty() || kind.contains("diag"), "{kind}");
+            if kind.contains("assertions") {
+                assert!(sizes.len() > 3, "{} chunks", sizes.len());
+            }
+            assert!(
+                sizes.iter().rev().skip(1).all(|&n| n >= CHUNK_BYTES),
+                "{kind} {sizes:?}"
+            );
+        }
         let a = roundtrip(&src, Stage::Full);
         assert_eq!(a.extraction.assertions.len(), 2_000);
     }
@@ -363,8 +411,13 @@ mod tests {
             slug_is_real: true,
         };
         let parts = analyze(&src, &req, || 0.0);
-        let mut asm = Assembler::new(&parts[0]).unwrap();
-        asm.push(&parts[1]).unwrap();
+        assert!(parts.len() > 3, "{} parts", parts.len());
+        let mut asm = Assembler::from_bytes(&parts[0]).unwrap();
+        asm.push_bytes(&parts[1]).unwrap();
+        asm.push_bytes(&parts[2]).unwrap();
         assert!(asm.finish().is_err());
+        // The map must come first: a JSON chunk in its place is refused.
+        let mut asm = Assembler::from_bytes(&parts[0]).unwrap();
+        assert!(asm.push_bytes(&parts[3]).is_err());
     }
 }

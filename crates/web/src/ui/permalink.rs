@@ -20,8 +20,10 @@ use crate::{bench, engine, js};
 const RESCUE_KEY: &str = "bench-explorer:rescue";
 /// The session: the file, problem, stage, tab and the Run tab's solution, as a permalink's state.
 const SESSION_KEY: &str = "bench-explorer:session";
-/// Files longer than this (UTF-16 units) are not kept in the session.
-const MAX_SESSION_SOURCE: u32 = 2 * 1024 * 1024;
+/// Files longer than this (UTF-16 units) are not kept in the session: reading the editor's text,
+/// encoding it and `localStorage.setItem` all run on the main thread, about 50 ms a megabyte here,
+/// so a larger file would block the page after every edit (issue 11). The status bar says so.
+const MAX_SESSION_SOURCE: u32 = 256 * 1024;
 const DEFAULT_PROBLEM: &str = "word_ladder";
 
 thread_local! {

@@ -3,7 +3,7 @@
 //! both ways: pointing at a row lights its lines in the editor; the editor's cursor lights the rows
 //! its line feeds.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use bench_explorer::model::{Assertion, Status};
 use bench_explorer::shape::Shape;
@@ -17,15 +17,17 @@ use crate::js;
 use crate::logic::compare::StageFidelity;
 use crate::logic::grouping::split_case;
 use crate::logic::links::{fed_by_line, link_ranges, role_label};
-use crate::logic::rows::{collapse, python_list, window};
+use crate::logic::rows::{collapse, mount_slice, python_list, window, ROWS_PER_SLICE};
 use crate::logic::teach::stage_short;
 use crate::state::{use_app, AppState};
 
 /// Rows shown before "show more", and how many more each press shows: rows, not test groups (one
 /// test can hold 50,000 asserts).
 const PAGE: usize = 100;
-/// Syntax errors listed (the count says how many there are).
-const MAX_SYNTAX_ERRORS: usize = 100;
+/// Syntax errors and findings listed, each (the counts say how many there are): a 10 MB file has
+/// hundreds of findings, and drawing them all with the result was one long task (issue 11).
+const MAX_SYNTAX_ERRORS: usize = 50;
+const MAX_FINDINGS: usize = 50;
 
 /// One test group of the shown window: its name, counts, and the keys of its shown rows.
 #[derive(Clone, PartialEq)]
@@ -102,22 +104,43 @@ pub fn Assertions() -> impl IntoView {
                 .unwrap_or_default()
         })
     });
+    // New rows go on screen `ROWS_PER_SLICE` per animation frame (`logic::rows::mount_slice`), so
+    // that no task lays out a whole window of rows; rows already on screen stay.
+    let mounted = StoredValue::new(HashSet::<u64>::new());
+    let slice = RwSignal::new(0u64);
     let shown = Memo::new(move |_| {
+        slice.track();
         let max = limit.get();
         app.analysis.with(|a| {
-            let Some(a) = a else { return Vec::new() };
-            window(&a.groups, max)
+            let Some(a) = a else {
+                mounted.set_value(HashSet::new());
+                return Vec::new();
+            };
+            let wanted = window(&a.groups, max)
                 .into_iter()
                 .map(|(gi, rows)| {
+                    let keys = rows
+                        .iter()
+                        .filter_map(|&i| a.keys.get(i).copied())
+                        .collect();
+                    (gi, keys)
+                })
+                .collect();
+            let (rows, held) = mounted.with_value(|m| mount_slice(wanted, m, ROWS_PER_SLICE));
+            mounted.set_value(rows.iter().flat_map(|(_, k)| k.iter().copied()).collect());
+            if held {
+                request_animation_frame(move || slice.update(|n| *n += 1));
+            }
+            // For the benchmark and the tests: whether rows are still waiting for their slice.
+            js::hook_set("rowsHeld", &wasm_bindgen::JsValue::from_bool(held));
+            rows.into_iter()
+                .map(|(gi, keys)| {
                     let g = &a.groups[gi];
                     ShownGroup {
                         name: g.name.clone(),
                         kept: g.kept,
                         dropped: g.dropped,
-                        keys: rows
-                            .iter()
-                            .filter_map(|&i| a.keys.get(i).copied())
-                            .collect(),
+                        keys,
                     }
                 })
                 .collect::<Vec<_>>()
@@ -276,7 +299,8 @@ fn Problems() -> impl IntoView {
                         </li>
                     }
                 }).collect_view();
-                let findings = e.findings.iter().map(|f| {
+                let hidden_findings = e.findings.len().saturating_sub(MAX_FINDINGS);
+                let findings = e.findings.iter().take(MAX_FINDINGS).map(|f| {
                     let pos = a.map.line_utf16(f.line).0;
                     let line = f.line;
                     let shape = f.shape;
@@ -306,6 +330,11 @@ fn Problems() -> impl IntoView {
                                 </li>
                             })}
                             {findings}
+                            {(hidden_findings > 0).then(|| view! {
+                                <li class="more-errors" data-testid="more-findings">
+                                    {format!("… and {hidden_findings} more findings (the first {MAX_FINDINGS} are listed)")}
+                                </li>
+                            })}
                         </ul>
                     </details>
                 })
