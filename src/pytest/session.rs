@@ -2,10 +2,11 @@
 //! mark under `--strict-markers` fails the file's collection, and warning filters (the
 //! configuration's and the test's `filterwarnings` marks) wrap each kept expression.
 
-use ruff_python_ast::Stmt;
+use ruff_python_ast::{self as ast, Expr, Stmt};
 
 use super::config::Judgement;
-use super::marks::{file_mark_names, param_marks, test_marks, ParamMarks};
+use super::markexpr::MarkExpr;
+use super::marks::{file_mark_names, param_marks, test_marks, MarkUse, ParamMarks};
 use super::warnings::Filter;
 use crate::collect::Case;
 use crate::module::ModuleScope;
@@ -109,38 +110,14 @@ fn uncollectable(
     map: &SourceMap,
     depth: u32,
 ) -> Option<String> {
-    use ruff_python_ast::Expr;
     for stmt in body {
         match stmt {
             Stmt::ClassDef(c) if c.name.starts_with("Test") && depth < 16 => {
-                let line = map.line(ruff_text_size::Ranged::range(c).start());
-                let not_a_test = c.body.iter().any(|s| {
-                    matches!(s, Stmt::Assign(a) if matches!(a.targets.as_slice(), [Expr::Name(n)] if n.id.as_str() == "__test__"))
-                });
-                if not_a_test {
+                if sets_test_flag(c) {
                     continue;
                 }
-                let remade = c
-                    .decorator_list
-                    .iter()
-                    .any(|d| scope.pytest_path(&d.expression).is_none());
-                let bases_unknown = c.arguments.as_ref().is_some_and(|a| {
-                    !a.keywords.is_empty()
-                        || a.args.iter().any(|b| match b {
-                            Expr::Name(n) => {
-                                n.id.as_str() != "object"
-                                    && !module.iter().any(|s| matches!(s, Stmt::ClassDef(k) if k.name.as_str() == n.id.as_str()))
-                            }
-                            _ => true,
-                        })
-                });
-                let constructor = |body: &[Stmt]| {
-                    body.iter().any(|s| matches!(s, Stmt::FunctionDef(m) if matches!(m.name.as_str(), "__init__" | "__new__")))
-                };
-                let inherited = c.arguments.as_ref().is_some_and(|a| {
-                    a.args.iter().any(|b| matches!(b, Expr::Name(n) if module.iter().any(|s| matches!(s, Stmt::ClassDef(k) if k.name.as_str() == n.id.as_str() && constructor(&k.body)))))
-                });
-                if remade || bases_unknown || inherited || constructor(&c.body) {
+                if may_have_constructor(module, c, scope) {
+                    let line = map.line(c.range.start());
                     return Some(format!(
                         "the test class `{}` (line {line}) may have a constructor, which pytest warns of",
                         c.name
@@ -150,38 +127,83 @@ fn uncollectable(
                     return Some(why);
                 }
             }
-            Stmt::Assign(a) => {
-                let named_test = a
-                    .targets
-                    .iter()
-                    .any(|t| matches!(t, Expr::Name(n) if n.id.starts_with("test")));
-                let plain = matches!(
-                    a.value.as_ref(),
-                    Expr::List(_)
-                        | Expr::Tuple(_)
-                        | Expr::Dict(_)
-                        | Expr::Set(_)
-                        | Expr::StringLiteral(_)
-                        | Expr::BytesLiteral(_)
-                        | Expr::NumberLiteral(_)
-                        | Expr::BooleanLiteral(_)
-                        | Expr::NoneLiteral(_)
-                        | Expr::ListComp(_)
-                        | Expr::DictComp(_)
-                        | Expr::SetComp(_)
-                );
-                if named_test && !plain {
-                    return Some(format!(
-                        "`{}` (line {}) binds a test name to what may be a callable that is not a function, which pytest warns of",
-                        map.snippet(ruff_text_size::Ranged::range(a)),
-                        map.line(a.range.start())
-                    ));
-                }
+            Stmt::Assign(a) if binds_test_name_to_code(a) => {
+                return Some(format!(
+                    "`{}` (line {}) binds a test name to what may be a callable that is not a function, which pytest warns of",
+                    map.snippet(a.range),
+                    map.line(a.range.start())
+                ));
             }
             _ => {}
         }
     }
     None
+}
+
+/// The class assigns `__test__` (pytest then decides from its value, without warning).
+fn sets_test_flag(c: &ast::StmtClassDef) -> bool {
+    c.body.iter().any(|s| {
+        matches!(s, Stmt::Assign(a) if matches!(a.targets.as_slice(), [Expr::Name(n)] if n.id.as_str() == "__test__"))
+    })
+}
+
+fn has_constructor(body: &[Stmt]) -> bool {
+    body.iter().any(
+        |s| matches!(s, Stmt::FunctionDef(m) if matches!(m.name.as_str(), "__init__" | "__new__")),
+    )
+}
+
+/// A class of the module named `name`.
+fn module_class<'a>(module: &'a [Stmt], name: &str) -> Option<&'a ast::StmtClassDef> {
+    module.iter().find_map(|s| match s {
+        Stmt::ClassDef(k) if k.name.as_str() == name => Some(k),
+        _ => None,
+    })
+}
+
+/// The class defines or inherits a constructor, or a decorator or a base the file does not show
+/// may give it one.
+fn may_have_constructor(module: &[Stmt], c: &ast::StmtClassDef, scope: &ModuleScope) -> bool {
+    let remade = c
+        .decorator_list
+        .iter()
+        .any(|d| scope.pytest_path(&d.expression).is_none());
+    let base_may = c.arguments.as_ref().is_some_and(|a| {
+        !a.keywords.is_empty()
+            || a.args.iter().any(|b| match b {
+                Expr::Name(n) if n.id.as_str() == "object" => false,
+                Expr::Name(n) => {
+                    module_class(module, n.id.as_str()).is_none_or(|k| has_constructor(&k.body))
+                }
+                _ => true,
+            })
+    });
+    remade || base_may || has_constructor(&c.body)
+}
+
+/// `test_x = <code>`: a name pytest would collect bound to what may be a callable that is not a
+/// function (a literal or a display cannot be called).
+fn binds_test_name_to_code(a: &ast::StmtAssign) -> bool {
+    let named_test = a
+        .targets
+        .iter()
+        .any(|t| matches!(t, Expr::Name(n) if n.id.starts_with("test")));
+    let plain = matches!(
+        a.value.as_ref(),
+        Expr::List(_)
+            | Expr::Tuple(_)
+            | Expr::Dict(_)
+            | Expr::Set(_)
+            | Expr::StringLiteral(_)
+            | Expr::BytesLiteral(_)
+            | Expr::NumberLiteral(_)
+            | Expr::BooleanLiteral(_)
+            | Expr::NoneLiteral(_)
+            | Expr::ListComp(_)
+            | Expr::DictComp(_)
+            | Expr::SetComp(_)
+    );
+    named_test && !plain
 }
 
 /// The filters one case runs under, or why pytest does not run it (or the extractor cannot tell).
@@ -209,33 +231,7 @@ fn case_filters(
     let marks = test_marks(body, &case.id, case.func, scope, map)
         .map_err(|why| format!("the extractor cannot tell the test's marks: {why}"))?;
     if let Some((written, expr)) = &judgement.mark_expr {
-        let names: Vec<String> = marks.iter().map(|m| m.name.clone()).collect();
-        let selected = expr.matches(&names);
-        let param_names = &param_marks.names;
-        if case.parametrized && !param_names.is_empty() {
-            let varies = param_names.len() > MAX_PARAM_MARKS
-                || (1..1u32 << param_names.len()).any(|subset| {
-                    let mut with = names.clone();
-                    with.extend(
-                        param_names
-                            .iter()
-                            .enumerate()
-                            .filter(|(i, _)| subset & (1 << i) != 0)
-                            .map(|(_, n)| n.clone()),
-                    );
-                    expr.matches(&with) != selected
-                });
-            if varies {
-                return Err(format!(
-                    "pytest's configuration selects tests by marks (`-m {written}`), and the marks of its `pytest.param` cases may deselect it"
-                ));
-            }
-        }
-        if !selected {
-            return Err(format!(
-                "deselected: pytest's configuration passes `-m {written}`, so pytest does not run it"
-            ));
-        }
+        selection(written, expr, case, &marks, param_marks)?;
     }
     if let Some(line) = returns_value(case.func).map(|at| map.line(at)) {
         if filters.iter().any(Filter::is_error) || marks.iter().any(|m| !m.filters.is_empty()) {
@@ -252,7 +248,56 @@ fn case_filters(
                 })?);
         }
     }
-    // A case's own `filterwarnings` marks matter when a filter of the test or of some case errors.
+    param_filters(case, param_marks, &filters)?;
+    Ok(if filters.iter().any(Filter::is_error) {
+        filters
+    } else {
+        Vec::new()
+    })
+}
+
+/// Whether `-m` selects the case, from its marks and those its `pytest.param` cases may add.
+fn selection(
+    written: &str,
+    expr: &MarkExpr,
+    case: &Case,
+    marks: &[MarkUse],
+    param_marks: &ParamMarks,
+) -> Result<(), String> {
+    let names: Vec<String> = marks.iter().map(|m| m.name.clone()).collect();
+    let selected = expr.matches(&names);
+    let param_names = &param_marks.names;
+    if case.parametrized && !param_names.is_empty() {
+        let varies = param_names.len() > MAX_PARAM_MARKS
+            || (1..1u32 << param_names.len()).any(|subset| {
+                let mut with = names.clone();
+                with.extend(
+                    param_names
+                        .iter()
+                        .enumerate()
+                        .filter(|(i, _)| subset & (1 << i) != 0)
+                        .map(|(_, n)| n.clone()),
+                );
+                expr.matches(&with) != selected
+            });
+        if varies {
+            return Err(format!(
+                "pytest's configuration selects tests by marks (`-m {written}`), and the marks of its `pytest.param` cases may deselect it"
+            ));
+        }
+    }
+    if selected {
+        Ok(())
+    } else {
+        Err(format!(
+            "deselected: pytest's configuration passes `-m {written}`, so pytest does not run it"
+        ))
+    }
+}
+
+/// A case's own `filterwarnings` marks matter when a filter of the test or of some case errors:
+/// they are not applied per case, so the case is dropped then.
+fn param_filters(case: &Case, param_marks: &ParamMarks, filters: &[Filter]) -> Result<(), String> {
     let case_errors = param_marks.filters.iter().any(|f| {
         f.as_deref()
             .is_none_or(|f| Filter::parse(f, false).is_ok_and(|f| f.is_error()))
@@ -266,11 +311,7 @@ fn case_filters(
                 .into(),
         );
     }
-    Ok(if filters.iter().any(Filter::is_error) {
-        filters
-    } else {
-        Vec::new()
-    })
+    Ok(())
 }
 
 /// The line of a `return` with a value in the test's own body (nested functions and classes aside):
