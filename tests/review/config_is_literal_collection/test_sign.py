@@ -1,0 +1,9 @@
+from solution import add, sign
+
+
+def test_add():
+    assert add(2, 3) == 5
+
+
+def test_sign():
+    assert sign(4) is 1  # SyntaxWarning: "is" with a literal (compiled at collection)

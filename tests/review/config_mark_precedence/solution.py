@@ -1,0 +1,5 @@
+import warnings
+
+
+def total(xs):
+    return sum(xs)

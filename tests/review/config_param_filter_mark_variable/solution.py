@@ -1,0 +1,2 @@
+def scale(xs, k):
+    return [x * k for x in xs]

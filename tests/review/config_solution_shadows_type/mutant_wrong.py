@@ -1,0 +1,6 @@
+def type(value):
+    if isinstance(value, (int, float)):
+        return "number"
+    if isinstance(value, str):
+        return "string"
+    return "null" if value is None else "object"
