@@ -33,8 +33,8 @@ pub struct Options {
     /// redefines is then spelled out as the builtin in kept expressions).
     pub solution_globals: Vec<String>,
     /// pytest's configuration file for this file (`pytest.ini`, `pyproject.toml`, …), when the
-    /// caller found one: its options may drop every test, deselect some, or put the expressions
-    /// under warning filters (`bench_explorer::pytest_config`).
+    /// caller found one: its options may drop every test or deselect some
+    /// (`bench_explorer::pytest_config`).
     pub pytest_config: Option<crate::pytest::config::Config>,
 }
 
@@ -128,7 +128,7 @@ pub fn extract(source: &str, options: &Options) -> Extraction {
         .as_ref()
         .map(crate::pytest::config::judge)
         .unwrap_or_default();
-    let case_filters = crate::pytest::session::apply(&judgement, body, &scope, &map, &mut cases);
+    crate::pytest::session::apply(&judgement, body, &scope, &map, &mut cases);
     let ctx = Ctx {
         errors: &error_ranges,
         scope: &scope,
@@ -136,7 +136,7 @@ pub fn extract(source: &str, options: &Options) -> Extraction {
         slug: &slug,
         shared_params: Default::default(),
     };
-    let (full, solution_names) = flatten_cases(&ctx, &cases, &case_filters);
+    let (full, solution_names) = flatten_cases(&ctx, &cases);
     extraction.solution_names = solution_names;
     let helpers = helper_asserts(body, &cases, &unlisted);
     extraction.assertions = match options.stage {
@@ -227,23 +227,16 @@ fn module_scope<'a>(
 }
 
 /// The full stage's assertions of every case, in source order, and the solution names they call.
-/// Each case's kept expressions run under its warning filters (`case_filters`, one per case).
 fn flatten_cases(
     ctx: &Ctx,
     cases: &[collect::Case],
-    case_filters: &[Vec<crate::pytest::warnings::Filter>],
 ) -> (Vec<crate::model::Assertion>, Vec<String>) {
     let mut solution_names = Vec::new();
     let mut full: Vec<crate::model::Assertion> = Vec::new();
-    for (case, filters) in cases.iter().zip(case_filters) {
+    for case in cases {
         let mut flat = flatten::flatten_case(ctx, case, &mut solution_names);
         for a in &mut flat {
             refuse_uncompilable(a);
-        }
-        if !filters.is_empty() {
-            for expr in flat.iter_mut().filter_map(|a| a.expr.as_mut()) {
-                *expr = crate::pytest::warnings::under_filters(expr, filters);
-            }
         }
         full.extend(flat);
     }

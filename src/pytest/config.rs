@@ -68,6 +68,8 @@ fn ini_section(text: &str, section: &str) -> Option<Vec<(String, Vec<String>)>> 
 /// What a configuration file does to every test of a file.
 #[derive(Debug, Clone, Default)]
 pub struct Judgement {
+    /// The file's name (`pyproject.toml`), as named in reasons.
+    pub config_name: String,
     /// Why every test must be dropped, when an option may change how each runs in a way the
     /// extractor does not reproduce.
     pub blocker: Option<String>,
@@ -85,7 +87,10 @@ pub struct Judgement {
 
 /// Judges a configuration's options (see the module's documentation).
 pub fn judge(config: &Config) -> Judgement {
-    let mut judgement = Judgement::default();
+    let mut judgement = Judgement {
+        config_name: config.name.clone(),
+        ..Judgement::default()
+    };
     let mut registered: Vec<String> = crate::pytest::marks::BUILTIN
         .iter()
         .map(|s| s.to_string())

@@ -61,18 +61,19 @@ pub fn test_marks(
     Ok(out)
 }
 
-/// Every mark name the file spells (`pytest.mark.X` anywhere), with the line of its first use.
-pub fn file_mark_names(body: &[Stmt], scope: &ModuleScope, map: &SourceMap) -> Vec<(String, u32)> {
-    let mut finder = MarkFinder {
-        scope,
-        map,
-        found: Vec::new(),
-        filters: Vec::new(),
-        in_param_marks: false,
-        only_param_marks: false,
-    };
+/// Every mark name the file spells (`pytest.mark.X` anywhere), with the line of its first use, or
+/// why the file's marks cannot all be read.
+pub fn file_mark_names(
+    body: &[Stmt],
+    scope: &ModuleScope,
+    map: &SourceMap,
+) -> Result<Vec<(String, u32)>, String> {
+    let mut finder = MarkFinder::new(scope, map, false);
     finder.visit_body(body);
-    finder.found
+    match finder.unreadable {
+        Some(why) => Err(why),
+        None => Ok(finder.found),
+    }
 }
 
 /// The marks used inside the `pytest.param(…, marks=…)` cases of a file.
@@ -82,6 +83,8 @@ pub struct ParamMarks {
     pub names: Vec<String>,
     /// The filter strings of their `filterwarnings` marks (`None` for one the file computes).
     pub filters: Vec<Option<String>>,
+    /// Some `marks=` holds marks through a variable, so the names are not all known.
+    pub unknown: bool,
 }
 
 /// Every mark used inside a `pytest.param(…, marks=…)` that may reach the test `func`: in its
@@ -94,14 +97,7 @@ pub fn param_marks(
     scope: &ModuleScope,
     map: &SourceMap,
 ) -> ParamMarks {
-    let mut finder = MarkFinder {
-        scope,
-        map,
-        found: Vec::new(),
-        filters: Vec::new(),
-        in_param_marks: false,
-        only_param_marks: true,
-    };
+    let mut finder = MarkFinder::new(scope, map, true);
     for decorator in &func.decorator_list {
         finder.visit_expr(&decorator.expression);
     }
@@ -117,6 +113,7 @@ pub fn param_marks(
     ParamMarks {
         names: finder.found.into_iter().map(|(n, _)| n).collect(),
         filters: finder.filters,
+        unknown: finder.unknown_param_marks,
     }
 }
 
@@ -293,70 +290,209 @@ struct MarkFinder<'s, 'a> {
     scope: &'s ModuleScope<'a>,
     map: &'s SourceMap<'s>,
     found: Vec<(String, u32)>,
-    /// The arguments of `filterwarnings` marks inside `pytest.param` marks.
+    /// The arguments of `filterwarnings` marks inside `pytest.param` marks (`None`: not a
+    /// literal, or a mark the file computes).
     filters: Vec<Option<String>>,
+    /// A `marks=` value names something that is not spelled as a mark (a variable).
+    unknown_param_marks: bool,
+    /// Why the file's marks cannot all be read: `pytest.mark` itself bound to a name, a mark
+    /// applied by a call, `pytestmark` bound in a form `marks.rs` does not read.
+    unreadable: Option<String>,
     in_param_marks: bool,
+    /// Inside a decorator list or a `pytestmark` value, where a mark call is a mark, not an
+    /// application of one.
+    in_mark_position: bool,
     only_param_marks: bool,
+    /// Depth of compound statements (`if`, `try`, …) outside classes.
+    nested: u32,
+}
+
+impl<'s, 'a> MarkFinder<'s, 'a> {
+    fn new(scope: &'s ModuleScope<'a>, map: &'s SourceMap<'s>, only_param_marks: bool) -> Self {
+        MarkFinder {
+            scope,
+            map,
+            found: Vec::new(),
+            filters: Vec::new(),
+            unknown_param_marks: false,
+            unreadable: None,
+            in_param_marks: false,
+            in_mark_position: false,
+            only_param_marks,
+            nested: 0,
+        }
+    }
+
+    fn record(&mut self, name: &str, expr: &Expr) {
+        if (self.in_param_marks || !self.only_param_marks)
+            && !self.found.iter().any(|(n, _)| n == name)
+        {
+            let line = self.map.line(expr.range().start());
+            self.found.push((name.to_string(), line));
+        }
+    }
+
+    fn unreadable(&mut self, expr_range: ruff_text_size::TextRange, why: &str) {
+        self.unreadable.get_or_insert_with(|| {
+            format!(
+                "`{}` (line {}) {why}",
+                self.map.snippet(expr_range),
+                self.map.line(expr_range.start())
+            )
+        });
+    }
+
+    fn with_flag(&mut self, in_marks: bool, expr: &Expr) {
+        let outer = (self.in_param_marks, self.in_mark_position);
+        self.in_param_marks |= in_marks;
+        self.in_mark_position |= !in_marks;
+        self.visit_expr(expr);
+        (self.in_param_marks, self.in_mark_position) = outer;
+    }
+
+    fn mark_call(&mut self, call: &ast::ExprCall, name: &str, expr: &Expr) {
+        if self.in_param_marks && name == "filterwarnings" {
+            self.filters
+                .extend(call.arguments.args.iter().map(|a| match a {
+                    Expr::StringLiteral(s) => Some(s.value.to_str().to_string()),
+                    _ => None,
+                }));
+        }
+        // `pytest.mark.slow(test_x)`: one positional argument and no keyword applies the mark
+        // to that object, wherever the call is.
+        let applies = call.arguments.args.len() == 1 && call.arguments.keywords.is_empty();
+        if applies && !self.in_mark_position && !self.in_param_marks {
+            self.unreadable(expr.range(), "applies a mark by a call");
+        }
+        self.record(name, expr);
+        if !self.in_param_marks {
+            // `parametrize`'s values may hold `pytest.param(…, marks=…)` cases.
+            let outer = self.in_mark_position;
+            self.in_mark_position = false;
+            for arg in call.arguments.args.iter() {
+                self.visit_expr(arg);
+            }
+            for kw in call.arguments.keywords.iter() {
+                self.visit_expr(&kw.value);
+            }
+            self.in_mark_position = outer;
+        }
+    }
+
+    fn param_call(&mut self, call: &ast::ExprCall) {
+        self.visit_expr(&call.func);
+        for arg in call.arguments.args.iter() {
+            self.visit_expr(arg);
+        }
+        for kw in call.arguments.keywords.iter() {
+            if kw.arg.as_deref() == Some("marks") {
+                self.with_flag(true, &kw.value);
+            } else {
+                self.visit_expr(&kw.value);
+            }
+        }
+    }
+}
+
+/// The mark name of a `pytest.mark.X…` path.
+fn mark_name(path: &str) -> Option<&str> {
+    path.strip_prefix("pytest.mark.")
+        .and_then(|r| r.split('.').next())
 }
 
 impl<'b> Visitor<'b> for MarkFinder<'_, '_> {
-    fn visit_expr(&mut self, expr: &'b Expr) {
-        if let Expr::Call(call) = expr {
-            if self.in_param_marks
-                && self.scope.pytest_path(expr).as_deref() == Some("pytest.mark.filterwarnings")
-            {
-                let strings: Vec<Option<String>> = call
-                    .arguments
-                    .args
-                    .iter()
-                    .map(|a| match a {
-                        Expr::StringLiteral(s) => Some(s.value.to_str().to_string()),
-                        _ => None,
-                    })
-                    .collect();
-                self.filters.extend(strings);
-                if call.arguments.keywords.is_empty() {
-                    // The name is recorded without the `None` an unread use adds.
-                    if !self.found.iter().any(|(n, _)| n == "filterwarnings") {
-                        let line = self.map.line(expr.range().start());
-                        self.found.push(("filterwarnings".to_string(), line));
+    fn visit_stmt(&mut self, stmt: &'b Stmt) {
+        match stmt {
+            Stmt::FunctionDef(f) => {
+                for d in &f.decorator_list {
+                    self.with_flag(false, &d.expression);
+                }
+                let outer = self.nested;
+                self.nested = 1;
+                self.visit_body(&f.body);
+                self.nested = outer;
+            }
+            Stmt::ClassDef(c) => {
+                for d in &c.decorator_list {
+                    self.with_flag(false, &d.expression);
+                }
+                if let Some(args) = &c.arguments {
+                    for a in args.args.iter() {
+                        self.visit_expr(a);
                     }
-                    return;
                 }
+                // A class body is read like the module's (its `pytestmark` counts).
+                self.visit_body(&c.body);
             }
-            if self.scope.pytest_path(expr).as_deref() == Some("pytest.param") {
-                self.visit_expr(&call.func);
-                for arg in call.arguments.args.iter() {
-                    self.visit_expr(arg);
+            Stmt::Assign(a) if targets_pytestmark(&a.targets) => {
+                if self.nested > 0 || a.targets.len() != 1 {
+                    self.unreadable(
+                        a.range,
+                        "binds `pytestmark` where the extractor does not read it",
+                    );
                 }
-                for kw in call.arguments.keywords.iter() {
-                    let outer = self.in_param_marks;
-                    self.in_param_marks |= kw.arg.as_deref() == Some("marks");
-                    self.visit_expr(&kw.value);
-                    self.in_param_marks = outer;
-                }
-                return;
+                self.with_flag(false, &a.value);
             }
+            Stmt::AnnAssign(a) if targets_pytestmark(std::slice::from_ref(&a.target)) => {
+                self.unreadable(a.range, "binds `pytestmark` with an annotation");
+            }
+            Stmt::AugAssign(a) if targets_pytestmark(std::slice::from_ref(&a.target)) => {
+                self.unreadable(a.range, "changes `pytestmark`");
+            }
+            Stmt::If(_)
+            | Stmt::Try(_)
+            | Stmt::With(_)
+            | Stmt::For(_)
+            | Stmt::While(_)
+            | Stmt::Match(_) => {
+                self.nested += 1;
+                visitor::walk_stmt(self, stmt);
+                self.nested -= 1;
+            }
+            _ => visitor::walk_stmt(self, stmt),
         }
-        if let Expr::Attribute(_) = expr {
-            if let Some(path) = self.scope.pytest_path(expr) {
-                if let Some(name) = path
-                    .strip_prefix("pytest.mark.")
-                    .and_then(|r| r.split('.').next())
-                {
+    }
+
+    fn visit_expr(&mut self, expr: &'b Expr) {
+        match expr {
+            Expr::Call(call) => {
+                let path = self.scope.pytest_path(expr);
+                match path.as_deref() {
+                    Some("pytest.param") => return self.param_call(call),
+                    Some(p) if mark_name(p).is_some() => {
+                        let name = mark_name(p).unwrap_or_default().to_string();
+                        return self.mark_call(call, &name, expr);
+                    }
+                    _ => {}
+                }
+            }
+            Expr::Attribute(_) | Expr::Name(_) => match self.scope.pytest_path(expr).as_deref() {
+                Some("pytest.mark") => {
+                    return self.unreadable(expr.range(), "names `pytest.mark` itself");
+                }
+                Some(p) if mark_name(p).is_some() => {
+                    let name = mark_name(p).unwrap_or_default().to_string();
                     if self.in_param_marks && name == "filterwarnings" {
                         self.filters.push(None);
                     }
-                    if (self.in_param_marks || !self.only_param_marks)
-                        && !self.found.iter().any(|(n, _)| n == name)
-                    {
-                        let line = self.map.line(expr.range().start());
-                        self.found.push((name.to_string(), line));
-                    }
+                    return self.record(&name, expr);
+                }
+                _ if self.in_param_marks => {
+                    // A variable holding marks: which ones is not read.
+                    self.unknown_param_marks = true;
+                    self.filters.push(None);
                     return;
                 }
-            }
+                _ => {}
+            },
+            _ => {}
         }
         visitor::walk_expr(self, expr);
     }
+}
+
+fn targets_pytestmark(targets: &[Expr]) -> bool {
+    targets
+        .iter()
+        .any(|t| matches!(t, Expr::Name(n) if n.id.as_str() == "pytestmark"))
 }
