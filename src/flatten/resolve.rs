@@ -564,12 +564,7 @@ fn helper_lambda(
         {
             body_map.insert(
                 n.to_string(),
-                Replacement::Value(Rc::new(names::Rendered {
-                    text: format!("__import__(\"builtins\").{n}"),
-                    atomic: true,
-                    prec: ruff_python_ast::OperatorPrecedence::CallAttribute,
-                    free: vec!["__import__".to_string()],
-                })),
+                Replacement::Value(Rc::new(spelled_builtin(n))),
             );
         }
         match body_map.get(n) {
@@ -632,6 +627,16 @@ fn helper_lambda(
         prec: ruff_python_ast::OperatorPrecedence::Atomic,
         free: introduced,
     })
+}
+
+/// A builtin spelled out, for where the solution's namespace has its own of that name.
+pub fn spelled_builtin(name: &str) -> names::Rendered {
+    names::Rendered {
+        text: format!("__import__(\"builtins\").{name}"),
+        atomic: true,
+        prec: ruff_python_ast::OperatorPrecedence::CallAttribute,
+        free: vec!["__import__".to_string()],
+    }
 }
 
 /// Whether the solution may define `__import__`, which the import spellings call.
