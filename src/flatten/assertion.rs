@@ -6,7 +6,7 @@ use std::rc::Rc;
 use ruff_python_ast::visitor::Visitor;
 use ruff_python_ast::{self as ast, Expr};
 
-use super::items::{Aliases, Item, Kind, Piece};
+use super::items::{Aliases, Blocker, Item, Kind, Piece};
 use super::replay::{self, Replay};
 use super::resolve::{self, Resolution};
 use super::{emit, imports, is_builtin, Ctx, Test};
@@ -475,7 +475,7 @@ fn chained_comparison(expr: &Expr) -> Option<&ast::ExprCompare> {
 }
 
 /// The expressions a replayed item evaluates.
-fn piece_exprs<'a>(fold: &Result<Piece<'a>, String>) -> Vec<&'a Expr> {
+fn piece_exprs<'a>(fold: &Result<Piece<'a>, Blocker>) -> Vec<&'a Expr> {
     use Piece::*;
     match fold {
         Ok(Bind(_, v) | BindName(_, v) | BindParams(_, v) | Eval(v) | Check(v)) => vec![*v],

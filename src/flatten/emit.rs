@@ -266,7 +266,7 @@ pub fn fold(
         binds: !facts.walrus.is_empty() || !shared.is_empty(),
     };
     for &i in replay {
-        fold.piece(items[i].fold.clone()?)?;
+        fold.piece(items[i].fold.clone().map_err(|b| b.text().to_string())?)?;
     }
     fold.check(test)?;
     // A walrus inside a replayed statement or an earlier assert (`[best := v for v in xs]`) binds

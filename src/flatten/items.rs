@@ -45,6 +45,25 @@ pub enum Piece<'a> {
     DelAttr(&'a Expr, &'a str),
 }
 
+/// Why an item cannot be replayed inside an expression.
+#[derive(Clone)]
+pub enum Blocker {
+    /// Nothing to add to "… cannot be replayed in an expression" (`pass`, a bare annotation `x: int`).
+    Silent,
+    /// The reason, in words.
+    Reason(String),
+}
+
+impl Blocker {
+    /// The reason as text (empty for `Silent`).
+    pub fn text(&self) -> &str {
+        match self {
+            Blocker::Silent => "",
+            Blocker::Reason(why) => why,
+        }
+    }
+}
+
 /// The `operator` function that performs an augmented assignment in place.
 pub fn inplace_function(op: ast::Operator) -> &'static str {
     use ast::Operator::*;
@@ -103,7 +122,7 @@ pub struct Item<'a> {
     pub value: Option<&'a Expr>,
     /// Every name read by the expressions this item evaluates (for name resolution).
     pub loads: Vec<names::Load>,
-    pub fold: Result<Piece<'a>, String>,
+    pub fold: Result<Piece<'a>, Blocker>,
     /// Shown in messages; `None` for statements, described from their source when needed.
     pub label: Option<String>,
     /// For a compound statement, where it is: "the `for` loop on line 3 (`for …`)".
@@ -132,7 +151,7 @@ impl Item<'_> {
             inert: false,
             value: None,
             loads: Vec::new(),
-            fold: Err(String::new()),
+            fold: Err(Blocker::Silent),
             label: None,
             place: None,
         }
@@ -168,7 +187,7 @@ pub fn unfoldable_binding<'a>(name: &str, range: TextRange, why: String, inert: 
     Item {
         defs: vec![Ident::from(name)],
         inert,
-        fold: Err(why),
+        fold: Err(Blocker::Reason(why)),
         label: Some(format!("`{name}`")),
         ..Item::blank(range, Kind::Other, OriginRole::Blocker)
     }
@@ -177,7 +196,9 @@ pub fn unfoldable_binding<'a>(name: &str, range: TextRange, why: String, inert: 
 /// Setup that runs before the test and cannot be replayed.
 pub fn setup<'a>(range: TextRange, why: String) -> Item<'a> {
     Item {
-        fold: Err(format!("{why}, and may change what the assertion reads")),
+        fold: Err(Blocker::Reason(format!(
+            "{why}, and may change what the assertion reads"
+        ))),
         label: Some(why),
         ..Item::blank(range, Kind::Other, OriginRole::Blocker)
     }
@@ -211,8 +232,8 @@ pub fn statement<'a>(
                 bind_one(&mut item, std::slice::from_ref(a.target.as_ref()), value);
             }
             // `x: int` binds nothing and evaluates nothing inside a function.
-            (Expr::Name(_), None) => item.fold = Err(String::new()),
-            _ => item.fold = Err(unwritable("the annotated assignment")),
+            (Expr::Name(_), None) => item.fold = Err(Blocker::Silent),
+            _ => item.fold = Err(Blocker::Reason(unwritable("the annotated assignment"))),
         },
         Stmt::AugAssign(a) => {
             reads.absorb(&mut item, &a.value);
@@ -225,11 +246,11 @@ pub fn statement<'a>(
             item.fold = if plain_parts(&a.target) {
                 Ok(Piece::Augmented(&a.target, a.op, &a.value))
             } else {
-                Err(format!(
+                Err(Blocker::Reason(format!(
                     "`{}` on line {} is an augmented assignment whose target would be evaluated twice in an expression",
                     ctx.map.snippet(stmt.range()),
                     ctx.map.line(stmt.range().start())
-                ))
+                )))
             };
         }
         Stmt::Expr(e) => {
@@ -247,7 +268,7 @@ pub fn statement<'a>(
             item.fold = Ok(Piece::Check(&a.test));
         }
         Stmt::Delete(d) => delete(ctx, &mut item, d, &reads),
-        Stmt::Pass(_) => item.fold = Err(String::new()),
+        Stmt::Pass(_) => item.fold = Err(Blocker::Silent),
         _ => compound(ctx, stmt, &mut item, is_local),
     }
     item
@@ -299,7 +320,7 @@ fn assign<'a>(
         item.fold = if is_plain_unpack(target) {
             Ok(Piece::Unpack(target, &a.value))
         } else {
-            Err(unwritable())
+            Err(Blocker::Reason(unwritable()))
         };
     } else if let [target @ (Expr::Attribute(_) | Expr::Subscript(_))] = targets {
         reads.store(item, target);
@@ -310,7 +331,7 @@ fn assign<'a>(
             names::collect_target_idents(t, &mut item.defs);
             reads.target(item, t);
         }
-        item.fold = Err(unwritable());
+        item.fold = Err(Blocker::Reason(unwritable()));
     }
 }
 
@@ -330,11 +351,11 @@ fn delete<'a>(ctx: &Ctx, item: &mut Item<'a>, d: &'a ast::StmtDelete, reads: &Re
             Ok(Piece::DelItem(&s.value, &s.slice))
         }
         [Expr::Attribute(a)] => Ok(Piece::DelAttr(&a.value, a.attr.as_str())),
-        _ => Err(format!(
+        _ => Err(Blocker::Reason(format!(
             "`{}` on line {} cannot be replayed in an expression",
             ctx.map.snippet(d.range),
             ctx.map.line(d.range.start())
-        )),
+        ))),
     };
 }
 
@@ -371,7 +392,7 @@ fn compound<'a>(
         Stmt::Nonlocal(_) => "the `nonlocal` statement",
         _ => "the statement",
     };
-    item.fold = Err(match bound.names.first() {
+    item.fold = Err(Blocker::Reason(match bound.names.first() {
         Some(n) if matches!(stmt, Stmt::Import(_) | Stmt::ImportFrom(_)) => {
             format!("`{n}` is a module imported inside the test on line {line}; the evaluation namespace is the solution's, which need not have it")
         }
@@ -384,7 +405,7 @@ fn compound<'a>(
             item.place = Some(place);
             what
         }
-    });
+    }));
 }
 
 fn is_plain_unpack(target: &Expr) -> bool {

@@ -9,6 +9,9 @@
 //! asserts joined by `and` because pytest stops at the first that fails (`emit::fold`). What can be
 //! neither replayed nor shown inert drops the assertion, naming the statement and line; so do names
 //! the solution's namespace lacks (`resolve`).
+//!
+//! This module walks a test's body; the items before it come from `setup`, what each assert
+//! replays from `replay`, and the decision for each assert from `assertion`.
 
 mod assertion;
 mod effects;

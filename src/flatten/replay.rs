@@ -4,7 +4,7 @@
 
 use rustc_hash::FxHashSet as HashSet;
 
-use super::items::{Item, Kind, Piece};
+use super::items::{Blocker, Item, Kind, Piece};
 use super::{Ctx, Test};
 use crate::names::{Facts, Ident};
 use crate::shape::Shape;
@@ -70,13 +70,17 @@ pub(super) fn first_blocker(
 ) -> Option<(usize, String, Vec<String>)> {
     for (pos, &i) in replay.items.iter().enumerate() {
         let item = &items[i];
-        let Err(blocker) = &item.fold else { continue };
+        let blocker = match &item.fold {
+            Ok(_) => continue,
+            Err(Blocker::Silent) => {
+                let reason = format!("{} cannot be replayed in an expression", item.what(ctx));
+                return Some((i, reason, names_of(&replay.binds[pos])));
+            }
+            Err(Blocker::Reason(why)) => why,
+        };
         let hits = &replay.binds[pos];
         let listed: Vec<String> = hits.iter().map(|n| format!("`{n}`")).collect();
-        let names: Vec<String> = hits.iter().map(|n| n.to_string()).collect();
-        let reason = if blocker.is_empty() {
-            format!("{} cannot be replayed in an expression", item.what(ctx))
-        } else if item.label.is_some() {
+        let reason = if item.label.is_some() {
             // A binding that cannot be reproduced (a fixture, the class instance) or setup: cite
             // where the test uses it.
             let user = replay.items[pos + 1..]
@@ -93,6 +97,7 @@ pub(super) fn first_blocker(
                     "{} {be} assigned inside {place}, which cannot be folded into an expression",
                     listed.join(", ")
                 ),
+                // The reason may already cite the name (the statement's own text, an import).
                 None if !blocker.contains(&listed[0]) => {
                     format!("{} {be} assigned there: {blocker}", listed.join(", "))
                 }
@@ -102,9 +107,13 @@ pub(super) fn first_blocker(
             let what = item.place.clone().unwrap_or_else(|| item.what(ctx));
             format!("{what} runs before this assert and may change what it reads, but cannot be replayed in an expression: {blocker}")
         };
-        return Some((i, reason, names));
+        return Some((i, reason, names_of(hits)));
     }
     None
+}
+
+fn names_of(hits: &[Ident]) -> Vec<String> {
+    hits.iter().map(|n| n.to_string()).collect()
 }
 
 pub(super) fn shapes_of(

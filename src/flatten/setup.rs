@@ -7,7 +7,7 @@ use rustc_hash::FxHashSet as HashSet;
 use ruff_python_ast::{self as ast, Expr};
 use ruff_text_size::{Ranged, TextRange};
 
-use super::items::{self, Item, Kind, Piece};
+use super::items::{self, Blocker, Item, Kind, Piece};
 use super::{effects, is_global_bound, Ctx, Test};
 use crate::collect::Case;
 use crate::model::OriginRole;
@@ -380,10 +380,10 @@ fn refuse_test_module_dunder(item: &mut Item) {
         let n = l.name.as_str();
         n.len() > 4 && n.starts_with("__") && n.ends_with("__") && n != "__import__"
     }) {
-        item.fold = Err(format!(
+        item.fold = Err(Blocker::Reason(format!(
             "it reads the test module's own `{}`, which the solution's namespace has with another value",
             dunder.name
-        ));
+        )));
     }
 }
 
