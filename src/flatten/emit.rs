@@ -5,7 +5,7 @@ use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use std::rc::Rc;
 
 use ruff_python_ast::{self as ast, Expr, OperatorPrecedence as Prec};
-use ruff_text_size::Ranged;
+use ruff_text_size::{Ranged, TextSize};
 
 use super::items::{Aliases, Item, Kind, Piece};
 use super::Ctx;
@@ -34,7 +34,39 @@ pub fn try_inline(
     }) {
         return None;
     }
-    // How many times each binding's value would be evaluated once inlined.
+    let effectful = effectful_read_once(facts, items, replay)?;
+    if substitution_changes_meaning(facts, items, replay)
+        || !evaluation_order_holds(facts, items, replay, &effectful, map)
+    {
+        return None;
+    }
+    let mut combined = map.clone();
+    for &i in replay {
+        let it = &items[i];
+        let value = names::render(it.value?, &combined, ctx.map).ok()?;
+        combined.insert(it.defs[0].to_string(), Replacement::Value(Rc::new(value)));
+    }
+    let expr = names::render(test, &combined, ctx.map).ok()?;
+    for &i in replay {
+        origins.push(Origin {
+            role: items[i].role,
+            span: ctx.map.span(items[i].range),
+        });
+    }
+    // A walrus, yield, starred value or bare tuple cannot stand alone as an expression: the source's
+    // parentheses are outside the node's range, so put them back.
+    Some(if expr.prec < Prec::Lambda {
+        format!("({})", expr.text)
+    } else {
+        expr.text
+    })
+}
+
+/// Count how many times each replayed binding's value would be evaluated once inlined: every
+/// binding must be read, a value read more than once must be an immutable literal, and no value
+/// may read a name the replay binds outside its own position. The items whose values are not
+/// inert, in replay order; `None` if inlining would change how often a value runs.
+fn effectful_read_once(facts: &Facts, items: &[Item], replay: &[usize]) -> Option<Vec<usize>> {
     let mut pending: HashMap<Ident, usize> = HashMap::default();
     for load in &facts.loads {
         let weight = if load.repeated { 2 } else { 1 };
@@ -67,40 +99,23 @@ pub fn try_inline(
     if pending.keys().any(|n| defined.contains(n)) {
         return None;
     }
-    // Substituting into an f-string field or an identity test changes what is formatted or which
-    // object is compared: keep the name (fold) instead.
+    effectful.reverse();
+    Some(effectful)
+}
+
+/// Substituting into an f-string field or an identity test changes what is formatted or which
+/// object is compared: keep the name (fold) instead.
+fn substitution_changes_meaning(facts: &Facts, items: &[Item], replay: &[usize]) -> bool {
     let substituted: HashSet<&Ident> = replay.iter().map(|&i| &items[i].defs[0]).collect();
-    if facts.loads.iter().any(|l| {
+    facts.loads.iter().any(|l| {
         substituted.contains(&l.name)
             && (l.in_fstring || (l.in_identity && !is_singleton(items, replay, &l.name)))
-    }) {
-        return None;
-    }
-    effectful.reverse();
-    if !evaluation_order_holds(facts, items, replay, &effectful, map) {
-        return None;
-    }
-    let mut combined = map.clone();
-    for &i in replay {
-        let it = &items[i];
-        let value = names::render(it.value?, &combined, ctx.map).ok()?;
-        combined.insert(it.defs[0].to_string(), Replacement::Value(Rc::new(value)));
-    }
-    let expr = names::render(test, &combined, ctx.map).ok()?;
-    for &i in replay {
-        origins.push(Origin {
-            role: items[i].role,
-            span: ctx.map.span(items[i].range),
-        });
-    }
-    // A walrus, yield, starred value or bare tuple cannot stand alone as an expression: the source's
-    // parentheses are outside the node's range, so put them back.
-    Some(if expr.prec < Prec::Lambda {
-        format!("({})", expr.text)
-    } else {
-        expr.text
     })
 }
+
+/// Where each inlined value is read: its container (`None`: the test; else the replayed item whose
+/// value reads it) and the position of that first read.
+type Places = HashMap<usize, (Option<usize>, TextSize)>;
 
 /// Inlined values that run code must run exactly where, and in the order, the test ran them: each
 /// is read once, unconditionally, by the test or by a later value (its *container*), before any
@@ -113,12 +128,26 @@ fn evaluation_order_holds(
     effectful: &[usize],
     map: &Aliases,
 ) -> bool {
+    match places(facts, items, replay, effectful, map) {
+        Some(place) => finish_in_assignment_order(&place, effectful),
+        None => false,
+    }
+}
+
+/// Each binding's container and its first read there; `None` if a value that runs code is read
+/// conditionally, after an operation of its container, or not at all.
+fn places(
+    facts: &Facts,
+    items: &[Item],
+    replay: &[usize],
+    effectful: &[usize],
+    map: &Aliases,
+) -> Option<Places> {
     let is_module = |base: &Option<Ident>| {
         base.as_ref()
             .is_some_and(|b| matches!(map.get(b.as_str()), Some(Replacement::SolutionModule)))
     };
-    // Each binding's container (None: the test) and its first read there. The facts of every
-    // container are computed once.
+    // The facts of every container are computed once.
     let value_facts: HashMap<usize, Facts> = replay
         .iter()
         .filter_map(|&j| items[j].value.map(|v| (j, Facts::of(v))))
@@ -129,7 +158,7 @@ fn evaluation_order_holds(
             Some(j) => value_facts.get(&j),
         }
     };
-    let mut place: HashMap<usize, (Option<usize>, ruff_text_size::TextSize)> = HashMap::default();
+    let mut place: Places = HashMap::default();
     for &i in replay {
         let name = &items[i].defs[0];
         for container in std::iter::once(None).chain(replay.iter().map(|&j| Some(j))) {
@@ -148,18 +177,23 @@ fn evaluation_order_holds(
                     !is_module(&op.base) && !op.range.contains(pos) && op.range.start() < pos
                 });
                 if load.conditional || early_op {
-                    return false;
+                    return None;
                 }
             }
             place.insert(i, (container, load.range.start()));
             break;
         }
         if effectful.contains(&i) && !place.contains_key(&i) {
-            return false;
+            return None;
         }
     }
-    // The path from the test down to each value; a descendant finishes before its container.
-    let path = |mut i: usize| -> Vec<ruff_text_size::TextSize> {
+    Some(place)
+}
+
+/// Whether the values that run code finish in assignment order: ordered by the path from the test
+/// down to each (a descendant finishes before its container).
+fn finish_in_assignment_order(place: &Places, effectful: &[usize]) -> bool {
+    let path = |mut i: usize| -> Vec<TextSize> {
         let mut out = Vec::new();
         loop {
             let Some(&(container, pos)) = place.get(&i) else {
@@ -176,8 +210,7 @@ fn evaluation_order_holds(
         }
     };
     let mut order: Vec<usize> = effectful.to_vec();
-    let paths: HashMap<usize, Vec<ruff_text_size::TextSize>> =
-        order.iter().map(|&i| (i, path(i))).collect();
+    let paths: HashMap<usize, Vec<TextSize>> = order.iter().map(|&i| (i, path(i))).collect();
     order.sort_by(|a, b| {
         let (pa, pb) = (&paths[a], &paths[b]);
         for (x, y) in pa.iter().zip(pb.iter()) {
@@ -221,161 +254,27 @@ pub fn fold(
     shared: &[(String, String)],
 ) -> Result<String, String> {
     let facts = Facts::of(test);
-    let mut bound: HashSet<&str> = replay
-        .iter()
-        .flat_map(|&i| items[i].defs.iter().map(|d| d.as_str()))
-        .collect();
-    bound.extend(shared.iter().map(|(n, _)| n.as_str()));
-    bound.extend(facts.walrus.iter().map(|w| w.as_str()));
-    if let Some(clash) = solution_names.iter().find(|n| bound.contains(n.as_str())) {
-        return Err(format!("the test binds a local `{clash}`, which would hide the solution's `{clash}` once the assertion is folded"));
-    }
-    let render = |e: &Expr| -> Result<String, String> {
-        names::render(e, map, ctx.map)
-            .map(|r| r.text)
-            .map_err(|c| c.describe())
+    refuse_hidden_solution_names(&facts, items, replay, solution_names, shared)?;
+    let mut fold = Fold {
+        ctx,
+        map,
+        segments: Vec::new(),
+        current: shared
+            .iter()
+            .map(|(name, value)| format!("{name} := {value}"))
+            .collect(),
+        binds: !facts.walrus.is_empty() || !shared.is_empty(),
     };
-    let mut segments: Vec<(Vec<String>, &Expr)> = Vec::new();
-    let mut current: Vec<String> = shared
-        .iter()
-        .map(|(name, value)| format!("{name} := {value}"))
-        .collect();
-    let mut binds = !facts.walrus.is_empty() || !shared.is_empty();
     for &i in replay {
-        let piece = items[i].fold.clone()?;
-        match piece {
-            Piece::Bind(targets, value) => {
-                binds = true;
-                let mut s = wrap(value, render(value)?);
-                for (k, t) in targets.iter().enumerate().rev() {
-                    let n = ctx.map.text(t.range());
-                    s = if k == 0 {
-                        format!("{n} := {s}")
-                    } else {
-                        format!("({n} := {s})")
-                    };
-                }
-                current.push(s);
-            }
-            Piece::BindName(name, value) => {
-                binds = true;
-                current.push(format!("{name} := {}", wrap(value, render(value)?)));
-            }
-            Piece::BindParams(name, list) => {
-                binds = true;
-                let elts = match list {
-                    Expr::List(l) => &l.elts,
-                    Expr::Tuple(t) => &t.elts,
-                    _ => return Err("the parametrize values are not a list".into()),
-                };
-                let mut parts = Vec::new();
-                for e in elts {
-                    parts.push(match e {
-                        Expr::Call(c)
-                            if ctx.scope.pytest_path(e).as_deref() == Some("pytest.param") =>
-                        {
-                            let args: Vec<String> = c
-                                .arguments
-                                .args
-                                .iter()
-                                .map(|a| render(a).map(|t| wrap(a, t)))
-                                .collect::<Result<_, _>>()?;
-                            format!("({},)", args.join(", "))
-                        }
-                        other => wrap(other, render(other)?),
-                    });
-                }
-                current.push(format!("{name} := [{}]", parts.join(", ")));
-            }
-            Piece::BindIndexed(name, text) => {
-                binds = true;
-                current.push(format!("{name} := {text}"));
-            }
-            Piece::Eval(e) => {
-                if !matches!(e, Expr::NoneLiteral(_) | Expr::StringLiteral(_)) {
-                    current.push(wrap(e, render(e)?));
-                }
-            }
-            Piece::Check(e) => {
-                current.push(wrap(e, render(e)?));
-                segments.push((std::mem::take(&mut current), e));
-            }
-            Piece::Store(target, value) => {
-                let value = wrap(value, render(value)?);
-                current.push(match module_attribute(target, map) {
-                    // A global of the solution's namespace: `globals()` inside the fold is that
-                    // namespace (a comprehension target would bind a local instead).
-                    Some(attr) => format!("globals().__setitem__({attr:?}, {value})"),
-                    None => format!("[None for {} in [{value}]]", render(target)?),
-                });
-            }
-            Piece::Augmented(target, op, value) => {
-                let call = format!(
-                    "__import__(\"operator\").{}({}, {})",
-                    super::items::inplace_function(op),
-                    render(target)?,
-                    wrap(value, render(value)?)
-                );
-                current.push(match (target, module_attribute(target, map)) {
-                    (Expr::Name(n), _) => {
-                        binds = true;
-                        format!("{} := {call}", n.id)
-                    }
-                    (_, Some(attr)) => format!("globals().__setitem__({attr:?}, {call})"),
-                    _ => format!("[None for {} in [{call}]]", render(target)?),
-                });
-            }
-            // `operator.delitem` and the builtin `delattr` are `del` itself: the special method is
-            // looked up on the type, as the statement does (an instance `__getattr__` does not
-            // answer it), and each part is evaluated once.
-            Piece::DelItem(value, key) => {
-                current.push(format!(
-                    "__import__(\"operator\").delitem({}, {})",
-                    wrap(value, render(value)?),
-                    wrap(key, render(key)?)
-                ));
-            }
-            Piece::DelAttr(value, attr) => {
-                let target = Expr::Attribute(ast::ExprAttribute {
-                    value: Box::new(value.clone()),
-                    attr: ast::Identifier::new(attr, value.range()),
-                    ctx: ast::ExprContext::Del,
-                    range: value.range(),
-                    node_index: Default::default(),
-                });
-                current.push(match module_attribute(&target, map) {
-                    Some(attr) => format!("globals().__delitem__({attr:?})"),
-                    None => format!(
-                        "__import__(\"builtins\").delattr({}, {attr:?})",
-                        wrap(value, render(value)?)
-                    ),
-                });
-            }
-            Piece::Unpack(target, value) => {
-                binds = true;
-                let mut names = Vec::new();
-                names::collect_targets_vec(target, &mut names);
-                let walruses: Vec<String> = names
-                    .iter()
-                    .map(|n| format!("{n} := {}", unpack_temp(n)))
-                    .collect();
-                let comma = if walruses.len() == 1 { "," } else { "" };
-                current.push(format!(
-                    "[({}{comma}) for {} in [{}]]",
-                    walruses.join(", "),
-                    unpack_target(ctx, target),
-                    wrap(value, render(value)?)
-                ));
-            }
-        }
+        fold.piece(items[i].fold.clone().map_err(|b| b.text().to_string())?)?;
     }
-    current.push(wrap(test, render(test)?));
-    segments.push((current, test));
+    fold.check(test)?;
     // A walrus inside a replayed statement or an earlier assert (`[best := v for v in xs]`) binds
     // too: only inside the lambda does it stay out of the solution's namespace.
-    binds |= replay.iter().any(|&i| !items[i].defs.is_empty());
-    let joined = segments.len() > 1;
-    let body = segments
+    let binds = fold.binds || replay.iter().any(|&i| !items[i].defs.is_empty());
+    let joined = fold.segments.len() > 1;
+    let body = fold
+        .segments
         .into_iter()
         .map(|(parts, check)| segment(parts, check, joined))
         .collect::<Vec<_>>()
@@ -385,6 +284,193 @@ pub fn fold(
     } else {
         body
     })
+}
+
+/// A local the fold binds (a replayed binding, a shared constant, a walrus of the assert) under
+/// the name of a solution global the assertion reads would hide that global.
+fn refuse_hidden_solution_names(
+    facts: &Facts,
+    items: &[Item],
+    replay: &[usize],
+    solution_names: &[String],
+    shared: &[(String, String)],
+) -> Result<(), String> {
+    let mut bound: HashSet<&str> = replay
+        .iter()
+        .flat_map(|&i| items[i].defs.iter().map(|d| d.as_str()))
+        .collect();
+    bound.extend(shared.iter().map(|(n, _)| n.as_str()));
+    bound.extend(facts.walrus.iter().map(|w| w.as_str()));
+    match solution_names.iter().find(|n| bound.contains(n.as_str())) {
+        Some(clash) => Err(format!("the test binds a local `{clash}`, which would hide the solution's `{clash}` once the assertion is folded")),
+        None => Ok(()),
+    }
+}
+
+/// A fold being written: the finished segments (each ends with an assert's test), the parts of
+/// the current one, and whether anything binds a name (then the whole is wrapped in a lambda).
+struct Fold<'f, 's, 'a, 'e> {
+    ctx: &'f Ctx<'s, 'a>,
+    map: &'f Aliases,
+    segments: Vec<(Vec<String>, &'e Expr)>,
+    current: Vec<String>,
+    binds: bool,
+}
+
+impl<'e> Fold<'_, '_, '_, 'e> {
+    fn render(&self, e: &Expr) -> Result<String, String> {
+        names::render(e, self.map, self.ctx.map)
+            .map(|r| r.text)
+            .map_err(|c| c.describe())
+    }
+
+    /// An expression as an element of the fold's tuple.
+    fn value(&self, e: &Expr) -> Result<String, String> {
+        Ok(wrap(e, self.render(e)?))
+    }
+
+    /// An assert's test, which ends the current segment.
+    fn check(&mut self, e: &'e Expr) -> Result<(), String> {
+        let text = self.value(e)?;
+        self.current.push(text);
+        self.segments.push((std::mem::take(&mut self.current), e));
+        Ok(())
+    }
+
+    /// One replayed item, appended to the current segment.
+    fn piece(&mut self, piece: Piece<'e>) -> Result<(), String> {
+        self.binds |= matches!(
+            piece,
+            Piece::Bind(..)
+                | Piece::BindName(..)
+                | Piece::BindParams(..)
+                | Piece::BindIndexed(..)
+                | Piece::Unpack(..)
+                | Piece::Augmented(Expr::Name(_), ..)
+        );
+        let text = match piece {
+            Piece::Bind(targets, value) => self.bind(targets, value)?,
+            Piece::BindName(name, value) => format!("{name} := {}", self.value(value)?),
+            Piece::BindParams(name, list) => self.bind_params(&name, list)?,
+            Piece::BindIndexed(name, text) => format!("{name} := {text}"),
+            Piece::Eval(Expr::NoneLiteral(_) | Expr::StringLiteral(_)) => return Ok(()),
+            Piece::Eval(e) => self.value(e)?,
+            Piece::Check(e) => return self.check(e),
+            Piece::Store(target, value) => self.store(target, value)?,
+            Piece::Augmented(target, op, value) => self.augmented(target, op, value)?,
+            // `operator.delitem` and the builtin `delattr` are `del` itself: the special method is
+            // looked up on the type, as the statement does (an instance `__getattr__` does not
+            // answer it), and each part is evaluated once.
+            Piece::DelItem(value, key) => format!(
+                "__import__(\"operator\").delitem({}, {})",
+                self.value(value)?,
+                self.value(key)?
+            ),
+            Piece::DelAttr(value, attr) => self.del_attr(value, attr)?,
+            Piece::Unpack(target, value) => self.unpack(target, value)?,
+        };
+        self.current.push(text);
+        Ok(())
+    }
+
+    /// `a = b = value` → `a := (b := value)`.
+    fn bind(&self, targets: &[Expr], value: &Expr) -> Result<String, String> {
+        let mut s = self.value(value)?;
+        for (k, t) in targets.iter().enumerate().rev() {
+            let n = self.ctx.map.text(t.range());
+            s = if k == 0 {
+                format!("{n} := {s}")
+            } else {
+                format!("({n} := {s})")
+            };
+        }
+        Ok(s)
+    }
+
+    /// A parametrize list evaluated whole; a `pytest.param(a, b, …)` entry is written `(a, b,)`.
+    fn bind_params(&self, name: &Ident, list: &Expr) -> Result<String, String> {
+        let elts = match list {
+            Expr::List(l) => &l.elts,
+            Expr::Tuple(t) => &t.elts,
+            _ => return Err("the parametrize values are not a list".into()),
+        };
+        let mut parts = Vec::new();
+        for e in elts {
+            parts.push(match e {
+                Expr::Call(c)
+                    if self.ctx.scope.pytest_path(e).as_deref() == Some("pytest.param") =>
+                {
+                    let args: Vec<String> = c
+                        .arguments
+                        .args
+                        .iter()
+                        .map(|a| self.value(a))
+                        .collect::<Result<_, _>>()?;
+                    format!("({},)", args.join(", "))
+                }
+                other => self.value(other)?,
+            });
+        }
+        Ok(format!("{name} := [{}]", parts.join(", ")))
+    }
+
+    fn store(&self, target: &Expr, value: &Expr) -> Result<String, String> {
+        let value = self.value(value)?;
+        Ok(match module_attribute(target, self.map) {
+            // A global of the solution's namespace: `globals()` inside the fold is that
+            // namespace (a comprehension target would bind a local instead).
+            Some(attr) => format!("globals().__setitem__({attr:?}, {value})"),
+            None => format!("[None for {} in [{value}]]", self.render(target)?),
+        })
+    }
+
+    fn augmented(&self, target: &Expr, op: ast::Operator, value: &Expr) -> Result<String, String> {
+        let call = format!(
+            "__import__(\"operator\").{}({}, {})",
+            super::items::inplace_function(op),
+            self.render(target)?,
+            self.value(value)?
+        );
+        Ok(match (target, module_attribute(target, self.map)) {
+            (Expr::Name(n), _) => format!("{} := {call}", n.id),
+            (_, Some(attr)) => format!("globals().__setitem__({attr:?}, {call})"),
+            _ => format!("[None for {} in [{call}]]", self.render(target)?),
+        })
+    }
+
+    fn del_attr(&self, value: &Expr, attr: &str) -> Result<String, String> {
+        let target = Expr::Attribute(ast::ExprAttribute {
+            value: Box::new(value.clone()),
+            attr: ast::Identifier::new(attr, value.range()),
+            ctx: ast::ExprContext::Del,
+            range: value.range(),
+            node_index: Default::default(),
+        });
+        Ok(match module_attribute(&target, self.map) {
+            Some(attr) => format!("globals().__delitem__({attr:?})"),
+            None => format!(
+                "__import__(\"builtins\").delattr({}, {attr:?})",
+                self.value(value)?
+            ),
+        })
+    }
+
+    /// `a, *b = value` → `[(a := _bx_a, b := _bx_b) for _bx_a, *_bx_b in [value]]`.
+    fn unpack(&self, target: &Expr, value: &Expr) -> Result<String, String> {
+        let mut names = Vec::new();
+        names::collect_targets_vec(target, &mut names);
+        let walruses: Vec<String> = names
+            .iter()
+            .map(|n| format!("{n} := {}", unpack_temp(n)))
+            .collect();
+        let comma = if walruses.len() == 1 { "," } else { "" };
+        Ok(format!(
+            "[({}{comma}) for {} in [{}]]",
+            walruses.join(", "),
+            unpack_target(self.ctx, target),
+            self.value(value)?
+        ))
+    }
 }
 
 /// `module.attr` as a store target, where `module` is the solution module: the attribute's name.

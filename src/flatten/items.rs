@@ -45,6 +45,25 @@ pub enum Piece<'a> {
     DelAttr(&'a Expr, &'a str),
 }
 
+/// Why an item cannot be replayed inside an expression.
+#[derive(Clone)]
+pub enum Blocker {
+    /// Nothing to add to "… cannot be replayed in an expression" (`pass`, a bare annotation `x: int`).
+    Silent,
+    /// The reason, in words.
+    Reason(String),
+}
+
+impl Blocker {
+    /// The reason as text (empty for `Silent`).
+    pub fn text(&self) -> &str {
+        match self {
+            Blocker::Silent => "",
+            Blocker::Reason(why) => why,
+        }
+    }
+}
+
 /// The `operator` function that performs an augmented assignment in place.
 pub fn inplace_function(op: ast::Operator) -> &'static str {
     use ast::Operator::*;
@@ -103,7 +122,7 @@ pub struct Item<'a> {
     pub value: Option<&'a Expr>,
     /// Every name read by the expressions this item evaluates (for name resolution).
     pub loads: Vec<names::Load>,
-    pub fold: Result<Piece<'a>, String>,
+    pub fold: Result<Piece<'a>, Blocker>,
     /// Shown in messages; `None` for statements, described from their source when needed.
     pub label: Option<String>,
     /// For a compound statement, where it is: "the `for` loop on line 3 (`for …`)".
@@ -132,7 +151,7 @@ impl Item<'_> {
             inert: false,
             value: None,
             loads: Vec::new(),
-            fold: Err(String::new()),
+            fold: Err(Blocker::Silent),
             label: None,
             place: None,
         }
@@ -168,7 +187,7 @@ pub fn unfoldable_binding<'a>(name: &str, range: TextRange, why: String, inert: 
     Item {
         defs: vec![Ident::from(name)],
         inert,
-        fold: Err(why),
+        fold: Err(Blocker::Reason(why)),
         label: Some(format!("`{name}`")),
         ..Item::blank(range, Kind::Other, OriginRole::Blocker)
     }
@@ -177,7 +196,9 @@ pub fn unfoldable_binding<'a>(name: &str, range: TextRange, why: String, inert: 
 /// Setup that runs before the test and cannot be replayed.
 pub fn setup<'a>(range: TextRange, why: String) -> Item<'a> {
     Item {
-        fold: Err(format!("{why}, and may change what the assertion reads")),
+        fold: Err(Blocker::Reason(format!(
+            "{why}, and may change what the assertion reads"
+        ))),
         label: Some(why),
         ..Item::blank(range, Kind::Other, OriginRole::Blocker)
     }
@@ -190,115 +211,54 @@ pub fn statement<'a>(
     stmt: &'a Stmt,
     is_local: &dyn Fn(&str) -> bool,
 ) -> Item<'a> {
-    let line = ctx.map.line(stmt.range().start());
-    let snippet = || ctx.map.snippet(stmt.range());
     let mut item = Item::blank(stmt.range(), Kind::Other, OriginRole::Folded);
-    let absorb = |item: &mut Item<'a>, expr: &'a Expr| {
-        let facts = Facts::of(expr);
-        for load in &facts.loads {
-            if is_local(&load.name) {
-                item.reads.push(load.name.clone());
-            }
-        }
-        item.defs.extend(facts.walrus);
-        item.loads.extend(facts.loads);
+    let reads = Reads { is_local };
+    let unwritable = |what: &str| {
+        format!(
+            "{what} `{}` on line {} cannot be written as an expression",
+            ctx.map.snippet(stmt.range()),
+            ctx.map.line(stmt.range().start())
+        )
     };
     match stmt {
         Stmt::Assign(a) => {
-            absorb(&mut item, &a.value);
-            // `fib = lambda n: … fib(n - 1)`: a read inside a lambda or comprehension body runs
-            // later and means the new binding, not an earlier one.
-            let deferred: Vec<Ident> = Facts::of(&a.value)
-                .loads
-                .iter()
-                .filter(|l| l.repeated)
-                .map(|l| l.name.clone())
-                .filter(|n| {
-                    a.targets
-                        .iter()
-                        .any(|t| matches!(t, Expr::Name(t) if &t.id == n))
-                })
-                .collect();
-            item.reads.retain(|r| !deferred.contains(r));
-            let targets = a.targets.as_slice();
-            if targets.iter().all(|t| matches!(t, Expr::Name(_))) {
-                for t in targets {
-                    if let Expr::Name(n) = t {
-                        item.defs.push(n.id.clone());
-                    }
-                }
-                if targets.len() == 1 {
-                    item.kind = Kind::Assign;
-                    item.role = OriginRole::Inlined;
-                    item.value = Some(&a.value);
-                }
-                item.fold = Ok(Piece::Bind(targets, &a.value));
-            } else if let [target @ (Expr::Tuple(_) | Expr::List(_))] = targets {
-                names::collect_target_idents(target, &mut item.defs);
-                item.fold = if is_plain_unpack(target) {
-                    Ok(Piece::Unpack(target, &a.value))
-                } else {
-                    Err(format!(
-                        "the assignment `{}` on line {line} cannot be written as an expression",
-                        snippet()
-                    ))
-                };
-            } else if let [target @ (Expr::Attribute(_) | Expr::Subscript(_))] = targets {
-                store_target(&mut item, target, is_local);
-                absorb_target(&mut item, target, is_local);
-                item.fold = Ok(Piece::Store(target, &a.value));
-            } else {
-                for t in targets {
-                    names::collect_target_idents(t, &mut item.defs);
-                    absorb_target(&mut item, t, is_local);
-                }
-                item.fold = Err(format!(
-                    "the assignment `{}` on line {line} cannot be written as an expression",
-                    snippet()
-                ));
-            }
+            reads.absorb(&mut item, &a.value);
+            assign(&mut item, a, &reads, || unwritable("the assignment"));
         }
         Stmt::AnnAssign(a) => match (a.target.as_ref(), a.value.as_deref()) {
             (Expr::Name(t), Some(value)) => {
-                absorb(&mut item, value);
-                item.kind = Kind::Assign;
-                item.role = OriginRole::Inlined;
+                reads.absorb(&mut item, value);
                 item.defs.push(t.id.clone());
-                item.value = Some(value);
-                item.fold = Ok(Piece::Bind(std::slice::from_ref(a.target.as_ref()), value));
+                bind_one(&mut item, std::slice::from_ref(a.target.as_ref()), value);
             }
             // `x: int` binds nothing and evaluates nothing inside a function.
-            (Expr::Name(_), None) => item.fold = Err(String::new()),
-            _ => {
-                item.fold = Err(format!(
-                "the annotated assignment `{}` on line {line} cannot be written as an expression",
-                snippet()
-            ))
-            }
+            (Expr::Name(_), None) => item.fold = Err(Blocker::Silent),
+            _ => item.fold = Err(Blocker::Reason(unwritable("the annotated assignment"))),
         },
         Stmt::AugAssign(a) => {
-            absorb(&mut item, &a.value);
-            absorb_target(&mut item, &a.target, is_local);
+            reads.absorb(&mut item, &a.value);
+            reads.target(&mut item, &a.target);
             if let Expr::Name(n) = a.target.as_ref() {
                 item.defs.push(n.id.clone());
             } else {
-                store_target(&mut item, &a.target, is_local);
+                reads.store(&mut item, &a.target);
             }
             item.fold = if plain_parts(&a.target) {
                 Ok(Piece::Augmented(&a.target, a.op, &a.value))
             } else {
-                Err(format!(
-                    "`{}` on line {line} is an augmented assignment whose target would be evaluated twice in an expression",
-                    snippet()
-                ))
+                Err(Blocker::Reason(format!(
+                    "`{}` on line {} is an augmented assignment whose target would be evaluated twice in an expression",
+                    ctx.map.snippet(stmt.range()),
+                    ctx.map.line(stmt.range().start())
+                )))
             };
         }
         Stmt::Expr(e) => {
-            absorb(&mut item, &e.value);
+            reads.absorb(&mut item, &e.value);
             item.fold = Ok(Piece::Eval(&e.value));
         }
         Stmt::Assert(a) => {
-            absorb(&mut item, &a.test);
+            reads.absorb(&mut item, &a.test);
             if let Some(msg) = &a.msg {
                 // The message is evaluated only when the assert fails, when the test stops anyway.
                 let facts = Facts::of(msg);
@@ -307,31 +267,96 @@ pub fn statement<'a>(
             item.kind = Kind::Assert;
             item.fold = Ok(Piece::Check(&a.test));
         }
-        Stmt::Delete(d) => {
-            for t in &d.targets {
-                match t {
-                    Expr::Name(n) => item.defs.push(n.id.clone()),
-                    other => {
-                        store_target(&mut item, other, is_local);
-                        absorb_target(&mut item, other, is_local);
-                    }
-                }
-            }
-            item.fold = match d.targets.as_slice() {
-                [Expr::Subscript(s)] if !matches!(s.slice.as_ref(), Expr::Slice(_)) => {
-                    Ok(Piece::DelItem(&s.value, &s.slice))
-                }
-                [Expr::Attribute(a)] => Ok(Piece::DelAttr(&a.value, a.attr.as_str())),
-                _ => Err(format!(
-                    "`{}` on line {line} cannot be replayed in an expression",
-                    snippet()
-                )),
-            };
-        }
-        Stmt::Pass(_) => item.fold = Err(String::new()),
+        Stmt::Delete(d) => delete(ctx, &mut item, d, &reads),
+        Stmt::Pass(_) => item.fold = Err(Blocker::Silent),
         _ => compound(ctx, stmt, &mut item, is_local),
     }
     item
+}
+
+/// `x = value` or `x: T = value` with one name: may be inlined.
+fn bind_one<'a>(item: &mut Item<'a>, targets: &'a [Expr], value: &'a Expr) {
+    item.kind = Kind::Assign;
+    item.role = OriginRole::Inlined;
+    item.value = Some(value);
+    item.fold = Ok(Piece::Bind(targets, value));
+}
+
+/// An assignment statement (its value already absorbed): to names, an unpacking, an attribute or
+/// an item, or something no expression writes (`unwritable` says so).
+fn assign<'a>(
+    item: &mut Item<'a>,
+    a: &'a ast::StmtAssign,
+    reads: &Reads,
+    unwritable: impl Fn() -> String,
+) {
+    // `fib = lambda n: … fib(n - 1)`: a read inside a lambda or comprehension body runs later and
+    // means the new binding, not an earlier one.
+    let deferred: Vec<Ident> = Facts::of(&a.value)
+        .loads
+        .iter()
+        .filter(|l| l.repeated)
+        .map(|l| l.name.clone())
+        .filter(|n| {
+            a.targets
+                .iter()
+                .any(|t| matches!(t, Expr::Name(t) if &t.id == n))
+        })
+        .collect();
+    item.reads.retain(|r| !deferred.contains(r));
+    let targets = a.targets.as_slice();
+    if targets.iter().all(|t| matches!(t, Expr::Name(_))) {
+        for t in targets {
+            if let Expr::Name(n) = t {
+                item.defs.push(n.id.clone());
+            }
+        }
+        if targets.len() == 1 {
+            bind_one(item, targets, &a.value);
+        }
+        item.fold = Ok(Piece::Bind(targets, &a.value));
+    } else if let [target @ (Expr::Tuple(_) | Expr::List(_))] = targets {
+        names::collect_target_idents(target, &mut item.defs);
+        item.fold = if is_plain_unpack(target) {
+            Ok(Piece::Unpack(target, &a.value))
+        } else {
+            Err(Blocker::Reason(unwritable()))
+        };
+    } else if let [target @ (Expr::Attribute(_) | Expr::Subscript(_))] = targets {
+        reads.store(item, target);
+        reads.target(item, target);
+        item.fold = Ok(Piece::Store(target, &a.value));
+    } else {
+        for t in targets {
+            names::collect_target_idents(t, &mut item.defs);
+            reads.target(item, t);
+        }
+        item.fold = Err(Blocker::Reason(unwritable()));
+    }
+}
+
+/// `del x`, `del obj[key]`, `del obj.attr`: one item or attribute is replayed, nothing else.
+fn delete<'a>(ctx: &Ctx, item: &mut Item<'a>, d: &'a ast::StmtDelete, reads: &Reads) {
+    for t in &d.targets {
+        match t {
+            Expr::Name(n) => item.defs.push(n.id.clone()),
+            other => {
+                reads.store(item, other);
+                reads.target(item, other);
+            }
+        }
+    }
+    item.fold = match d.targets.as_slice() {
+        [Expr::Subscript(s)] if !matches!(s.slice.as_ref(), Expr::Slice(_)) => {
+            Ok(Piece::DelItem(&s.value, &s.slice))
+        }
+        [Expr::Attribute(a)] => Ok(Piece::DelAttr(&a.value, a.attr.as_str())),
+        _ => Err(Blocker::Reason(format!(
+            "`{}` on line {} cannot be replayed in an expression",
+            ctx.map.snippet(d.range),
+            ctx.map.line(d.range.start())
+        ))),
+    };
 }
 
 /// Compound statements, nested defs, imports, `global`: they bind what they bind, read every local
@@ -367,7 +392,7 @@ fn compound<'a>(
         Stmt::Nonlocal(_) => "the `nonlocal` statement",
         _ => "the statement",
     };
-    item.fold = Err(match bound.names.first() {
+    item.fold = Err(Blocker::Reason(match bound.names.first() {
         Some(n) if matches!(stmt, Stmt::Import(_) | Stmt::ImportFrom(_)) => {
             format!("`{n}` is a module imported inside the test on line {line}; the evaluation namespace is the solution's, which need not have it")
         }
@@ -380,7 +405,7 @@ fn compound<'a>(
             item.place = Some(place);
             what
         }
-    });
+    }));
 }
 
 fn is_plain_unpack(target: &Expr) -> bool {
@@ -393,39 +418,59 @@ fn is_plain_unpack(target: &Expr) -> bool {
     }
 }
 
-/// `obj.attr = …` / `obj[k] = …`: the object is read (and changed).
-fn store_target(item: &mut Item, target: &Expr, is_local: &dyn Fn(&str) -> bool) {
-    if let Some(root) = names::root_name(target) {
-        if is_local(root) {
-            item.reads.push(Ident::from(root));
-        }
-    }
+/// Recording what an item reads: every name its expressions load (`loads`, for name resolution),
+/// and of those the test's locals (`reads`).
+struct Reads<'l> {
+    is_local: &'l dyn Fn(&str) -> bool,
 }
 
-/// The names a target's sub-expressions read (`obj` and `key` in `obj.a[key] = …`).
-fn absorb_target<'a>(item: &mut Item<'a>, target: &'a Expr, is_local: &dyn Fn(&str) -> bool) {
-    let facts = match target {
-        Expr::Name(n) => {
-            if is_local(n.id.as_str()) {
-                item.reads.push(n.id.clone());
+impl Reads<'_> {
+    /// An expression the item evaluates: what it reads, and what its walruses bind.
+    fn absorb<'a>(&self, item: &mut Item<'a>, expr: &'a Expr) {
+        let facts = Facts::of(expr);
+        for load in &facts.loads {
+            if (self.is_local)(&load.name) {
+                item.reads.push(load.name.clone());
             }
-            return;
         }
-        // The whole target, so that `module.attr` is read as an attribute of the module.
-        Expr::Attribute(_) => Facts::of(target),
-        Expr::Subscript(s) => {
-            let mut f = Facts::of(&s.value);
-            f.loads.extend(Facts::of(&s.slice).loads);
-            f
-        }
-        other => Facts::of(other),
-    };
-    for load in &facts.loads {
-        if is_local(&load.name) {
-            item.reads.push(load.name.clone());
+        item.defs.extend(facts.walrus);
+        item.loads.extend(facts.loads);
+    }
+
+    /// `obj.attr = …` / `obj[k] = …`: the object is read (and changed).
+    fn store(&self, item: &mut Item, target: &Expr) {
+        if let Some(root) = names::root_name(target) {
+            if (self.is_local)(root) {
+                item.reads.push(Ident::from(root));
+            }
         }
     }
-    item.loads.extend(facts.loads);
+
+    /// The names a target's sub-expressions read (`obj` and `key` in `obj.a[key] = …`).
+    fn target<'a>(&self, item: &mut Item<'a>, target: &'a Expr) {
+        let facts = match target {
+            Expr::Name(n) => {
+                if (self.is_local)(n.id.as_str()) {
+                    item.reads.push(n.id.clone());
+                }
+                return;
+            }
+            // The whole target, so that `module.attr` is read as an attribute of the module.
+            Expr::Attribute(_) => Facts::of(target),
+            Expr::Subscript(s) => {
+                let mut f = Facts::of(&s.value);
+                f.loads.extend(Facts::of(&s.slice).loads);
+                f
+            }
+            other => Facts::of(other),
+        };
+        for load in &facts.loads {
+            if (self.is_local)(&load.name) {
+                item.reads.push(load.name.clone());
+            }
+        }
+        item.loads.extend(facts.loads);
+    }
 }
 
 /// Local names a compound statement mentions.

@@ -9,12 +9,18 @@
 //! asserts joined by `and` because pytest stops at the first that fails (`emit::fold`). What can be
 //! neither replayed nor shown inert drops the assertion, naming the statement and line; so do names
 //! the solution's namespace lacks (`resolve`).
+//!
+//! This module walks a test's body; the items before it come from `setup`, what each assert
+//! replays from `replay`, and the decision for each assert from `assertion`.
 
+mod assertion;
 mod effects;
 mod emit;
 mod imports;
 mod items;
+mod replay;
 mod resolve;
+mod setup;
 
 use rustc_hash::FxHashSet as HashSet;
 
@@ -23,37 +29,10 @@ use ruff_python_ast::{self as ast, Expr, Stmt};
 use ruff_text_size::{Ranged, TextRange};
 
 use crate::collect::Case;
-use crate::model::{Assertion, Origin, OriginRole};
+use crate::model::Assertion;
 use crate::module::{BoundNames, Fixture, Global, ModuleScope, PreludeStmt};
-use crate::names::{self, Facts, Ident, Replacement};
-use crate::shape::Shape;
 use crate::source::SourceMap;
-use items::{Aliases, Bound, Item, Kind, Piece};
-use resolve::Resolution;
-
-/// pytest's own fixtures: requested by name, provided by pytest, never reproducible in an `eval`.
-/// Requesting one changes nothing an assertion reads until the test uses it.
-const PYTEST_FIXTURES: &[&str] = &[
-    "request",
-    "monkeypatch",
-    "tmp_path",
-    "tmpdir",
-    "tmp_path_factory",
-    "tmpdir_factory",
-    "capsys",
-    "capfd",
-    "capsysbinary",
-    "capfdbinary",
-    "caplog",
-    "recwarn",
-    "pytestconfig",
-    "record_property",
-    "record_xml_attribute",
-    "record_testsuite_property",
-    "cache",
-    "doctest_namespace",
-    "subtests",
-];
+use items::{Aliases, Bound, Item};
 
 /// The most source text (bytes of the test body before an assert, setup included) an assertion
 /// replays. Replaying the whole prefix makes the output of a long test grow with the square of its
@@ -90,26 +69,59 @@ impl Test<'_, '_> {
 
 pub fn flatten_case(ctx: &Ctx, case: &Case, solution_names: &mut Vec<String>) -> Vec<Assertion> {
     let f = case.func;
+    let (mut test, own) = test_of(ctx, case);
+    let deferred = deferred_reads(f, &test);
+    let fresh_load = fresh_load_reason(ctx, f);
+    let mut items: Vec<Item> = Vec::new();
+    setup::setup_items(ctx, &mut test, &own, fresh_load.as_deref(), &mut items);
+    let mut bound = Bound::default();
+    for item in &items {
+        bound.after(item);
+    }
+    let mut walk = Walk {
+        ctx,
+        test: &test,
+        deferred,
+        prelude_chars: prelude_replay_chars(ctx),
+        items,
+        bound,
+        out: Vec::new(),
+        unreachable: whole_test_reason(ctx, &test),
+    };
+    for stmt in &f.body {
+        walk.statement(stmt, solution_names);
+    }
+    let mut out = walk.out;
+    out.sort_by_key(|a| a.span.start);
+    out
+}
+
+/// The test, with its locals and its aliases of the solution; and its own locals (its
+/// parameters and what its body binds), without the names the prelude binds. A module-level name
+/// the prelude binds or reads under one of the test's own names would be the same local of the
+/// fold.
+fn test_of<'t, 'a>(ctx: &Ctx<'_, 'a>, case: &'t Case<'a>) -> (Test<'t, 'a>, HashSet<String>) {
+    let f = case.func;
     let mut bound_names = BoundNames::default();
     for stmt in &f.body {
         bound_names.visit_stmt(stmt);
     }
     let mut locals: HashSet<String> = bound_names.names.iter().cloned().collect();
     locals.extend(f.parameters.iter().map(|p| p.name().to_string()));
-    // The test's own locals: a module-level name the prelude binds or reads under one of these
-    // names would be the same local of the fold.
     let own = locals.clone();
     locals.extend(ctx.scope.prelude_names.iter().cloned());
-    let mut test = Test {
+    let test = Test {
         case,
         locals,
         aliases: resolve::local_aliases(ctx, f),
     };
-    let deferred = deferred_reads(f, &test);
-    let mut items: Vec<Item> = Vec::new();
-    // A test that loads the solution itself (a loader call, a fixture returning the module) reads a
-    // module other than the one the file's import-time code worked on.
-    let fresh_load = resolve::loader_calls(ctx, f)
+    (test, own)
+}
+
+/// Whether the test loads the solution itself (a loader call, a fixture returning the module),
+/// reading a module other than the one the file's import-time code worked on: how, if it does.
+fn fresh_load_reason(ctx: &Ctx, f: &ast::StmtFunctionDef) -> Option<String> {
+    resolve::loader_calls(ctx, f)
         .first()
         .map(|r| {
             format!(
@@ -123,106 +135,127 @@ pub fn flatten_case(ctx: &Ctx, case: &Case, solution_names: &mut Vec<String>) ->
                 matches!(ctx.scope.fixtures.get(name), Some(Fixture::SolutionModule))
                     .then(|| format!("the test's fixture `{name}` loads the solution again"))
             })
-        });
-    setup_items(ctx, &mut test, &own, fresh_load.as_deref(), &mut items);
-    // The import-time code every assertion replays counts towards its bound.
-    let prelude_chars: usize = ctx
-        .scope
+        })
+}
+
+/// The import-time code every assertion replays, which counts towards its bound.
+fn prelude_replay_chars(ctx: &Ctx) -> usize {
+    ctx.scope
         .prelude
         .iter()
         .filter(|p| !matches!(p, PreludeStmt::Stmt { inert: true, .. }))
         .map(|p| p.range().len().to_usize())
-        .sum();
-    let mut bound = Bound::default();
-    for item in &items {
-        bound.after(item);
-    }
+        .sum()
+}
 
-    let mut out = Vec::new();
-    let mut unreachable: Option<String> = whole_test_reason(ctx, &test);
-    for stmt in &f.body {
-        if let Some(why) = &unreachable {
-            for a in nested_asserts(stmt) {
-                out.push(emit::dropped(
-                    ctx,
-                    case,
-                    a,
-                    why.clone(),
-                    vec![],
-                    vec![],
-                    vec![],
-                ));
-            }
-            continue;
+/// The walk through a test's body, statement by statement: the items so far, the names they
+/// certainly bound, and the assertions decided.
+struct Walk<'w, 's, 'a, 't> {
+    ctx: &'w Ctx<'s, 'a>,
+    test: &'w Test<'t, 'a>,
+    /// Locals read late (see `deferred_reads`).
+    deferred: HashSet<String>,
+    /// Source text of the prelude every assertion replays.
+    prelude_chars: usize,
+    items: Vec<Item<'a>>,
+    bound: Bound,
+    out: Vec<Assertion>,
+    /// Why pytest never reaches the statements from here on, once something ended the test.
+    unreachable: Option<String>,
+}
+
+impl<'a> Walk<'_, '_, 'a, '_> {
+    fn statement(&mut self, stmt: &'a Stmt, solution_names: &mut Vec<String>) {
+        let ctx = self.ctx;
+        if let Some(why) = &self.unreachable {
+            let why = why.clone();
+            self.drop_nested(stmt, &why);
+            return;
         }
         match stmt {
             Stmt::Assert(a) => {
-                let before =
-                    (a.range.start() - f.body[0].range().start()).to_usize() + prelude_chars;
-                if before > MAX_REPLAY_SOURCE {
-                    out.push(emit::dropped(
-                        ctx,
-                        case,
-                        a,
-                        format!(
-                            "the test runs {before} characters of code before it; replaying all of that inside one expression is more than this extractor writes ({MAX_REPLAY_SOURCE})"
-                        ),
-                        vec![],
-                        vec![],
-                        vec![],
-                    ));
-                } else {
-                    out.push(assertion(ctx, &test, a, &items, solution_names));
-                }
-                let item = items::statement(ctx, stmt, &|n| test.is_local(n));
-                bound.after(&item);
-                items.push(item);
+                let decided = self.decide(a, solution_names);
+                self.out.push(decided);
+                let item = items::statement(ctx, stmt, &|n| self.test.is_local(n));
+                self.push(item);
             }
             Stmt::Return(_) | Stmt::Raise(_) => {
-                unreachable = Some(format!(
+                self.unreachable = Some(format!(
                     "it comes after `{}` on line {}, so pytest never runs it",
                     ctx.map.snippet(stmt.range()),
                     ctx.map.line(stmt.range().start())
                 ));
             }
-            _ => {
-                if let Some(why) = container_reason(ctx, stmt) {
-                    for a in nested_asserts(stmt) {
-                        out.push(emit::dropped(
-                            ctx,
-                            case,
-                            a,
-                            why.clone(),
-                            vec![],
-                            vec![],
-                            vec![],
-                        ));
-                    }
-                }
-                if is_pytest_exit(ctx, stmt) {
-                    unreachable = Some(format!(
-                        "`{}` on line {} ends (or may end) the test before it",
-                        ctx.map.snippet(stmt.range()),
-                        ctx.map.line(stmt.range().start())
-                    ));
-                }
-                if resolve::is_alias_stmt(stmt, &test.aliases) {
-                    continue;
-                }
-                let mut item = items::statement(ctx, stmt, &|n| test.is_local(n));
-                // A name a lambda, generator or nested function reads when it runs (late binding):
-                // every binding of it matters, whoever reads it first.
-                item.inert =
-                    effects::stmt_is_inert(stmt, &|n| is_bound(ctx, &test, &bound, n), &|n| {
-                        is_builtin(ctx, n)
-                    }) && !item.defs.iter().any(|d| deferred.contains(d.as_str()));
-                bound.after(&item);
-                items.push(item);
-            }
+            _ => self.other_statement(stmt),
         }
     }
-    out.sort_by_key(|a| a.span.start);
-    out
+
+    /// Any statement but an assert, `return` or `raise`: the asserts nested in it are dropped, and
+    /// it becomes an item (unless it only binds an alias of the solution).
+    fn other_statement(&mut self, stmt: &'a Stmt) {
+        let ctx = self.ctx;
+        if let Some(why) = container_reason(ctx, stmt) {
+            self.drop_nested(stmt, &why);
+        }
+        if is_pytest_exit(ctx, stmt) {
+            self.unreachable = Some(format!(
+                "`{}` on line {} ends (or may end) the test before it",
+                ctx.map.snippet(stmt.range()),
+                ctx.map.line(stmt.range().start())
+            ));
+        }
+        if resolve::is_alias_stmt(stmt, &self.test.aliases) {
+            return;
+        }
+        let test = self.test;
+        let mut item = items::statement(ctx, stmt, &|n| test.is_local(n));
+        // A name a lambda, generator or nested function reads when it runs (late binding): every
+        // binding of it matters, whoever reads it first.
+        item.inert = effects::stmt_is_inert(stmt, &|n| is_bound(ctx, test, &self.bound, n), &|n| {
+            is_builtin(ctx, n)
+        }) && !item.defs.iter().any(|d| self.deferred.contains(d.as_str()));
+        self.push(item);
+    }
+
+    fn push(&mut self, item: Item<'a>) {
+        self.bound.after(&item);
+        self.items.push(item);
+    }
+
+    /// Drop every assert inside `stmt` (itself included), for the same reason.
+    fn drop_nested(&mut self, stmt: &Stmt, why: &str) {
+        for a in nested_asserts(stmt) {
+            self.out.push(emit::dropped(
+                self.ctx,
+                self.test.case,
+                a,
+                why.to_string(),
+                vec![],
+                vec![],
+                vec![],
+            ));
+        }
+    }
+
+    /// A top-level assert: dropped if replaying what runs before it is too long, else decided.
+    fn decide(&self, a: &ast::StmtAssert, solution_names: &mut Vec<String>) -> Assertion {
+        let f = self.test.case.func;
+        let before = (a.range.start() - f.body[0].range().start()).to_usize() + self.prelude_chars;
+        if before > MAX_REPLAY_SOURCE {
+            return emit::dropped(
+                self.ctx,
+                self.test.case,
+                a,
+                format!(
+                    "the test runs {before} characters of code before it; replaying all of that inside one expression is more than this extractor writes ({MAX_REPLAY_SOURCE})"
+                ),
+                vec![],
+                vec![],
+                vec![],
+            );
+        }
+        assertion::assertion(self.ctx, self.test, a, &self.items, solution_names)
+    }
 }
 
 /// Locals the test reads late: inside a lambda, a generator or comprehension body, or a nested
@@ -405,846 +438,6 @@ fn find_call(f: &ast::StmtFunctionDef, pred: impl Fn(&Expr) -> bool) -> Option<T
     find.found
 }
 
-/// Setup that runs before the test's body: module-level effects, autouse fixtures and setup
-/// methods, changes to a solution module all tests share, then parameters and fixtures.
-fn setup_items<'a>(
-    ctx: &Ctx<'_, 'a>,
-    test: &mut Test<'_, 'a>,
-    own: &HashSet<String>,
-    fresh_load: Option<&str>,
-    items: &mut Vec<Item<'a>>,
-) {
-    let case = test.case;
-    let f = case.func;
-    // Module-level effects run before every test; any one of them blocks what follows, so the
-    // first stands for all (one item per test, whatever the file's size).
-    for (_, why) in ctx
-        .scope
-        .global_barriers
-        .iter()
-        .take(1)
-        .chain(case.setup.iter())
-    {
-        items.push(items::setup(f.range, why.clone()));
-    }
-    prelude_items(ctx, own, fresh_load, items);
-    for change in ctx
-        .scope
-        .shared_changes
-        .iter()
-        .filter(|c| c.start() < f.range.start() && !f.range.contains_range(**c))
-    {
-        let mut item = items::setup(
-            *change,
-            format!(
-                "`{}` on line {} changes state every later test shares (the solution module pytest imported once, or the process: its RNG, its environment)",
-                ctx.map.snippet(*change),
-                ctx.map.line(change.start())
-            ),
-        );
-        item.label = None;
-        items.push(item);
-    }
-    let mut seen_fixtures = HashSet::default();
-    for (i, p) in f.parameters.iter().enumerate() {
-        let p = p.name().as_str();
-        if let Some(k) = case.params.iter().position(|(n, _)| n == p) {
-            // Parametrize values are evaluated at module scope, before the test.
-            let value = case.params[k].1;
-            let replayed = ctx
-                .scope
-                .prelude
-                .iter()
-                .enumerate()
-                .find_map(|(n, p)| match p {
-                    PreludeStmt::ParamList { list }
-                        if list.range().contains_range(value.range()) =>
-                    {
-                        Some((n, *list))
-                    }
-                    _ => None,
-                });
-            let inert = effects::expr_is_inert(value, &|n| is_global_bound(ctx, n));
-            if !names::is_immutable_literal(value)
-                && !ctx.shared_params.borrow_mut().insert(value.range())
-            {
-                items.push(items::unfoldable_binding(
-                    p,
-                    case.param_ranges[k],
-                    format!(
-                        "`{p}` is the object `{}` (line {}) that pytest hands every case of the test; an earlier case may have changed it",
-                        ctx.map.snippet(value.range()),
-                        ctx.map.line(value.range().start())
-                    ),
-                    false,
-                ));
-                continue;
-            }
-            if let Some((n, list)) = replayed {
-                // The list was evaluated whole at import (a prelude item): the case takes its
-                // value from it by index, the object pytest hands this case.
-                let temp = param_list_name(n);
-                items.push(match index_in(list, value) {
-                    Some(index) => Item {
-                        defs: vec![Ident::from(p)],
-                        reads: vec![Ident::from(temp.as_str())],
-                        inert: true,
-                        fold: Ok(Piece::BindIndexed(Ident::from(p), format!("{temp}{index}"))),
-                        label: Some(format!("`{p}`")),
-                        kind: Kind::Param,
-                        role: OriginRole::Parameter,
-                        ..items::setup(case.param_ranges[k], String::new())
-                    },
-                    None => items::unfoldable_binding(
-                        p,
-                        case.param_ranges[k],
-                        format!(
-                            "`{p}` is a value of the parametrize list on line {} that the extractor cannot take from it by index",
-                            ctx.map.line(list.range().start())
-                        ),
-                        false,
-                    ),
-                });
-                continue;
-            }
-            items.push(items::binding(
-                p,
-                value,
-                Vec::new(),
-                case.param_ranges[k],
-                Kind::Param,
-                OriginRole::Parameter,
-                inert,
-            ));
-        } else if i == 0 && case.is_method {
-            items.push(items::unfoldable_binding(
-                p,
-                f.range,
-                format!("`{p}` is the test class instance; its state is set up outside this test"),
-                true,
-            ));
-        } else if let Some(default) = f
-            .parameters
-            .iter_non_variadic_params()
-            .find(|q| q.parameter.name.as_str() == p)
-            .and_then(|q| q.default.as_deref())
-        {
-            // A parameter with a default is not a fixture: pytest leaves it to its default, which
-            // was evaluated when the `def` ran, at import.
-            let inert = effects::expr_is_inert(default, &|n| is_global_bound(ctx, n));
-            items.push(items::binding(
-                p,
-                default,
-                Vec::new(),
-                default.range(),
-                Kind::Param,
-                OriginRole::Parameter,
-                inert,
-            ));
-        } else if let Some((_, line)) = case.class_fixtures.iter().rev().find(|(n, _)| n == p) {
-            test.locals.insert(p.to_string());
-            items.push(items::unfoldable_binding(
-                p,
-                f.range,
-                format!("`{p}` is a fixture of the test's class (line {line}), which the extractor does not replay, and its setup may change what the assertion reads"),
-                false,
-            ));
-        } else {
-            add_fixture(ctx, test, p, f.range, items, &mut seen_fixtures, 0);
-        }
-    }
-}
-
-/// The name a replayed parametrize list is bound to in the fold.
-fn param_list_name(n: usize) -> String {
-    format!("_bx_p{n}")
-}
-
-/// Where `value` sits in a parametrize list: `[k]` (the whole case) or `[k][j]` (one of several
-/// argument names, from a tuple or list display).
-fn index_in(list: &Expr, value: &Expr) -> Option<String> {
-    let elts = match list {
-        Expr::List(l) => &l.elts,
-        Expr::Tuple(t) => &t.elts,
-        _ => return None,
-    };
-    for (k, e) in elts.iter().enumerate() {
-        if e.range() == value.range() {
-            return Some(format!("[{k}]"));
-        }
-        let parts = match e {
-            Expr::Tuple(t) => &t.elts[..],
-            Expr::List(l) => &l.elts[..],
-            // Written `(a, b,)` in the replay (`Piece::BindParams`).
-            Expr::Call(c) if c.arguments.args.iter().any(|a| a.range() == value.range()) => {
-                &c.arguments.args[..]
-            }
-            _ => continue,
-        };
-        if parts.iter().any(|p| matches!(p, Expr::Starred(_))) {
-            return None;
-        }
-        if let Some(j) = parts.iter().position(|p| p.range() == value.range()) {
-            return Some(format!("[{k}][{j}]"));
-        }
-    }
-    None
-}
-
-/// The module-level code pytest runs when it imports the test file (`ModuleScope::prelude`), in
-/// source order, as items: assignments become walrus bindings, calls are replayed for their effect,
-/// parametrize lists that call code are evaluated whole into `_bx_pN`. Under the one assumption
-/// (tests do not depend on the order they run in) a test sees the state a fresh import leaves; a
-/// module-level object a function of the file changes is not a prelude name (`settle_prelude`), so
-/// an assertion that reads it is dropped. A statement that would share a local of the fold with the
-/// test's own local of the same name is a blocker; an inert one the test shadows is left out; so is
-/// code that runs code when the test loads a solution module of its own (`fresh_load`).
-fn prelude_items<'a>(
-    ctx: &Ctx<'_, 'a>,
-    own: &HashSet<String>,
-    fresh_load: Option<&str>,
-    items: &mut Vec<Item<'a>>,
-) {
-    let is_prelude = |n: &str| ctx.scope.prelude_names.contains(n);
-    for (n, entry) in ctx.scope.prelude.iter().enumerate() {
-        let mut item = match entry {
-            PreludeStmt::Stmt { stmt, inert } => {
-                let mut item = items::statement(ctx, stmt, &is_prelude);
-                item.inert = *inert;
-                item
-            }
-            PreludeStmt::ParamList { list } => {
-                // What the replay evaluates: every entry, and of a `pytest.param(...)` its values.
-                let mut loads = Vec::new();
-                let elts = match list {
-                    Expr::List(l) => &l.elts[..],
-                    Expr::Tuple(t) => &t.elts[..],
-                    _ => &[],
-                };
-                for e in elts {
-                    match e {
-                        Expr::Call(c)
-                            if ctx.scope.pytest_path(e).as_deref() == Some("pytest.param") =>
-                        {
-                            for a in c.arguments.args.iter() {
-                                loads.extend(names::Facts::of(a).loads);
-                            }
-                        }
-                        other => loads.extend(names::Facts::of(other).loads),
-                    }
-                }
-                let reads: Vec<Ident> = loads
-                    .iter()
-                    .filter(|l| is_prelude(&l.name))
-                    .map(|l| l.name.clone())
-                    .collect();
-                let temp = param_list_name(n);
-                let mut item = items::binding(
-                    &temp,
-                    list,
-                    reads,
-                    list.range(),
-                    Kind::Other,
-                    OriginRole::Parameter,
-                    false,
-                );
-                item.value = None;
-                item.loads = loads;
-                item.fold = Ok(Piece::BindParams(Ident::from(temp.as_str()), list));
-                item.label = Some(format!(
-                    "the parametrize values on line {} (`{}`), which pytest evaluates when it imports the file,",
-                    ctx.map.line(list.range().start()),
-                    ctx.map.snippet(list.range())
-                ));
-                item
-            }
-        };
-        // `__file__`, `__name__`, … of the test module: in the solution's namespace they are the
-        // solution's.
-        if let Some(dunder) = item.loads.iter().find(|l| {
-            let n = l.name.as_str();
-            n.len() > 4 && n.starts_with("__") && n.ends_with("__") && n != "__import__"
-        }) {
-            item.fold = Err(format!(
-                "it reads the test module's own `{}`, which the solution's namespace has with another value",
-                dunder.name
-            ));
-        }
-        let shadowed = item.defs.iter().any(|d| own.contains(d.as_str()));
-        if item.inert && shadowed {
-            continue;
-        }
-        // A blocker still binds what the statement binds (not the test's own locals), so that a
-        // read of it is blamed on the blocker rather than reported unbound.
-        let defs: Vec<Ident> = item
-            .defs
-            .iter()
-            .filter(|d| !own.contains(d.as_str()))
-            .cloned()
-            .collect();
-        if let (Some(why), false) = (fresh_load, item.inert) {
-            let line = ctx.map.line(entry.range().start());
-            item = items::setup(
-                entry.range(),
-                format!(
-                    "`{}` on line {line} runs when the test file is imported, on the solution module the file imports; {why}, which the evaluation namespace cannot tell apart",
-                    ctx.map.snippet(entry.range())
-                ),
-            );
-        } else if shadowed || item.loads.iter().any(|l| own.contains(l.name.as_str())) {
-            let line = ctx.map.line(entry.range().start());
-            item = items::setup(
-                entry.range(),
-                format!(
-                    "`{}` on line {line} runs when the test file is imported and uses a module-level name the test also has as a local",
-                    ctx.map.snippet(entry.range())
-                ),
-            );
-        }
-        item.defs = defs;
-        items.push(item);
-    }
-}
-
-fn add_fixture<'a>(
-    ctx: &Ctx<'_, 'a>,
-    test: &mut Test<'_, 'a>,
-    name: &str,
-    test_range: TextRange,
-    items: &mut Vec<Item<'a>>,
-    seen: &mut HashSet<String>,
-    depth: usize,
-) {
-    if !seen.insert(name.to_string()) {
-        return;
-    }
-    test.locals.insert(name.to_string());
-    match ctx.scope.fixtures.get(name) {
-        _ if depth > 32 => items.push(items::unfoldable_binding(
-            name,
-            test_range,
-            format!("fixture `{name}` depends on too many fixtures"),
-            false,
-        )),
-        Some(Fixture::Value {
-            expr,
-            params,
-            range,
-        }) => {
-            for p in params {
-                add_fixture(ctx, test, p, test_range, items, seen, depth + 1);
-            }
-            let inert = effects::expr_is_inert(expr, &|n| {
-                params.iter().any(|p| p == n) || is_global_bound(ctx, n)
-            });
-            items.push(items::binding(
-                name,
-                expr,
-                params.iter().map(|p| Ident::from(p.as_str())).collect(),
-                *range,
-                Kind::Fixture,
-                OriginRole::Fixture,
-                inert,
-            ));
-        }
-        Some(Fixture::SolutionModule) => {
-            test.aliases
-                .insert(name.into(), Replacement::SolutionModule);
-        }
-        Some(Fixture::Unsupported { why }) => items.push(items::unfoldable_binding(
-            name,
-            test_range,
-            why.clone(),
-            false,
-        )),
-        None => {
-            let builtin = PYTEST_FIXTURES.contains(&name);
-            let why = if builtin {
-                format!("`{name}` is a fixture pytest provides; it does not exist outside pytest")
-            } else {
-                format!("`{name}` is a fixture not defined in this file (a conftest.py or a plugin provides it), and its setup may change what the assertion reads")
-            };
-            items.push(items::unfoldable_binding(name, test_range, why, builtin));
-        }
-    }
-}
-
-/// Decide one top-level assert: which items to replay, whether every name resolves, and whether
-/// to inline, fold or drop.
-fn assertion(
-    ctx: &Ctx,
-    test: &Test,
-    stmt: &ast::StmtAssert,
-    items: &[Item],
-    all_solution_names: &mut Vec<String>,
-) -> Assertion {
-    let case = test.case;
-    let expr = stmt.test.as_ref();
-    let facts = Facts::of(expr);
-    let replay = replay_set(test, &facts, items);
-    let line = ctx.map.line(stmt.range.start());
-    let mut shapes = shapes_of(test, &facts, items, &replay.items);
-
-    // Resolve every non-local name the assertion and its replay read.
-    let mut map: Aliases = test.aliases.clone();
-    let mut unresolved: Vec<String> = Vec::new();
-    let mut why: Vec<String> = Vec::new();
-    let mut origins: Vec<Origin> = Vec::new();
-    let mut solution_names: Vec<String> = Vec::new();
-    let mut stdlib = false;
-    let mut sources: Vec<(&[names::Load], Option<usize>)> = vec![(&facts.loads, None)];
-    for &i in &replay.items {
-        sources.push((&items[i].loads, Some(i)));
-    }
-    for (loads, item) in &sources {
-        for load in loads.iter() {
-            let mapped = map.contains_key(load.name.as_str())
-                && !test.aliases.contains_key(load.name.as_str());
-            // Every read of a module attribute is checked, even through a name resolved before.
-            let module_read = load.attr.is_some()
-                && matches!(
-                    map.get(load.name.as_str()),
-                    Some(Replacement::SolutionModule)
-                );
-            if test.is_local(&load.name) || (mapped && !module_read) {
-                continue;
-            }
-            let resolution = match test.aliases.get(load.name.as_str()) {
-                Some(Replacement::SolutionModule) => match &load.attr {
-                    Some(attr) => {
-                        resolve::module_attr(ctx, &load.name, attr, &mut map, &mut solution_names)
-                    }
-                    None => Resolution::Unresolved(
-                        format!(
-                            "`{}` is the solution module itself, which has no name in its own namespace",
-                            load.name
-                        ),
-                        false,
-                    ),
-                },
-                Some(Replacement::Value(v)) if names::is_import_value(v) => Resolution::Stdlib,
-                Some(Replacement::Value(v)) => {
-                    solution_names.push(v.text.clone());
-                    Resolution::Ok
-                }
-                None if module_read => resolve::module_attr(
-                    ctx,
-                    &load.name,
-                    load.attr.as_deref().unwrap_or_default(),
-                    &mut map,
-                    &mut solution_names,
-                ),
-                None => resolve::resolve_global(
-                    ctx,
-                    &load.name,
-                    load.attr.as_deref(),
-                    sources.iter().all(|(loads, _)| {
-                        loads.iter().all(|l| l.name != load.name || l.called)
-                    }),
-                    &mut map,
-                    &mut origins,
-                    &mut solution_names,
-                ),
-            };
-            stdlib |= matches!(resolution, Resolution::Stdlib);
-            if let Resolution::Unresolved(reason, is_import) = resolution {
-                stdlib |= is_import;
-                push_unresolved(
-                    ctx,
-                    &mut unresolved,
-                    &mut why,
-                    &load.name,
-                    reason,
-                    *item,
-                    items,
-                );
-            }
-        }
-    }
-    // A mutable constant of the test file is one object in pytest: read more than once, it is
-    // bound once at the start of the fold instead of written out at each read.
-    // A value written out for a global (a helper's lambda) must not read a local of the test,
-    // which the fold would bind under that name.
-    let mut captured: Vec<(String, String)> = map
-        .iter()
-        .filter(|(name, _)| !test.aliases.contains_key(name.as_str()))
-        .filter_map(|(name, r)| match r {
-            Replacement::Value(v) => v
-                .free
-                .iter()
-                .find(|f| test.locals.contains(f.as_str()))
-                .map(|f| (name.clone(), f.clone())),
-            Replacement::SolutionModule => None,
-        })
-        .collect();
-    captured.sort();
-    for (name, local) in captured {
-        unresolved.push(name.clone());
-        why.push(format!(
-            "`{name}` reads the global `{local}`, which this test also binds as a local"
-        ));
-    }
-    let shared = shared_constants(ctx, test, &sources, &mut map);
-    for n in &replay.unbound {
-        unresolved.push(n.to_string());
-        why.push(format!("`{n}` is not assigned before line {line}"));
-    }
-    // A builtin the test means, which the solution redefines (as the file or the solution shows):
-    // in the solution's namespace the name is the solution's, so the builtin is spelled out.
-    for (loads, _) in &sources {
-        for l in loads.iter() {
-            let name = l.name.as_str();
-            if !test.is_local(name)
-                && is_builtin(ctx, name)
-                && (solution_names.iter().any(|s| s == name)
-                    || ctx.scope.solution_attrs.contains(name))
-            {
-                map.insert(
-                    name.to_string(),
-                    Replacement::Value(std::rc::Rc::new(names::Rendered {
-                        text: format!("__import__(\"builtins\").{name}"),
-                        prec: ruff_python_ast::OperatorPrecedence::CallAttribute,
-                        free: vec!["__import__".to_string()],
-                    })),
-                );
-            }
-        }
-    }
-    if stdlib {
-        shapes.push(Shape::StdlibReference);
-    }
-    solution_names.sort();
-    solution_names.dedup();
-    all_solution_names.extend(solution_names.iter().cloned());
-    if solution_names.iter().any(|n| n != ctx.slug) {
-        shapes.push(Shape::SlugNameMismatch);
-    }
-    shapes.sort();
-    shapes.dedup();
-
-    if let Some(reason) = &case.not_run {
-        return emit::dropped(ctx, case, stmt, reason.clone(), unresolved, shapes, origins);
-    }
-    if !unresolved.is_empty() {
-        unresolved.sort();
-        unresolved.dedup();
-        return emit::dropped(ctx, case, stmt, why.join("; "), unresolved, shapes, origins);
-    }
-    if let Some((i, reason, names)) = first_blocker(ctx, items, &replay) {
-        origins.push(Origin {
-            role: OriginRole::Blocker,
-            span: ctx.map.span(items[i].range),
-        });
-        return emit::dropped(ctx, case, stmt, reason, names, shapes, origins);
-    }
-    if let Some(clash) = facts
-        .walrus
-        .iter()
-        .find(|w| solution_names.iter().any(|s| s == w.as_str()))
-    {
-        let reason = format!("the assert binds `{clash}` with `:=`, which would hide the solution's `{clash}` in the evaluation namespace");
-        return emit::dropped(
-            ctx,
-            case,
-            stmt,
-            reason,
-            vec![clash.to_string()],
-            shapes,
-            origins,
-        );
-    }
-
-    // pytest's assertion rewriting evaluates every operand and every comparison of a chain
-    // (`a < b < c`), then joins the results; Python stops at the first false comparison.
-    let checks =
-        std::iter::once(expr).chain(replay.items.iter().filter_map(|&i| match &items[i].fold {
-            Ok(items::Piece::Check(e)) => Some(*e),
-            _ => None,
-        }));
-    if let Some(chain) = checks.into_iter().find_map(chained_comparison) {
-        let reason = format!(
-            "pytest's assertion rewriting evaluates every operand and comparison of the chain `{}` (line {}), where Python stops at the first false one",
-            ctx.map.snippet(chain.range),
-            ctx.map.line(chain.range.start())
-        );
-        return emit::dropped(ctx, case, stmt, reason, Vec::new(), shapes, origins);
-    }
-
-    // The file's `from solution import …`, replayed as snapshots (see `imports`).
-    let snapshots = imports::snapshot_names(ctx.scope);
-    let replayed_exprs = replay
-        .items
-        .iter()
-        .flat_map(|&i| piece_exprs(&items[i].fold));
-    if let Some(name) = imports::live_read_of_snapshot(
-        ctx.scope,
-        std::iter::once(expr).chain(replayed_exprs),
-        &snapshots,
-    ) {
-        let reason = format!(
-            "the test reads the solution's live `{name}` through the module, and the file also imports `{name}` by name (the object it held at import): one expression cannot read both"
-        );
-        return emit::dropped(ctx, case, stmt, reason, vec![name], shapes, origins);
-    }
-
-    let inlined = if shared.is_empty() {
-        emit::try_inline(ctx, expr, &facts, items, &replay.items, &map, &mut origins)
-    } else {
-        None
-    };
-    if let Some(text) = inlined {
-        // A walrus in the assert binds a name: inside a lambda it cannot clobber a solution global.
-        let text = if facts.walrus.is_empty() {
-            text
-        } else {
-            format!("(lambda: {text})()")
-        };
-        let text = imports::bind_snapshots(text, &snapshots);
-        return emit::kept(ctx, case, stmt, text, shapes, origins);
-    }
-    match emit::fold(
-        ctx,
-        expr,
-        items,
-        &replay.items,
-        &map,
-        &solution_names,
-        &shared,
-    ) {
-        Ok(text) => {
-            for &i in &replay.items {
-                origins.push(Origin {
-                    role: if items[i].role == OriginRole::Inlined {
-                        OriginRole::Folded
-                    } else {
-                        items[i].role
-                    },
-                    span: ctx.map.span(items[i].range),
-                });
-            }
-            let text = imports::bind_snapshots(text, &snapshots);
-            emit::kept(ctx, case, stmt, text, shapes, origins)
-        }
-        Err(reason) => emit::dropped(ctx, case, stmt, reason, vec![], shapes, origins),
-    }
-}
-
-/// Mutable constants of the test file read more than once by an assertion and its replay: they
-/// leave `map` (so they are written by name) and are returned with their values, to be bound once.
-fn shared_constants(
-    ctx: &Ctx,
-    test: &Test,
-    sources: &[(&[names::Load], Option<usize>)],
-    map: &mut Aliases,
-) -> Vec<(String, String)> {
-    let mut counts: rustc_hash::FxHashMap<&str, usize> = Default::default();
-    for (loads, _) in sources {
-        for load in loads.iter() {
-            if !test.is_local(&load.name) {
-                *counts.entry(load.name.as_str()).or_default() += 1 + usize::from(load.repeated);
-            }
-        }
-    }
-    let mut shared: Vec<(String, String)> = counts
-        .into_iter()
-        .filter(|(_, n)| *n > 1)
-        .filter_map(|(name, _)| match ctx.scope.globals.get(name) {
-            Some(Global::Constant { value, source, .. })
-                if !names::is_immutable_literal(source) =>
-            {
-                Some((name.to_string(), value.text.clone()))
-            }
-            _ => None,
-        })
-        .collect();
-    shared.sort();
-    for (name, _) in &shared {
-        map.remove(name);
-    }
-    shared
-}
-
-/// The items an assertion replays, and for each the locals that made it needed.
-struct Replay {
-    items: Vec<usize>,
-    /// For each replayed item (by index in `items`), the needed locals it binds.
-    binds: Vec<Vec<Ident>>,
-    /// Locals the assertion needs that nothing before it binds.
-    unbound: Vec<Ident>,
-}
-
-/// Everything before the assertion that is not inert, plus the inert bindings of what that reads.
-fn replay_set(test: &Test, facts: &Facts, items: &[Item]) -> Replay {
-    let mut needed: HashSet<Ident> = facts
-        .loads
-        .iter()
-        .filter(|l| test.is_local(l.name.as_str()))
-        .map(|l| l.name.clone())
-        .collect();
-    let mut chosen = Vec::new();
-    let mut binds = Vec::new();
-    for (i, item) in items.iter().enumerate().rev() {
-        let hits: Vec<Ident> = item
-            .defs
-            .iter()
-            .filter(|d| needed.contains(*d))
-            .cloned()
-            .collect();
-        if hits.is_empty() && item.inert {
-            continue;
-        }
-        for d in &item.defs {
-            needed.remove(d);
-        }
-        // A block that cannot be replayed reads names it binds itself (`for step in …`); its
-        // reads only matter for the reason it gives.
-        for r in &item.reads {
-            if item.fold.is_ok() || !item.defs.contains(r) {
-                needed.insert(r.clone());
-            }
-        }
-        chosen.push(i);
-        binds.push(hits);
-    }
-    chosen.reverse();
-    binds.reverse();
-    let mut unbound: Vec<Ident> = needed.into_iter().collect();
-    unbound.sort();
-    Replay {
-        items: chosen,
-        binds,
-        unbound,
-    }
-}
-
-/// The first replayed item that cannot be replayed, with the drop reason and the names involved.
-fn first_blocker(
-    ctx: &Ctx,
-    items: &[Item],
-    replay: &Replay,
-) -> Option<(usize, String, Vec<String>)> {
-    for (pos, &i) in replay.items.iter().enumerate() {
-        let item = &items[i];
-        let Err(blocker) = &item.fold else { continue };
-        let hits = &replay.binds[pos];
-        let listed: Vec<String> = hits.iter().map(|n| format!("`{n}`")).collect();
-        let names: Vec<String> = hits.iter().map(|n| n.to_string()).collect();
-        let reason = if blocker.is_empty() {
-            format!("{} cannot be replayed in an expression", item.what(ctx))
-        } else if item.label.is_some() {
-            // A binding that cannot be reproduced (a fixture, the class instance) or setup: cite
-            // where the test uses it.
-            let user = replay.items[pos + 1..]
-                .iter()
-                .find(|&&j| item.defs.iter().any(|d| items[j].reads.contains(d)));
-            match user {
-                Some(&j) => format!("{} uses it; {blocker}", items[j].what(ctx)),
-                None => blocker.clone(),
-            }
-        } else if !hits.is_empty() {
-            let be = if hits.len() == 1 { "is" } else { "are" };
-            match &item.place {
-                Some(place) => format!(
-                    "{} {be} assigned inside {place}, which cannot be folded into an expression",
-                    listed.join(", ")
-                ),
-                None if !blocker.contains(&listed[0]) => {
-                    format!("{} {be} assigned there: {blocker}", listed.join(", "))
-                }
-                None => blocker.clone(),
-            }
-        } else {
-            let what = item.place.clone().unwrap_or_else(|| item.what(ctx));
-            format!("{what} runs before this assert and may change what it reads, but cannot be replayed in an expression: {blocker}")
-        };
-        return Some((i, reason, names));
-    }
-    None
-}
-
-fn shapes_of(test: &Test, facts: &Facts, items: &[Item], replay: &[usize]) -> Vec<Shape> {
-    let case = test.case;
-    let params = || case.func.parameters.iter().map(|p| p.name().as_str());
-    let mut shapes = Vec::new();
-    let reads_statement_local = facts.free_names().any(|n| {
-        test.is_local(n)
-            && !params().any(|p| p == n)
-            && !items.iter().any(|it| {
-                matches!(it.kind, Kind::Param | Kind::Fixture) && it.defs.iter().any(|d| d == n)
-            })
-    });
-    let statement = |it: &Item| it.label.is_none() && it.kind != Kind::Assert;
-    if reads_statement_local
-        || replay
-            .iter()
-            .any(|&i| statement(&items[i]) && !items[i].defs.is_empty())
-    {
-        shapes.push(Shape::VariableThenAssert);
-    }
-    // An earlier assert that works on an object this one reads through it (`it.next()`).
-    let reads = |it: &Item| {
-        it.loads.iter().any(|l| {
-            l.attr.is_some()
-                && test.is_local(&l.name)
-                && facts.free_names().any(|n| n == l.name.as_str())
-        })
-    };
-    if replay.iter().any(|&i| {
-        let it = &items[i];
-        (statement(it)
-            && matches!(
-                it.fold,
-                Ok(Piece::Eval(_)
-                    | Piece::Store(..)
-                    | Piece::Augmented(..)
-                    | Piece::DelItem(..)
-                    | Piece::DelAttr(..))
-            ))
-            // An earlier assert that works on an object this one reads (`it.next()`).
-            || (it.kind == Kind::Assert && reads(it))
-    }) {
-        shapes.push(Shape::InstanceWithSideEffects);
-    }
-    if (!case.params.is_empty() && replay.iter().any(|&i| items[i].kind == Kind::Param))
-        || (case.parametrized
-            && case.params.is_empty()
-            && facts.free_names().any(|n| params().any(|p| p == n)))
-    {
-        shapes.push(Shape::ParametrizedInputs);
-    }
-    shapes
-}
-
-fn push_unresolved(
-    ctx: &Ctx,
-    unresolved: &mut Vec<String>,
-    why: &mut Vec<String>,
-    name: &str,
-    reason: String,
-    item: Option<usize>,
-    items: &[Item],
-) {
-    if unresolved.iter().any(|u| u == name) {
-        return;
-    }
-    unresolved.push(name.to_string());
-    match item {
-        Some(i) if items[i].kind == Kind::Assert => why.push(format!(
-            "the earlier assert {} is replayed before this one, and {reason}",
-            items[i].what(ctx)
-        )),
-        Some(i) if !items[i].defs.is_empty() => why.push(format!(
-            "{} feeds this assertion, and {reason}",
-            items[i].what(ctx)
-        )),
-        Some(i) => why.push(format!(
-            "{} runs before this assertion and may change what it reads, and {reason}",
-            items[i].what(ctx)
-        )),
-        None => why.push(reason),
-    }
-}
-
 /// A range extended to the end of its last line: an error the parser reports on the newline
 /// after a statement (`assert f(1) ==`) belongs to that statement.
 fn through_line_end(ctx: &Ctx, range: TextRange) -> TextRange {
@@ -1310,41 +503,4 @@ fn is_pytest_exit(ctx: &Ctx, stmt: &Stmt) -> bool {
             ctx.scope.pytest_path(value).as_deref(),
             Some("pytest.fail" | "pytest.exit")
         )
-}
-
-/// A comparison chain of two or more operators in an assert's expression (outside lambdas and
-/// comprehensions, which pytest does not rewrite).
-fn chained_comparison(expr: &Expr) -> Option<&ast::ExprCompare> {
-    use ruff_python_ast::visitor::walk_expr;
-    struct Finder<'a>(Option<&'a ast::ExprCompare>);
-    impl<'a> Visitor<'a> for Finder<'a> {
-        fn visit_expr(&mut self, expr: &'a Expr) {
-            if self.0.is_some() {
-                return;
-            }
-            match expr {
-                Expr::Compare(c) if c.ops.len() > 1 => self.0 = Some(c),
-                Expr::Lambda(_)
-                | Expr::ListComp(_)
-                | Expr::SetComp(_)
-                | Expr::DictComp(_)
-                | Expr::Generator(_) => {}
-                _ => walk_expr(self, expr),
-            }
-        }
-    }
-    let mut finder = Finder(None);
-    finder.visit_expr(expr);
-    finder.0
-}
-
-/// The expressions a replayed item evaluates.
-fn piece_exprs<'a>(fold: &Result<items::Piece<'a>, String>) -> Vec<&'a Expr> {
-    use items::Piece::*;
-    match fold {
-        Ok(Bind(_, v) | BindName(_, v) | BindParams(_, v) | Eval(v) | Check(v)) => vec![*v],
-        Ok(Unpack(t, v) | Store(t, v) | Augmented(t, _, v) | DelItem(t, v)) => vec![*t, *v],
-        Ok(DelAttr(v, _)) => vec![*v],
-        Ok(BindIndexed(..)) | Err(_) => Vec::new(),
-    }
 }

@@ -39,83 +39,121 @@ pub fn local_aliases(ctx: &Ctx, f: &StmtFunctionDef) -> Aliases {
     for stmt in &f.body {
         bound.visit_stmt(stmt);
     }
-    let bind_count = |n: &str| bound.names.iter().filter(|b| b.as_str() == n).count();
-    let mut aliases = Aliases::default();
+    let mut scan = AliasScan {
+        ctx,
+        f,
+        bound: bound.names,
+        aliases: Aliases::default(),
+    };
     for stmt in &f.body {
         match stmt {
             Stmt::Assign(a) => {
                 if let [Expr::Name(t)] = a.targets.as_slice() {
-                    if bind_count(t.id.as_str()) != 1 {
-                        continue;
-                    }
-                    if is_solution_module(ctx, &aliases, &a.value) {
-                        aliases.insert(t.id.to_string(), Replacement::SolutionModule);
-                    } else if let Some(attr) = solution_attr(ctx, &aliases, &a.value) {
-                        aliases.insert(
-                            t.id.to_string(),
-                            Replacement::Value(Rc::new(names::Rendered::name(&attr))),
-                        );
-                    }
+                    scan.assignment(t.id.as_str(), &a.value);
                 }
             }
-            Stmt::Import(i) => {
-                for a in &i.names {
-                    let module = a.name.to_string();
-                    let bound_as = a.asname.as_ref().unwrap_or(&a.name).to_string();
-                    if ctx.scope.solution_modules.contains(&module)
-                        && (a.asname.is_some() || !module.contains('.'))
-                        && bind_count(&bound_as) == 1
-                    {
-                        aliases.insert(bound_as, Replacement::SolutionModule);
-                    } else if let Some(text) = names::stdlib_import(&module, a.asname.is_some()) {
-                        let top = module.split('.').next().unwrap_or_default();
-                        let bound_as = a.asname.as_ref().map_or(top, |n| n.as_str());
-                        if bind_count(bound_as) == 1 && stdlib_alias_ok(ctx, f, stmt, bound_as) {
-                            aliases.insert(
-                                bound_as.to_string(),
-                                Replacement::Value(Rc::new(names::import_value(&text))),
-                            );
-                        }
-                    }
-                }
-            }
+            Stmt::Import(i) => scan.import(stmt, i),
             Stmt::ImportFrom(i) if i.level == 0 && !is_solution_import(ctx, i) => {
-                let module = i.module.as_ref().map(|m| m.to_string()).unwrap_or_default();
-                for a in &i.names {
-                    let bound_as = a.asname.as_ref().unwrap_or(&a.name).as_str();
-                    if let Some(text) = names::stdlib_from_import(&module, a.name.as_str()) {
-                        if bind_count(bound_as) == 1 && stdlib_alias_ok(ctx, f, stmt, bound_as) {
-                            aliases.insert(
-                                bound_as.to_string(),
-                                Replacement::Value(Rc::new(names::import_value(&text))),
-                            );
-                        }
-                    }
-                }
+                scan.stdlib_from_import(stmt, i)
             }
-            Stmt::ImportFrom(i) if i.level == 0 => {
-                let module = i.module.as_ref().map(|m| m.to_string()).unwrap_or_default();
-                if ctx
-                    .scope
-                    .solution_modules
-                    .iter()
-                    .any(|m| module == *m || module.starts_with(&format!("{m}.")))
-                {
-                    for a in &i.names {
-                        let bound_as = a.asname.as_ref().unwrap_or(&a.name).to_string();
-                        if bind_count(&bound_as) == 1 {
-                            aliases.insert(
-                                bound_as,
-                                Replacement::Value(Rc::new(names::Rendered::name(a.name.as_str()))),
-                            );
-                        }
-                    }
-                }
-            }
+            Stmt::ImportFrom(i) if i.level == 0 => scan.solution_from_import(i),
             _ => {}
         }
     }
-    aliases
+    scan.aliases
+}
+
+/// The test's statements read in order for aliases of the solution and of standard-library
+/// imports; only a name the test binds exactly once can be an alias.
+struct AliasScan<'c, 's, 'a, 'f> {
+    ctx: &'c Ctx<'s, 'a>,
+    f: &'f StmtFunctionDef,
+    /// Every binding of a name in the test (a name bound twice appears twice).
+    bound: Vec<String>,
+    aliases: Aliases,
+}
+
+impl AliasScan<'_, '_, '_, '_> {
+    fn binds_once(&self, n: &str) -> bool {
+        self.bound.iter().filter(|b| b.as_str() == n).count() == 1
+    }
+
+    /// `t = <the solution module>` or `t = <the solution module>.attr`.
+    fn assignment(&mut self, t: &str, value: &Expr) {
+        if !self.binds_once(t) {
+            return;
+        }
+        if is_solution_module(self.ctx, &self.aliases, value) {
+            self.aliases
+                .insert(t.to_string(), Replacement::SolutionModule);
+        } else if let Some(attr) = solution_attr(self.ctx, &self.aliases, value) {
+            self.aliases.insert(
+                t.to_string(),
+                Replacement::Value(Rc::new(names::Rendered::name(&attr))),
+            );
+        }
+    }
+
+    /// `import solution [as s]`, or a standard-library `import m [as n]`.
+    fn import(&mut self, stmt: &Stmt, i: &ruff_python_ast::StmtImport) {
+        for a in &i.names {
+            let module = a.name.to_string();
+            let bound_as = a.asname.as_ref().unwrap_or(&a.name).to_string();
+            if self.ctx.scope.solution_modules.contains(&module)
+                && (a.asname.is_some() || !module.contains('.'))
+                && self.binds_once(&bound_as)
+            {
+                self.aliases.insert(bound_as, Replacement::SolutionModule);
+            } else if let Some(text) = names::stdlib_import(&module, a.asname.is_some()) {
+                let top = module.split('.').next().unwrap_or_default();
+                let bound_as = a.asname.as_ref().map_or(top, |n| n.as_str());
+                self.stdlib_alias(stmt, bound_as, &text);
+            }
+        }
+    }
+
+    /// `from m import x [as y]` of the standard library.
+    fn stdlib_from_import(&mut self, stmt: &Stmt, i: &ruff_python_ast::StmtImportFrom) {
+        let module = i.module.as_ref().map(|m| m.to_string()).unwrap_or_default();
+        for a in &i.names {
+            let bound_as = a.asname.as_ref().unwrap_or(&a.name).as_str();
+            if let Some(text) = names::stdlib_from_import(&module, a.name.as_str()) {
+                self.stdlib_alias(stmt, bound_as, &text);
+            }
+        }
+    }
+
+    /// A standard-library import's spelling for `bound_as`, where that is exact.
+    fn stdlib_alias(&mut self, stmt: &Stmt, bound_as: &str, text: &str) {
+        if self.binds_once(bound_as) && stdlib_alias_ok(self.ctx, self.f, stmt, bound_as) {
+            self.aliases.insert(
+                bound_as.to_string(),
+                Replacement::Value(Rc::new(names::import_value(text))),
+            );
+        }
+    }
+
+    /// `from solution import x [as y]`: `y` is the solution's `x`.
+    fn solution_from_import(&mut self, i: &ruff_python_ast::StmtImportFrom) {
+        let module = i.module.as_ref().map(|m| m.to_string()).unwrap_or_default();
+        if self
+            .ctx
+            .scope
+            .solution_modules
+            .iter()
+            .any(|m| module == *m || module.starts_with(&format!("{m}.")))
+        {
+            for a in &i.names {
+                let bound_as = a.asname.as_ref().unwrap_or(&a.name).to_string();
+                if self.binds_once(&bound_as) {
+                    self.aliases.insert(
+                        bound_as,
+                        Replacement::Value(Rc::new(names::Rendered::name(a.name.as_str()))),
+                    );
+                }
+            }
+        }
+    }
 }
 
 fn is_solution_import(ctx: &Ctx, i: &ruff_python_ast::StmtImportFrom) -> bool {
@@ -264,105 +302,146 @@ pub fn resolve_global(
     origins: &mut Vec<Origin>,
     solution_names: &mut Vec<String>,
 ) -> Resolution {
-    resolve_in(
+    let mut lookup = Lookup {
         ctx,
-        name,
-        attr,
-        called,
-        map,
         origins,
         solution_names,
-        &mut Vec::new(),
+        helpers: Vec::new(),
+    };
+    lookup.global(name, attr, called, map)
+}
+
+/// Resolving globals: what it finds besides their spellings (where constants and helpers come
+/// from, the solution's names read), and the helpers being written out, outermost first.
+struct Lookup<'l, 'c, 's, 'a> {
+    ctx: &'c Ctx<'s, 'a>,
+    origins: &'l mut Vec<Origin>,
+    solution_names: &'l mut Vec<String>,
+    helpers: Vec<String>,
+}
+
+impl Lookup<'_, '_, '_, '_> {
+    /// What the global `name` (read as `name.attr` if `attr`) stands for; its spelling goes into
+    /// `map`.
+    fn global(
+        &mut self,
+        name: &str,
+        attr: Option<&str>,
+        called: bool,
+        map: &mut Aliases,
+    ) -> Resolution {
+        let ctx = self.ctx;
+        match ctx.scope.globals.get(name) {
+            Some(Global::SolutionModule) => match attr {
+                Some(attr) => module_attr(ctx, name, attr, map, self.solution_names),
+                None => Resolution::Unresolved(format!("`{name}` is the solution module itself, which has no name in its own namespace"), false),
+            },
+            Some(Global::SolutionName { name: real })
+                if real.starts_with("__") && real.ends_with("__") && !MODULE_DUNDERS.contains(&real.as_str()) =>
+            {
+                Resolution::Unresolved(format!("`{name}` is the solution's `{real}`, a special name a module `__getattr__` may provide without it being a global"), false)
+            }
+            Some(Global::SolutionName { name: real }) => {
+                self.solution_names.push(real.clone());
+                map.insert(name.to_string(), Replacement::Value(Rc::new(names::Rendered::name(real))));
+                Resolution::Ok
+            }
+            Some(Global::Constant { value, range, .. }) => {
+                self.origins.push(Origin { role: OriginRole::Constant, span: ctx.map.span(*range) });
+                map.insert(name.to_string(), Replacement::Value(Rc::clone(value)));
+                Resolution::Ok
+            }
+            // A standard-library import is spelled out: `__import__` gives the same module object in
+            // the solution's namespace, and importing the standard library runs no user code (the
+            // test file's import already ran it in pytest's process).
+            Some(Global::Import { stdlib: Some(text), .. }) if !shadows_import(ctx) => {
+                map.insert(name.to_string(), Replacement::Value(Rc::new(names::import_value(text))));
+                Resolution::Stdlib
+            }
+            Some(Global::Import { module, line, .. }) => imported_elsewhere(name, module, *line),
+            Some(Global::Helper { def: Some(def), line, .. })
+                if called && !ctx.scope.loaders.contains(name) =>
+            {
+                self.helper_call(name, def, *line, map)
+            }
+            Some(Global::Helper { kind, line, .. }) => {
+                if ctx.scope.loaders.contains(name) {
+                    if let Some(attr) = attr {
+                        return module_attr(ctx, name, attr, map, self.solution_names);
+                    }
+                    Resolution::Unresolved(format!("`{name}` loads the solution; only `{name}().X` can be rewritten"), false)
+                } else {
+                    helper_not_called(ctx, name, kind, *line)
+                }
+            }
+            Some(Global::Computed { line, why }) => Resolution::Unresolved(format!("`{name}` (line {line}) {why}"), false),
+            None => self.undefined(name),
+        }
+    }
+
+    /// A helper of the test file the assertion only calls: written out as a lambda, if it can be.
+    fn helper_call(
+        &mut self,
+        name: &str,
+        def: &StmtFunctionDef,
+        line: u32,
+        map: &mut Aliases,
+    ) -> Resolution {
+        match self.helper_lambda(name, def) {
+            Ok(lambda) => {
+                self.origins.push(Origin {
+                    role: OriginRole::Inlined,
+                    span: self.ctx.map.span(def.range),
+                });
+                map.insert(name.to_string(), Replacement::Value(Rc::new(lambda)));
+                Resolution::Ok
+            }
+            Err(why) => Resolution::Unresolved(
+                format!("`{name}` is a function the test file defines (line {line}), and {why}"),
+                false,
+            ),
+        }
+    }
+
+    /// A name the test file does not bind: a builtin, or (after `from solution import *`) the
+    /// solution's.
+    fn undefined(&mut self, name: &str) -> Resolution {
+        if ruff_python_stdlib::builtins::is_python_builtin(name, 14, false) {
+            Resolution::Ok
+        } else if self.ctx.scope.star_import {
+            self.solution_names.push(name.to_string());
+            Resolution::Ok
+        } else {
+            Resolution::Unresolved(format!("`{name}` is not defined in the test file"), false)
+        }
+    }
+}
+
+/// A module the test file imports that is not the standard library's (or `__import__` may be the
+/// solution's): the evaluation namespace need not have it.
+fn imported_elsewhere(name: &str, module: &str, line: u32) -> Resolution {
+    Resolution::Unresolved(
+        if module == name {
+            format!("`{name}` is a module the test file imports (line {line}); the evaluation namespace is the solution's, which need not have it")
+        } else {
+            format!("`{name}` comes from `{module}`, imported by the test file (line {line}); the evaluation namespace is the solution's, which need not have it")
+        },
+        true,
     )
 }
 
-#[allow(clippy::too_many_arguments)]
-fn resolve_in(
-    ctx: &Ctx,
-    name: &str,
-    attr: Option<&str>,
-    called: bool,
-    map: &mut Aliases,
-    origins: &mut Vec<Origin>,
-    solution_names: &mut Vec<String>,
-    helpers: &mut Vec<String>,
-) -> Resolution {
-    match ctx.scope.globals.get(name) {
-        Some(Global::SolutionModule) => match attr {
-            Some(attr) => module_attr(ctx, name, attr, map, solution_names),
-            None => Resolution::Unresolved(format!("`{name}` is the solution module itself, which has no name in its own namespace"), false),
-        },
-        Some(Global::SolutionName { name: real })
-            if real.starts_with("__") && real.ends_with("__") && !MODULE_DUNDERS.contains(&real.as_str()) =>
-        {
-            Resolution::Unresolved(format!("`{name}` is the solution's `{real}`, a special name a module `__getattr__` may provide without it being a global"), false)
-        }
-        Some(Global::SolutionName { name: real }) => {
-            solution_names.push(real.clone());
-            map.insert(name.to_string(), Replacement::Value(Rc::new(names::Rendered::name(real))));
-            Resolution::Ok
-        }
-        Some(Global::Constant { value, range, .. }) => {
-            origins.push(Origin { role: OriginRole::Constant, span: ctx.map.span(*range) });
-            map.insert(name.to_string(), Replacement::Value(Rc::clone(value)));
-            Resolution::Ok
-        }
-        // A standard-library import is spelled out: `__import__` gives the same module object in
-        // the solution's namespace, and importing the standard library runs no user code (the
-        // test file's import already ran it in pytest's process).
-        Some(Global::Import { stdlib: Some(text), .. }) if !shadows_import(ctx) => {
-            map.insert(name.to_string(), Replacement::Value(Rc::new(names::import_value(text))));
-            Resolution::Stdlib
-        }
-        Some(Global::Import { module, line, .. }) => Resolution::Unresolved(
-            if module == name {
-                format!("`{name}` is a module the test file imports (line {line}); the evaluation namespace is the solution's, which need not have it")
-            } else {
-                format!("`{name}` comes from `{module}`, imported by the test file (line {line}); the evaluation namespace is the solution's, which need not have it")
-            },
-            true,
-        ),
-        Some(Global::Helper { def: Some(def), line, .. })
-            if called && !ctx.scope.loaders.contains(name) =>
-        {
-            match helper_lambda(ctx, name, def, origins, solution_names, helpers) {
-                Ok(lambda) => {
-                    origins.push(Origin {
-                        role: OriginRole::Inlined,
-                        span: ctx.map.span(def.range),
-                    });
-                    map.insert(name.to_string(), Replacement::Value(Rc::new(lambda)));
-                    Resolution::Ok
-                }
-                Err(why) => Resolution::Unresolved(
-                    format!("`{name}` is a function the test file defines (line {line}), and {why}"),
-                    false,
-                ),
-            }
-        }
-        Some(Global::Helper { kind, line, .. }) => {
-            if ctx.scope.loaders.contains(name) {
-                if let Some(attr) = attr {
-                    return module_attr(ctx, name, attr, map, solution_names);
-                }
-                Resolution::Unresolved(format!("`{name}` loads the solution; only `{name}().X` can be rewritten"), false)
-            } else if matches!(ctx.scope.globals.get(name), Some(Global::Helper { def: Some(_), .. })) {
-                Resolution::Unresolved(format!("`{name}` is a {kind} the test file defines (line {line}), which the test uses other than by calling it: a lambda standing for it would show another `__name__`"), false)
-            } else {
-                Resolution::Unresolved(format!("`{name}` is a {kind} the test file defines (line {line}), not part of the solution"), false)
-            }
-        }
-        Some(Global::Computed { line, why }) => Resolution::Unresolved(format!("`{name}` (line {line}) {why}"), false),
-        None => {
-            if ruff_python_stdlib::builtins::is_python_builtin(name, 14, false) {
-                Resolution::Ok
-            } else if ctx.scope.star_import {
-                solution_names.push(name.to_string());
-                Resolution::Ok
-            } else {
-                Resolution::Unresolved(format!("`{name}` is not defined in the test file"), false)
-            }
-        }
+/// A function or class of the test file used other than by a call that can be written out.
+fn helper_not_called(ctx: &Ctx, name: &str, kind: &str, line: u32) -> Resolution {
+    if matches!(
+        ctx.scope.globals.get(name),
+        Some(Global::Helper { def: Some(_), .. })
+    ) {
+        Resolution::Unresolved(format!("`{name}` is a {kind} the test file defines (line {line}), which the test uses other than by calling it: a lambda standing for it would show another `__name__`"), false)
+    } else {
+        Resolution::Unresolved(
+            format!("`{name}` is a {kind} the test file defines (line {line}), not part of the solution"),
+            false,
+        )
     }
 }
 
@@ -383,62 +462,170 @@ const FRAME_BUILTINS: &[&str] = &[
     "compile",
 ];
 
-/// A test-file helper `def name(params): return expr`, called where the assertion calls it, as
-/// `(lambda params: expr)`, its free names resolved as the assertion's are. Exact because:
-/// - the function object is only ever called (`called`: no read of `name` passes it anywhere), and
-///   called at once where it is created: nothing can observe what differs between a `def` and a
-///   lambda (`__name__`, `__qualname__`, `__module__`, `__code__.co_name`, `__doc__`, annotations);
-/// - creating the lambda runs nothing and cannot raise: no decorators, and defaults are immutable
-///   literals (a lambda evaluates them per creation, a `def` once; for an immutable literal the
-///   value is the same), annotations only names or strings (the `def` evaluated them at import);
-/// - the call binds arguments by the same parameter list and evaluates the same expression once,
-///   in one frame, as the `def` does; a module-level `def` has no closure, and its globals are the
-///   test module's, which is why every free name of the body is resolved exactly as the test's
-///   own reads are (solution names, constants, standard-library imports, other helpers by this
-///   same rule), and names that depend on whose globals or frame these are (`globals()`,
-///   `__name__`, `super()`) are refused;
-/// - no `yield`, `await` or walrus (the body is a plain expression), no recursion.
-fn helper_lambda(
-    ctx: &Ctx,
-    name: &str,
-    def: &StmtFunctionDef,
-    origins: &mut Vec<Origin>,
-    solution_names: &mut Vec<String>,
-    helpers: &mut Vec<String>,
-) -> Result<names::Rendered, String> {
-    use ruff_python_ast::helpers::any_over_expr;
-    if helpers.len() >= MAX_HELPER_DEPTH {
-        return Err("helpers call helpers too deeply".into());
+/// A step of a helper's body before its `return`: `y = g(x)` (the name and the value) or an
+/// expression evaluated for its effect.
+type Step<'d> = (Option<&'d str>, &'d Expr);
+
+impl Lookup<'_, '_, '_, '_> {
+    /// A test-file helper `def name(params): return expr`, called where the assertion calls it, as
+    /// `(lambda params: expr)`, its free names resolved as the assertion's are. Exact because:
+    /// - the function object is only ever called (`called`: no read of `name` passes it anywhere),
+    ///   and called at once where it is created: nothing can observe what differs between a `def`
+    ///   and a lambda (`__name__`, `__qualname__`, `__module__`, `__code__.co_name`, `__doc__`,
+    ///   annotations);
+    /// - creating the lambda runs nothing and cannot raise: no decorators, and defaults are
+    ///   immutable literals (a lambda evaluates them per creation, a `def` once; for an immutable
+    ///   literal the value is the same), annotations only names or strings (the `def` evaluated
+    ///   them at import);
+    /// - the call binds arguments by the same parameter list and evaluates the same expression
+    ///   once, in one frame, as the `def` does; a module-level `def` has no closure, and its
+    ///   globals are the test module's, which is why every free name of the body is resolved
+    ///   exactly as the test's own reads are (solution names, constants, standard-library imports,
+    ///   other helpers by this same rule), and names that depend on whose globals or frame these
+    ///   are (`globals()`, `__name__`, `super()`) are refused;
+    /// - no `yield`, `await` or walrus (the body is a plain expression), no recursion.
+    fn helper_lambda(
+        &mut self,
+        name: &str,
+        def: &StmtFunctionDef,
+    ) -> Result<names::Rendered, String> {
+        if self.helpers.len() >= MAX_HELPER_DEPTH {
+            return Err("helpers call helpers too deeply".into());
+        }
+        if def.is_async || def.type_params.is_some() {
+            return Err("it is not a plain function".into());
+        }
+        let (steps, value) = helper_steps(def)?;
+        check_signature(self.ctx, def)?;
+        let params = lambda_params(self.ctx, &def.parameters);
+        let mut param_names: Vec<&str> = def.parameters.iter().map(|q| q.name().as_str()).collect();
+        param_names.extend(steps.iter().filter_map(|(t, _)| *t));
+        let exprs: Vec<&Expr> = steps.iter().map(|(_, e)| *e).chain(value).collect();
+        check_plain_body(&exprs)?;
+        let mut facts = names::Facts::default();
+        for e in &exprs {
+            facts.loads.extend(names::Facts::of(e).loads);
+        }
+        self.helpers.push(name.to_string());
+        let body = self.body_names(&facts, &param_names);
+        self.helpers.pop();
+        let (body_map, mut introduced) = body?;
+        if let Some(clash) = introduced
+            .iter()
+            .find(|n| param_names.contains(&n.as_str()))
+        {
+            return Err(format!(
+                "its parameter or local `{clash}` would hide the `{clash}` its body reads"
+            ));
+        }
+        let body_text = lambda_body(self.ctx, &body_map, &steps, value)?;
+        introduced.sort();
+        introduced.dedup();
+        let text = if params.is_empty() {
+            format!("(lambda: {body_text})")
+        } else {
+            format!("(lambda {}: {body_text})", params.join(", "))
+        };
+        Ok(names::Rendered {
+            text,
+            prec: ruff_python_ast::OperatorPrecedence::Atomic,
+            free: introduced,
+        })
     }
-    if def.is_async || def.type_params.is_some() {
-        return Err("it is not a plain function".into());
+
+    /// Resolve every free name of a helper's body (not its parameters or locals) as the
+    /// assertion's are: their spellings, and every name those spellings read.
+    fn body_names(
+        &mut self,
+        facts: &names::Facts,
+        param_names: &[&str],
+    ) -> Result<(Aliases, Vec<String>), String> {
+        let ctx = self.ctx;
+        let mut body_map = Aliases::default();
+        let mut introduced: Vec<String> = Vec::new();
+        for load in &facts.loads {
+            let n = load.name.as_str();
+            if param_names.contains(&n) {
+                continue;
+            }
+            if self.helpers.iter().any(|h| h == n) {
+                return Err(format!(
+                    "its body calls `{n}` back (recursion), which no single expression spells"
+                ));
+            }
+            if FRAME_BUILTINS.contains(&n) {
+                return Err(format!(
+                    "it calls `{n}`, whose answer depends on the function's own globals or frame"
+                ));
+            }
+            let solution_module = matches!(body_map.get(n), Some(Replacement::SolutionModule));
+            if body_map.contains_key(n) && !(solution_module && load.attr.is_some()) {
+                continue;
+            }
+            let resolution = if solution_module {
+                let attr = load.attr.as_deref().unwrap_or_default();
+                module_attr(ctx, n, attr, &mut body_map, self.solution_names)
+            } else {
+                let called = facts
+                    .loads
+                    .iter()
+                    .filter(|l| l.name == load.name)
+                    .all(|l| l.called);
+                self.global(n, load.attr.as_deref(), called, &mut body_map)
+            };
+            if let Resolution::Unresolved(why, _) = resolution {
+                return Err(format!("its body reads `{n}`, and {why}"));
+            }
+            // A builtin the solution redefines is spelled out, as in the assertion.
+            if !body_map.contains_key(n)
+                && ruff_python_stdlib::builtins::is_python_builtin(n, 14, false)
+                && (ctx.scope.solution_attrs.contains(n) || ctx.scope.solution_defined.contains(n))
+            {
+                body_map.insert(
+                    n.to_string(),
+                    Replacement::Value(Rc::new(spelled_builtin(n))),
+                );
+            }
+            match body_map.get(n) {
+                Some(Replacement::Value(v)) => introduced.extend(v.free.iter().cloned()),
+                Some(Replacement::SolutionModule) => {
+                    introduced.extend(load.attr.as_deref().map(str::to_string))
+                }
+                None => introduced.push(n.to_string()),
+            }
+        }
+        Ok((body_map, introduced))
     }
+}
+
+/// A helper's body as steps and the value it returns: a docstring left out, then plain statements
+/// and one `return`. `y = g(x)` is `y := g(x)` in the lambda, where `y` is its local as it was the
+/// function's (a read before the assignment fails the same way).
+fn helper_steps(def: &StmtFunctionDef) -> Result<(Vec<Step<'_>>, Option<&Expr>), String> {
     let mut body: &[Stmt] = &def.body;
     if let Some(Stmt::Expr(e)) = body.first() {
         if matches!(e.value.as_ref(), Expr::StringLiteral(_)) && body.len() > 1 {
             body = &body[1..];
         }
     }
-    // Plain statements, then one `return`: `y = g(x)` is `y := g(x)` in the lambda, where `y` is
-    // its local as it was the function's (a read before the assignment fails the same way).
-    let Some((Stmt::Return(ret), steps)) = body.split_last() else {
+    let Some((Stmt::Return(ret), statements)) = body.split_last() else {
         return Err(
             "its body does not end with its one `return` (only then is it written as a lambda)"
                 .into(),
         );
     };
-    let mut parts: Vec<(Option<&str>, &Expr)> = Vec::new();
-    for step in steps {
-        match step {
+    let mut steps: Vec<Step> = Vec::new();
+    for statement in statements {
+        match statement {
             Stmt::Assign(a) => match a.targets.as_slice() {
-                [Expr::Name(t)] => parts.push((Some(t.id.as_str()), &a.value)),
+                [Expr::Name(t)] => steps.push((Some(t.id.as_str()), &a.value)),
                 _ => return Err("its body assigns to something other than one name".into()),
             },
             Stmt::AnnAssign(a) => match (a.target.as_ref(), a.value.as_deref()) {
-                (Expr::Name(t), Some(v)) => parts.push((Some(t.id.as_str()), v)),
+                (Expr::Name(t), Some(v)) => steps.push((Some(t.id.as_str()), v)),
                 _ => return Err("its body has an annotated assignment without a value".into()),
             },
-            Stmt::Expr(e) => parts.push((None, &e.value)),
+            Stmt::Expr(e) => steps.push((None, &e.value)),
             Stmt::Pass(_) => {}
             _ => {
                 return Err(
@@ -448,7 +635,12 @@ fn helper_lambda(
             }
         }
     }
-    let value = ret.value.as_deref();
+    Ok((steps, ret.value.as_deref()))
+}
+
+/// Creating the lambda must run nothing: annotations are absent, strings, or names bound at
+/// import; defaults are immutable literals.
+fn check_signature(ctx: &Ctx, def: &StmtFunctionDef) -> Result<(), String> {
     let annotation_ok = |a: Option<&Expr>| match a {
         None | Some(Expr::StringLiteral(_)) => true,
         Some(Expr::Name(n)) => {
@@ -461,14 +653,18 @@ fn helper_lambda(
         }
         Some(_) => false,
     };
-    let p = &def.parameters;
     if !annotation_ok(def.returns.as_deref())
-        || !p.iter().all(|q| {
+        || !def.parameters.iter().all(|q| {
             annotation_ok(q.annotation()) && q.default().is_none_or(names::is_immutable_literal)
         })
     {
         return Err("its annotations or defaults run code when it is defined".into());
     }
+    Ok(())
+}
+
+/// The lambda's parameter list, as the `def` wrote it (without annotations).
+fn lambda_params(ctx: &Ctx, p: &ruff_python_ast::Parameters) -> Vec<String> {
     let with_default = |q: &ruff_python_ast::ParameterWithDefault| match &q.default {
         Some(d) => format!("{}={}", q.parameter.name, ctx.map.text(d.range())),
         None => q.parameter.name.to_string(),
@@ -487,10 +683,13 @@ fn helper_lambda(
     if let Some(k) = &p.kwarg {
         params.push(format!("**{}", k.name));
     }
-    let mut param_names: Vec<&str> = p.iter().map(|q| q.name().as_str()).collect();
-    param_names.extend(parts.iter().filter_map(|(t, _)| *t));
-    let exprs: Vec<&Expr> = parts.iter().map(|(_, e)| *e).chain(value).collect();
-    for e in &exprs {
+    params
+}
+
+/// A lambda's body is one expression: no `yield`, `await` or walrus in it.
+fn check_plain_body(exprs: &[&Expr]) -> Result<(), String> {
+    use ruff_python_ast::helpers::any_over_expr;
+    for e in exprs {
         if any_over_expr(e, |e: &Expr| {
             matches!(
                 e,
@@ -500,96 +699,18 @@ fn helper_lambda(
             return Err("its body yields, awaits or binds a name with `:=`".into());
         }
     }
-    let mut facts = names::Facts::default();
-    for e in &exprs {
-        facts.loads.extend(names::Facts::of(e).loads);
-    }
-    let mut body_map = Aliases::default();
-    let mut introduced: Vec<String> = Vec::new();
-    helpers.push(name.to_string());
-    for load in &facts.loads {
-        let n = load.name.as_str();
-        if param_names.contains(&n) {
-            continue;
-        }
-        if helpers.iter().any(|h| h == n) {
-            helpers.pop();
-            return Err(format!(
-                "its body calls `{n}` back (recursion), which no single expression spells"
-            ));
-        }
-        if FRAME_BUILTINS.contains(&n) {
-            helpers.pop();
-            return Err(format!(
-                "it calls `{n}`, whose answer depends on the function's own globals or frame"
-            ));
-        }
-        let solution_module = matches!(body_map.get(n), Some(Replacement::SolutionModule));
-        if body_map.contains_key(n) && !(solution_module && load.attr.is_some()) {
-            continue;
-        }
-        let called = facts
-            .loads
-            .iter()
-            .filter(|l| l.name == load.name)
-            .all(|l| l.called);
-        let resolution = if solution_module {
-            module_attr(
-                ctx,
-                n,
-                load.attr.as_deref().unwrap_or_default(),
-                &mut body_map,
-                solution_names,
-            )
-        } else {
-            resolve_in(
-                ctx,
-                n,
-                load.attr.as_deref(),
-                called,
-                &mut body_map,
-                origins,
-                solution_names,
-                helpers,
-            )
-        };
-        if let Resolution::Unresolved(why, _) = resolution {
-            helpers.pop();
-            return Err(format!("its body reads `{n}`, and {why}"));
-        }
-        // A builtin the solution redefines is spelled out, as in the assertion.
-        if !body_map.contains_key(n)
-            && ruff_python_stdlib::builtins::is_python_builtin(n, 14, false)
-            && (ctx.scope.solution_attrs.contains(n) || ctx.scope.solution_defined.contains(n))
-        {
-            body_map.insert(
-                n.to_string(),
-                Replacement::Value(Rc::new(names::Rendered {
-                    text: format!("__import__(\"builtins\").{n}"),
-                    prec: ruff_python_ast::OperatorPrecedence::CallAttribute,
-                    free: vec!["__import__".to_string()],
-                })),
-            );
-        }
-        match body_map.get(n) {
-            Some(Replacement::Value(v)) => introduced.extend(v.free.iter().cloned()),
-            Some(Replacement::SolutionModule) => {
-                introduced.extend(load.attr.as_deref().map(str::to_string))
-            }
-            None => introduced.push(n.to_string()),
-        }
-    }
-    helpers.pop();
-    if let Some(clash) = introduced
-        .iter()
-        .find(|n| param_names.contains(&n.as_str()))
-    {
-        return Err(format!(
-            "its parameter or local `{clash}` would hide the `{clash}` its body reads"
-        ));
-    }
+    Ok(())
+}
+
+/// The lambda's body: the returned value, or `(y := …, …, value)[-1]` after steps.
+fn lambda_body(
+    ctx: &Ctx,
+    body_map: &Aliases,
+    steps: &[Step],
+    value: Option<&Expr>,
+) -> Result<String, String> {
     let render = |e: &Expr| {
-        names::render(e, &body_map, ctx.map)
+        names::render(e, body_map, ctx.map)
             // A bare tuple is the one value that a lambda body or a tuple element must wrap.
             .map(|r| {
                 if r.prec == ruff_python_ast::OperatorPrecedence::None {
@@ -604,32 +725,28 @@ fn helper_lambda(
         Some(value) => render(value)?,
         None => "None".into(),
     };
-    let body_text = if parts.is_empty() {
-        last
-    } else {
-        let mut pieces = Vec::new();
-        for (target, e) in &parts {
-            let text = render(e)?;
-            pieces.push(match target {
-                Some(t) => format!("{t} := {text}"),
-                None => text,
-            });
-        }
-        pieces.push(last);
-        format!("({})[-1]", pieces.join(", "))
-    };
-    introduced.sort();
-    introduced.dedup();
-    let text = if params.is_empty() {
-        format!("(lambda: {body_text})")
-    } else {
-        format!("(lambda {}: {body_text})", params.join(", "))
-    };
-    Ok(names::Rendered {
-        text,
-        prec: ruff_python_ast::OperatorPrecedence::Atomic,
-        free: introduced,
-    })
+    if steps.is_empty() {
+        return Ok(last);
+    }
+    let mut pieces = Vec::new();
+    for (target, e) in steps {
+        let text = render(e)?;
+        pieces.push(match target {
+            Some(t) => format!("{t} := {text}"),
+            None => text,
+        });
+    }
+    pieces.push(last);
+    Ok(format!("({})[-1]", pieces.join(", ")))
+}
+
+/// A builtin spelled out, for where the solution's namespace has its own of that name.
+pub fn spelled_builtin(name: &str) -> names::Rendered {
+    names::Rendered {
+        text: format!("__import__(\"builtins\").{name}"),
+        prec: ruff_python_ast::OperatorPrecedence::CallAttribute,
+        free: vec!["__import__".to_string()],
+    }
 }
 
 /// Whether the solution may define `__import__`, which the import spellings call.

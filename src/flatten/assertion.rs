@@ -1,0 +1,486 @@
+//! Deciding one top-level assert: which items it replays (`replay`), what every name it and its
+//! replay read stands for, whether anything forbids keeping it, and then inline or fold (`emit`).
+
+use std::rc::Rc;
+
+use ruff_python_ast::visitor::Visitor;
+use ruff_python_ast::{self as ast, Expr};
+
+use super::items::{Aliases, Blocker, Item, Kind, Piece};
+use super::replay::{self, Replay};
+use super::resolve::{self, Resolution};
+use super::{emit, imports, is_builtin, Ctx, Test};
+use crate::model::{Assertion, Origin, OriginRole};
+use crate::module::Global;
+use crate::names::{self, Facts, Replacement};
+use crate::shape::Shape;
+
+/// The names an assertion and its replay read: the loads of each, and the replayed item they
+/// belong to (`None`: the assert itself).
+type Sources<'l> = [(&'l [names::Load], Option<usize>)];
+
+/// Decide one top-level assert: which items to replay, whether every name resolves, and whether
+/// to inline, fold or drop.
+pub(super) fn assertion(
+    ctx: &Ctx,
+    test: &Test,
+    stmt: &ast::StmtAssert,
+    items: &[Item],
+    all_solution_names: &mut Vec<String>,
+) -> Assertion {
+    let expr = stmt.test.as_ref();
+    let facts = Facts::of(expr);
+    let replay = replay::replay_set(test, &facts, items);
+    let mut sources: Vec<(&[names::Load], Option<usize>)> = vec![(&facts.loads, None)];
+    for &i in &replay.items {
+        sources.push((&items[i].loads, Some(i)));
+    }
+    let mut names = Names::resolve(ctx, test, &sources, items);
+    names.refuse_captured_locals(test);
+    let shared = shared_constants(ctx, test, &sources, &mut names.map);
+    names.refuse_unbound(&replay.unbound, ctx.map.line(stmt.range.start()));
+    names.spell_redefined_builtins(ctx, test, &sources);
+    names.solution_names.sort();
+    names.solution_names.dedup();
+    all_solution_names.extend(names.solution_names.iter().cloned());
+    let shapes = shapes(ctx, test, &facts, items, &replay.items, &names);
+    let snapshots = imports::snapshot_names(ctx.scope);
+    let decision = Decision {
+        ctx,
+        test,
+        expr,
+        facts: &facts,
+        items,
+        replay: &replay,
+        snapshots: &snapshots,
+    };
+    if let Some((reason, listed)) = decision.refusal(&mut names) {
+        return emit::dropped(ctx, test.case, stmt, reason, listed, shapes, names.origins);
+    }
+    match decision.write(&mut names, &shared) {
+        Ok(text) => emit::kept(ctx, test.case, stmt, text, shapes, names.origins),
+        Err(reason) => emit::dropped(ctx, test.case, stmt, reason, vec![], shapes, names.origins),
+    }
+}
+
+/// What the names an assertion and its replay read stand for, and the ones that cannot be
+/// resolved, with why.
+struct Names {
+    /// How each resolved name is written in the solution's namespace.
+    map: Aliases,
+    unresolved: Vec<String>,
+    /// For each of `unresolved`, why.
+    why: Vec<String>,
+    /// Where the constants and helpers written out come from.
+    origins: Vec<Origin>,
+    /// The solution's names the assertion reads.
+    solution_names: Vec<String>,
+    /// Whether a name is (or would be) a standard-library import.
+    stdlib: bool,
+}
+
+impl Names {
+    /// Resolve every non-local name the assertion and its replay read.
+    fn resolve(ctx: &Ctx, test: &Test, sources: &Sources, items: &[Item]) -> Self {
+        let mut names = Names {
+            map: test.aliases.clone(),
+            unresolved: Vec::new(),
+            why: Vec::new(),
+            origins: Vec::new(),
+            solution_names: Vec::new(),
+            stdlib: false,
+        };
+        for (loads, item) in sources {
+            for load in loads.iter() {
+                let Some(resolution) = names.resolve_load(ctx, test, load, sources) else {
+                    continue;
+                };
+                names.stdlib |= matches!(resolution, Resolution::Stdlib);
+                if let Resolution::Unresolved(reason, is_import) = resolution {
+                    names.stdlib |= is_import;
+                    names.refuse(ctx, &load.name, reason, *item, items);
+                }
+            }
+        }
+        names
+    }
+
+    /// What one read stands for; `None` for a local, or a name resolved before (except a read of a
+    /// module attribute, which is checked every time, even through a name resolved before).
+    fn resolve_load(
+        &mut self,
+        ctx: &Ctx,
+        test: &Test,
+        load: &names::Load,
+        sources: &Sources,
+    ) -> Option<Resolution> {
+        let name = load.name.as_str();
+        let mapped = self.map.contains_key(name) && !test.aliases.contains_key(name);
+        let module_read =
+            load.attr.is_some() && matches!(self.map.get(name), Some(Replacement::SolutionModule));
+        if test.is_local(name) || (mapped && !module_read) {
+            return None;
+        }
+        Some(match test.aliases.get(name) {
+            Some(Replacement::SolutionModule) => match &load.attr {
+                Some(attr) => {
+                    resolve::module_attr(ctx, name, attr, &mut self.map, &mut self.solution_names)
+                }
+                None => Resolution::Unresolved(
+                    format!(
+                        "`{name}` is the solution module itself, which has no name in its own namespace"
+                    ),
+                    false,
+                ),
+            },
+            Some(Replacement::Value(v)) if names::is_import_value(v) => Resolution::Stdlib,
+            Some(Replacement::Value(v)) => {
+                self.solution_names.push(v.text.clone());
+                Resolution::Ok
+            }
+            None if module_read => resolve::module_attr(
+                ctx,
+                name,
+                load.attr.as_deref().unwrap_or_default(),
+                &mut self.map,
+                &mut self.solution_names,
+            ),
+            None => resolve::resolve_global(
+                ctx,
+                name,
+                load.attr.as_deref(),
+                only_called(sources, name),
+                &mut self.map,
+                &mut self.origins,
+                &mut self.solution_names,
+            ),
+        })
+    }
+
+    /// Record `name` as unresolved (once), saying which replayed item reads it.
+    fn refuse(
+        &mut self,
+        ctx: &Ctx,
+        name: &str,
+        reason: String,
+        item: Option<usize>,
+        items: &[Item],
+    ) {
+        if self.unresolved.iter().any(|u| u == name) {
+            return;
+        }
+        self.unresolved.push(name.to_string());
+        self.why.push(match item {
+            Some(i) if items[i].kind == Kind::Assert => format!(
+                "the earlier assert {} is replayed before this one, and {reason}",
+                items[i].what(ctx)
+            ),
+            Some(i) if !items[i].defs.is_empty() => {
+                format!("{} feeds this assertion, and {reason}", items[i].what(ctx))
+            }
+            Some(i) => format!(
+                "{} runs before this assertion and may change what it reads, and {reason}",
+                items[i].what(ctx)
+            ),
+            None => reason,
+        });
+    }
+
+    /// A value written out for a global (a helper's lambda) must not read a local of the test,
+    /// which the fold would bind under that name.
+    fn refuse_captured_locals(&mut self, test: &Test) {
+        let mut captured: Vec<(String, String)> = self
+            .map
+            .iter()
+            .filter(|(name, _)| !test.aliases.contains_key(name.as_str()))
+            .filter_map(|(name, r)| match r {
+                Replacement::Value(v) => v
+                    .free
+                    .iter()
+                    .find(|f| test.locals.contains(f.as_str()))
+                    .map(|f| (name.clone(), f.clone())),
+                Replacement::SolutionModule => None,
+            })
+            .collect();
+        captured.sort();
+        for (name, local) in captured {
+            self.unresolved.push(name.clone());
+            self.why.push(format!(
+                "`{name}` reads the global `{local}`, which this test also binds as a local"
+            ));
+        }
+    }
+
+    /// Locals the assertion needs that nothing before line `line` binds.
+    fn refuse_unbound(&mut self, unbound: &[names::Ident], line: u32) {
+        for n in unbound {
+            self.unresolved.push(n.to_string());
+            self.why
+                .push(format!("`{n}` is not assigned before line {line}"));
+        }
+    }
+
+    /// A builtin the test means, which the solution redefines (as the file or the solution shows):
+    /// in the solution's namespace the name is the solution's, so the builtin is spelled out.
+    fn spell_redefined_builtins(&mut self, ctx: &Ctx, test: &Test, sources: &Sources) {
+        for (loads, _) in sources {
+            for l in loads.iter() {
+                let name = l.name.as_str();
+                if !test.is_local(name)
+                    && is_builtin(ctx, name)
+                    && (self.solution_names.iter().any(|s| s == name)
+                        || ctx.scope.solution_attrs.contains(name))
+                {
+                    self.map.insert(
+                        name.to_string(),
+                        Replacement::Value(Rc::new(resolve::spelled_builtin(name))),
+                    );
+                }
+            }
+        }
+    }
+}
+
+/// Whether every read of `name` the assertion and its replay make is a call's callee.
+fn only_called(sources: &Sources, name: &str) -> bool {
+    sources
+        .iter()
+        .all(|(loads, _)| loads.iter().all(|l| l.name != name || l.called))
+}
+
+/// The shapes of the assertion: what its replay holds, a standard-library reference, a solution
+/// name other than the problem's slug.
+fn shapes(
+    ctx: &Ctx,
+    test: &Test,
+    facts: &Facts,
+    items: &[Item],
+    replay: &[usize],
+    names: &Names,
+) -> Vec<Shape> {
+    let mut shapes = replay::shapes_of(test, facts, items, replay);
+    if names.stdlib {
+        shapes.push(Shape::StdlibReference);
+    }
+    if names.solution_names.iter().any(|n| n != ctx.slug) {
+        shapes.push(Shape::SlugNameMismatch);
+    }
+    shapes.sort();
+    shapes.dedup();
+    shapes
+}
+
+/// An assertion whose names are resolved, being checked and written.
+struct Decision<'d, 's, 'a, 't> {
+    ctx: &'d Ctx<'s, 'a>,
+    test: &'d Test<'t, 'a>,
+    expr: &'d Expr,
+    facts: &'d Facts,
+    items: &'d [Item<'a>],
+    replay: &'d Replay,
+    /// The file's `from solution import …`, replayed as snapshots (see `imports`).
+    snapshots: &'d [String],
+}
+
+impl Decision<'_, '_, '_, '_> {
+    /// Why the assertion cannot be kept, with the names the reason lists, checked in this order:
+    /// pytest does not run the case, a name is unresolved, a replayed item cannot be replayed, a
+    /// walrus hides a solution name, a comparison chain, a live read of an imported name.
+    fn refusal(&self, names: &mut Names) -> Option<(String, Vec<String>)> {
+        if let Some(reason) = &self.test.case.not_run {
+            return Some((reason.clone(), names.unresolved.clone()));
+        }
+        if !names.unresolved.is_empty() {
+            let mut unresolved = names.unresolved.clone();
+            unresolved.sort();
+            unresolved.dedup();
+            return Some((names.why.join("; "), unresolved));
+        }
+        if let Some((i, reason, listed)) = replay::first_blocker(self.ctx, self.items, self.replay)
+        {
+            names.origins.push(Origin {
+                role: OriginRole::Blocker,
+                span: self.ctx.map.span(self.items[i].range),
+            });
+            return Some((reason, listed));
+        }
+        self.walrus_clash(&names.solution_names)
+            .or_else(|| self.chained_comparison())
+            .or_else(|| self.live_read_of_snapshot())
+    }
+
+    fn walrus_clash(&self, solution_names: &[String]) -> Option<(String, Vec<String>)> {
+        let clash = self
+            .facts
+            .walrus
+            .iter()
+            .find(|w| solution_names.iter().any(|s| s == w.as_str()))?;
+        Some((
+            format!("the assert binds `{clash}` with `:=`, which would hide the solution's `{clash}` in the evaluation namespace"),
+            vec![clash.to_string()],
+        ))
+    }
+
+    /// pytest's assertion rewriting evaluates every operand and every comparison of a chain
+    /// (`a < b < c`), then joins the results; Python stops at the first false comparison.
+    fn chained_comparison(&self) -> Option<(String, Vec<String>)> {
+        let items = self.items;
+        let checks = std::iter::once(self.expr).chain(self.replay.items.iter().filter_map(|&i| {
+            match &items[i].fold {
+                Ok(Piece::Check(e)) => Some(*e),
+                _ => None,
+            }
+        }));
+        let chain = checks.into_iter().find_map(chained_comparison)?;
+        Some((
+            format!(
+                "pytest's assertion rewriting evaluates every operand and comparison of the chain `{}` (line {}), where Python stops at the first false one",
+                self.ctx.map.snippet(chain.range),
+                self.ctx.map.line(chain.range.start())
+            ),
+            Vec::new(),
+        ))
+    }
+
+    fn live_read_of_snapshot(&self) -> Option<(String, Vec<String>)> {
+        let items = self.items;
+        let replayed_exprs = self
+            .replay
+            .items
+            .iter()
+            .flat_map(|&i| piece_exprs(&items[i].fold));
+        let name = imports::live_read_of_snapshot(
+            self.ctx.scope,
+            std::iter::once(self.expr).chain(replayed_exprs),
+            self.snapshots,
+        )?;
+        Some((
+            format!(
+                "the test reads the solution's live `{name}` through the module, and the file also imports `{name}` by name (the object it held at import): one expression cannot read both"
+            ),
+            vec![name],
+        ))
+    }
+
+    /// The kept expression: inlined if that is exact (and no constant is shared), else folded.
+    fn write(&self, names: &mut Names, shared: &[(String, String)]) -> Result<String, String> {
+        let (ctx, items) = (self.ctx, self.items);
+        let inlined = if shared.is_empty() {
+            emit::try_inline(
+                ctx,
+                self.expr,
+                self.facts,
+                items,
+                &self.replay.items,
+                &names.map,
+                &mut names.origins,
+            )
+        } else {
+            None
+        };
+        if let Some(text) = inlined {
+            // A walrus in the assert binds a name: inside a lambda it cannot clobber a solution
+            // global.
+            let text = if self.facts.walrus.is_empty() {
+                text
+            } else {
+                format!("(lambda: {text})()")
+            };
+            return Ok(imports::bind_snapshots(text, self.snapshots));
+        }
+        let text = emit::fold(
+            ctx,
+            self.expr,
+            items,
+            &self.replay.items,
+            &names.map,
+            &names.solution_names,
+            shared,
+        )?;
+        for &i in &self.replay.items {
+            names.origins.push(Origin {
+                role: if items[i].role == OriginRole::Inlined {
+                    OriginRole::Folded
+                } else {
+                    items[i].role
+                },
+                span: ctx.map.span(items[i].range),
+            });
+        }
+        Ok(imports::bind_snapshots(text, self.snapshots))
+    }
+}
+
+/// Mutable constants of the test file read more than once by an assertion and its replay: they
+/// leave `map` (so they are written by name) and are returned with their values, to be bound once.
+/// (A mutable constant of the test file is one object in pytest: read more than once, it is bound
+/// once at the start of the fold instead of written out at each read.)
+fn shared_constants(
+    ctx: &Ctx,
+    test: &Test,
+    sources: &Sources,
+    map: &mut Aliases,
+) -> Vec<(String, String)> {
+    let mut counts: rustc_hash::FxHashMap<&str, usize> = Default::default();
+    for (loads, _) in sources {
+        for load in loads.iter() {
+            if !test.is_local(&load.name) {
+                *counts.entry(load.name.as_str()).or_default() += 1 + usize::from(load.repeated);
+            }
+        }
+    }
+    let mut shared: Vec<(String, String)> = counts
+        .into_iter()
+        .filter(|(_, n)| *n > 1)
+        .filter_map(|(name, _)| match ctx.scope.globals.get(name) {
+            Some(Global::Constant { value, source, .. })
+                if !names::is_immutable_literal(source) =>
+            {
+                Some((name.to_string(), value.text.clone()))
+            }
+            _ => None,
+        })
+        .collect();
+    shared.sort();
+    for (name, _) in &shared {
+        map.remove(name);
+    }
+    shared
+}
+
+/// A comparison chain of two or more operators in an assert's expression (outside lambdas and
+/// comprehensions, which pytest does not rewrite).
+fn chained_comparison(expr: &Expr) -> Option<&ast::ExprCompare> {
+    use ruff_python_ast::visitor::walk_expr;
+    struct Finder<'a>(Option<&'a ast::ExprCompare>);
+    impl<'a> Visitor<'a> for Finder<'a> {
+        fn visit_expr(&mut self, expr: &'a Expr) {
+            if self.0.is_some() {
+                return;
+            }
+            match expr {
+                Expr::Compare(c) if c.ops.len() > 1 => self.0 = Some(c),
+                Expr::Lambda(_)
+                | Expr::ListComp(_)
+                | Expr::SetComp(_)
+                | Expr::DictComp(_)
+                | Expr::Generator(_) => {}
+                _ => walk_expr(self, expr),
+            }
+        }
+    }
+    let mut finder = Finder(None);
+    finder.visit_expr(expr);
+    finder.0
+}
+
+/// The expressions a replayed item evaluates.
+fn piece_exprs<'a>(fold: &Result<Piece<'a>, Blocker>) -> Vec<&'a Expr> {
+    use Piece::*;
+    match fold {
+        Ok(Bind(_, v) | BindName(_, v) | BindParams(_, v) | Eval(v) | Check(v)) => vec![*v],
+        Ok(Unpack(t, v) | Store(t, v) | Augmented(t, _, v) | DelItem(t, v)) => vec![*t, *v],
+        Ok(DelAttr(v, _)) => vec![*v],
+        Ok(BindIndexed(..)) | Err(_) => Vec::new(),
+    }
+}

@@ -1,0 +1,175 @@
+//! What an assertion replays: everything before it that is not inert, plus the inert bindings of
+//! what that reads; the first replayed item that cannot be replayed; and the shapes the replay
+//! shows.
+
+use rustc_hash::FxHashSet as HashSet;
+
+use super::items::{Blocker, Item, Kind, Piece};
+use super::{Ctx, Test};
+use crate::names::{Facts, Ident};
+use crate::shape::Shape;
+
+/// The items an assertion replays, and for each the locals that made it needed.
+pub(super) struct Replay {
+    pub items: Vec<usize>,
+    /// For each replayed item (by index in `items`), the needed locals it binds.
+    pub binds: Vec<Vec<Ident>>,
+    /// Locals the assertion needs that nothing before it binds.
+    pub unbound: Vec<Ident>,
+}
+
+/// Everything before the assertion that is not inert, plus the inert bindings of what that reads.
+pub(super) fn replay_set(test: &Test, facts: &Facts, items: &[Item]) -> Replay {
+    let mut needed: HashSet<Ident> = facts
+        .loads
+        .iter()
+        .filter(|l| test.is_local(l.name.as_str()))
+        .map(|l| l.name.clone())
+        .collect();
+    let mut chosen = Vec::new();
+    let mut binds = Vec::new();
+    for (i, item) in items.iter().enumerate().rev() {
+        let hits: Vec<Ident> = item
+            .defs
+            .iter()
+            .filter(|d| needed.contains(*d))
+            .cloned()
+            .collect();
+        if hits.is_empty() && item.inert {
+            continue;
+        }
+        for d in &item.defs {
+            needed.remove(d);
+        }
+        // A block that cannot be replayed reads names it binds itself (`for step in …`); its
+        // reads only matter for the reason it gives.
+        for r in &item.reads {
+            if item.fold.is_ok() || !item.defs.contains(r) {
+                needed.insert(r.clone());
+            }
+        }
+        chosen.push(i);
+        binds.push(hits);
+    }
+    chosen.reverse();
+    binds.reverse();
+    let mut unbound: Vec<Ident> = needed.into_iter().collect();
+    unbound.sort();
+    Replay {
+        items: chosen,
+        binds,
+        unbound,
+    }
+}
+
+/// The first replayed item that cannot be replayed, with the drop reason and the names involved.
+pub(super) fn first_blocker(
+    ctx: &Ctx,
+    items: &[Item],
+    replay: &Replay,
+) -> Option<(usize, String, Vec<String>)> {
+    for (pos, &i) in replay.items.iter().enumerate() {
+        let item = &items[i];
+        let blocker = match &item.fold {
+            Ok(_) => continue,
+            Err(Blocker::Silent) => {
+                let reason = format!("{} cannot be replayed in an expression", item.what(ctx));
+                return Some((i, reason, names_of(&replay.binds[pos])));
+            }
+            Err(Blocker::Reason(why)) => why,
+        };
+        let hits = &replay.binds[pos];
+        let listed: Vec<String> = hits.iter().map(|n| format!("`{n}`")).collect();
+        let reason = if item.label.is_some() {
+            // A binding that cannot be reproduced (a fixture, the class instance) or setup: cite
+            // where the test uses it.
+            let user = replay.items[pos + 1..]
+                .iter()
+                .find(|&&j| item.defs.iter().any(|d| items[j].reads.contains(d)));
+            match user {
+                Some(&j) => format!("{} uses it; {blocker}", items[j].what(ctx)),
+                None => blocker.clone(),
+            }
+        } else if !hits.is_empty() {
+            let be = if hits.len() == 1 { "is" } else { "are" };
+            match &item.place {
+                Some(place) => format!(
+                    "{} {be} assigned inside {place}, which cannot be folded into an expression",
+                    listed.join(", ")
+                ),
+                // The reason may already cite the name (the statement's own text, an import).
+                None if !blocker.contains(&listed[0]) => {
+                    format!("{} {be} assigned there: {blocker}", listed.join(", "))
+                }
+                None => blocker.clone(),
+            }
+        } else {
+            let what = item.place.clone().unwrap_or_else(|| item.what(ctx));
+            format!("{what} runs before this assert and may change what it reads, but cannot be replayed in an expression: {blocker}")
+        };
+        return Some((i, reason, names_of(hits)));
+    }
+    None
+}
+
+fn names_of(hits: &[Ident]) -> Vec<String> {
+    hits.iter().map(|n| n.to_string()).collect()
+}
+
+pub(super) fn shapes_of(
+    test: &Test,
+    facts: &Facts,
+    items: &[Item],
+    replay: &[usize],
+) -> Vec<Shape> {
+    let case = test.case;
+    let params = || case.func.parameters.iter().map(|p| p.name().as_str());
+    let mut shapes = Vec::new();
+    let reads_statement_local = facts.free_names().any(|n| {
+        test.is_local(n)
+            && !params().any(|p| p == n)
+            && !items.iter().any(|it| {
+                matches!(it.kind, Kind::Param | Kind::Fixture) && it.defs.iter().any(|d| d == n)
+            })
+    });
+    let statement = |it: &Item| it.label.is_none() && it.kind != Kind::Assert;
+    if reads_statement_local
+        || replay
+            .iter()
+            .any(|&i| statement(&items[i]) && !items[i].defs.is_empty())
+    {
+        shapes.push(Shape::VariableThenAssert);
+    }
+    // An earlier assert that works on an object this one reads through it (`it.next()`).
+    let reads = |it: &Item| {
+        it.loads.iter().any(|l| {
+            l.attr.is_some()
+                && test.is_local(&l.name)
+                && facts.free_names().any(|n| n == l.name.as_str())
+        })
+    };
+    if replay.iter().any(|&i| {
+        let it = &items[i];
+        (statement(it)
+            && matches!(
+                it.fold,
+                Ok(Piece::Eval(_)
+                    | Piece::Store(..)
+                    | Piece::Augmented(..)
+                    | Piece::DelItem(..)
+                    | Piece::DelAttr(..))
+            ))
+            // An earlier assert that works on an object this one reads (`it.next()`).
+            || (it.kind == Kind::Assert && reads(it))
+    }) {
+        shapes.push(Shape::InstanceWithSideEffects);
+    }
+    if (!case.params.is_empty() && replay.iter().any(|&i| items[i].kind == Kind::Param))
+        || (case.parametrized
+            && case.params.is_empty()
+            && facts.free_names().any(|n| params().any(|p| p == n)))
+    {
+        shapes.push(Shape::ParametrizedInputs);
+    }
+    shapes
+}
