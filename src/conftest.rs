@@ -371,8 +371,10 @@ fn hook_or_plugin(stmt: &Stmt, map: &SourceMap) -> Option<String> {
 /// `def pytest_configure(config): config.addinivalue_line("markers", "...")` only declares marks.
 fn only_registers_markers(body: &[Stmt]) -> bool {
     body.iter().all(|s| match s {
+        // Only the `markers` key: `filterwarnings` or `usefixtures` lines change every test.
         Stmt::Expr(e) => matches!(e.value.as_ref(), Expr::Call(c)
-            if matches!(c.func.as_ref(), Expr::Attribute(a) if a.attr.as_str() == "addinivalue_line")),
+            if matches!(c.func.as_ref(), Expr::Attribute(a) if a.attr.as_str() == "addinivalue_line")
+                && matches!(c.arguments.args.first(), Some(Expr::StringLiteral(k)) if k.value.to_str() == "markers")),
         Stmt::Pass(_) => true,
         _ => false,
     })

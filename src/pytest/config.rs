@@ -112,10 +112,19 @@ pub fn judge(config: &Config) -> Judgement {
                 None
             }
             // pytest 9's ini switches; `strict` turns on `strict_markers` among others.
-            "strict_markers" | "strict" => {
-                strict_markers |= joined.trim().eq_ignore_ascii_case("true");
+            "strict_markers" => {
+                strict_markers |= is_true(&joined);
                 None
             }
+            // `strict` also makes parametrize ids and the configuration itself strict.
+            "strict" | "strict_config" if is_true(&joined) => Some(format!(
+                "makes pytest strict (`{key} = {}`), which may refuse the file or the run",
+                joined.trim()
+            )),
+            "required_plugins" if !joined.trim().is_empty() => Some(format!(
+                "requires plugins (`required_plugins = {}`), without which pytest refuses to run",
+                joined.trim()
+            )),
             "addopts" => match read_addopts(&joined) {
                 Ok(opts) => {
                     cmdline_filters.extend(opts.warning_filters);
@@ -164,6 +173,14 @@ fn other_option(key: &str, joined: &str) -> Option<String> {
     }
 }
 
+/// pytest's boolean ini values: `true`, `yes`, `on`, `1`… (`strtobool`).
+fn is_true(value: &str) -> bool {
+    matches!(
+        value.trim().to_ascii_lowercase().as_str(),
+        "y" | "yes" | "t" | "true" | "on" | "1"
+    )
+}
+
 /// The mark a `markers` line registers: `slow: marks slow tests` and `device(serial): …` register
 /// `slow` and `device`.
 fn marker_name(line: &str) -> String {
@@ -194,7 +211,7 @@ struct Addopts {
 }
 
 /// Options that only report, format, measure coverage or concern doctests.
-const HARMLESS: [&str; 20] = [
+const HARMLESS: [&str; 19] = [
     "-v",
     "-vv",
     "-vvv",
@@ -207,7 +224,6 @@ const HARMLESS: [&str; 20] = [
     "--quiet",
     "--doctest-modules",
     "--doctest-continue-on-failure",
-    "--strict-config",
     "--no-header",
     "--no-summary",
     "--cov",

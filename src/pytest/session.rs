@@ -235,10 +235,20 @@ mod tests {
             "{out:?}"
         );
         let out = run(
-            &[("strict", &["true"]), ("markers", &["sloww: slow"])],
+            &[("strict_markers", &["on"]), ("markers", &["sloww: slow"])],
             source,
         );
         assert!(out.iter().all(|(_, s, _)| *s != Status::Dropped), "{out:?}");
+        // `strict` also makes parametrize ids strict: the file is dropped whole.
+        let out = run(
+            &[("strict", &["true"]), ("markers", &["sloww: slow"])],
+            source,
+        );
+        assert!(
+            out.iter()
+                .all(|(_, s, why)| *s == Status::Dropped && why.contains("`strict = true`")),
+            "{out:?}"
+        );
     }
 
     #[test]

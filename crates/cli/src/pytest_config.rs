@@ -19,6 +19,8 @@ pub fn find(test_file: &str) -> Option<Config> {
     let mut dir: Option<&Path> = Some(&start);
     while let Some(d) = dir {
         for name in [
+            "pytest.toml",
+            ".pytest.toml",
             "pytest.ini",
             ".pytest.ini",
             "pyproject.toml",
@@ -45,13 +47,25 @@ pub fn find(test_file: &str) -> Option<Config> {
 pub fn parse(name: &str, text: &str) -> Option<Vec<(String, Vec<String>)>> {
     match name {
         "pyproject.toml" => parse_pyproject(text),
+        // pytest 9's own file: its `[pytest]` table; the file counts even without one.
+        "pytest.toml" | ".pytest.toml" => {
+            Some(parse_toml_table(text, &["pytest"]).unwrap_or_default())
+        }
         _ => parse_ini(name, text),
     }
 }
 
 fn parse_pyproject(text: &str) -> Option<Vec<(String, Vec<String>)>> {
+    parse_toml_table(text, &["tool", "pytest"])
+}
+
+/// The options of the TOML table at `path` (its `ini_options` sub-table when it has one).
+fn parse_toml_table(text: &str, path: &[&str]) -> Option<Vec<(String, Vec<String>)>> {
     let value: toml::Table = text.parse().ok()?;
-    let pytest = value.get("tool")?.get("pytest")?.as_table()?;
+    let mut pytest = &value;
+    for key in path {
+        pytest = pytest.get(*key)?.as_table()?;
+    }
     // `[tool.pytest.ini_options]` (every pytest), or pytest 9's native `[tool.pytest]`.
     let table = match pytest.get("ini_options").and_then(|t| t.as_table()) {
         Some(t) => t,
@@ -146,7 +160,7 @@ mod tests {
             assert!(j.registered_markers.iter().any(|r| r == name), "{name}");
         }
         assert!(!judged("pytest.ini", "[pytest]\naddopts = -ra\n").strict_markers);
-        assert!(judged("pytest.ini", "[pytest]\nstrict = true\n").strict_markers);
+        assert!(judged("pytest.ini", "[pytest]\nstrict_markers = yes\n").strict_markers);
         assert!(
             block("pytest.ini", "[pytest]\naddopts = -m 'dev(serial=1)'\n")
                 .unwrap()
@@ -159,6 +173,12 @@ mod tests {
         let cases = [
             ("[pytest]\naddopts = -k 'not slow'\n", "`-k`"),
             ("[pytest]\naddopts = -x\n", "`-x`"),
+            ("[pytest]\naddopts = --strict-config\n", "`--strict-config`"),
+            ("[pytest]\nstrict = true\n", "`strict = true`"),
+            (
+                "[pytest]\nrequired_plugins = pytest-xdist\n",
+                "`required_plugins",
+            ),
             ("[pytest]\naddopts = -p myplugin\n", "`-p myplugin`"),
             ("[pytest]\nusefixtures = prime\n", "`usefixtures = prime`"),
             (
@@ -178,6 +198,13 @@ mod tests {
         assert_eq!(parse("setup.cfg", "[metadata]\nname = x\n"), None);
         assert_eq!(parse("pyproject.toml", "[project]\nname = \"x\"\n"), None);
         assert!(parse("setup.cfg", "[tool:pytest]\naddopts = -q\n").is_some());
+        assert_eq!(
+            parse("pytest.toml", "[pytest]\naddopts = \"-m 'not slow'\"\n"),
+            Some(vec![(
+                "addopts".to_string(),
+                vec!["-m 'not slow'".to_string()]
+            )])
+        );
         // An empty pytest.ini still makes its folder the rootdir.
         assert_eq!(parse("pytest.ini", ""), Some(Vec::new()));
     }
