@@ -61,18 +61,34 @@ pub fn test_marks(
     Ok(out)
 }
 
-/// Every mark name the file spells (`pytest.mark.X` anywhere), with the line of its first use, or
-/// why the file's marks cannot all be read.
-pub fn file_mark_names(
-    body: &[Stmt],
-    scope: &ModuleScope,
-    map: &SourceMap,
-) -> Result<Vec<(String, u32)>, String> {
+/// What the file's marks say about all its tests.
+#[derive(Debug, Default)]
+pub struct FileMarks {
+    /// Every mark name the file spells (`pytest.mark.X` anywhere), with the line of its first use.
+    pub used: Vec<(String, u32)>,
+    /// Why the file's marks cannot all be read, if so.
+    pub unreadable: Option<String>,
+    /// Why pytest refuses the file for a mark (a marked fixture, a misspelt `parametrize`).
+    pub refused: Option<String>,
+}
+
+/// The marks of the whole file.
+pub fn file_marks(body: &[Stmt], scope: &ModuleScope, map: &SourceMap) -> FileMarks {
     let mut finder = MarkFinder::new(scope, map, false);
     finder.visit_body(body);
-    match finder.unreadable {
-        Some(why) => Err(why),
-        None => Ok(finder.found),
+    let misspelt = finder
+        .found
+        .iter()
+        .find(|(n, _)| matches!(n.as_str(), "parameterize" | "parametrise" | "parameterise"));
+    let refused = finder.marked_fixture.clone().or_else(|| {
+        misspelt.map(|(n, line)| {
+            format!("the mark `{n}` (line {line}) is a misspelling pytest refuses: it fails to collect the file")
+        })
+    });
+    FileMarks {
+        used: finder.found,
+        unreadable: finder.unreadable,
+        refused,
     }
 }
 
@@ -305,6 +321,8 @@ struct MarkFinder<'s, 'a> {
     only_param_marks: bool,
     /// Depth of compound statements (`if`, `try`, …) outside classes.
     nested: u32,
+    /// A fixture with a mark, which pytest 9 refuses.
+    marked_fixture: Option<String>,
 }
 
 impl<'s, 'a> MarkFinder<'s, 'a> {
@@ -320,6 +338,7 @@ impl<'s, 'a> MarkFinder<'s, 'a> {
             in_mark_position: false,
             only_param_marks,
             nested: 0,
+            marked_fixture: None,
         }
     }
 
@@ -360,7 +379,11 @@ impl<'s, 'a> MarkFinder<'s, 'a> {
         }
         // `pytest.mark.slow(test_x)`: one positional argument and no keyword applies the mark
         // to that object, wherever the call is.
-        let applies = call.arguments.args.len() == 1 && call.arguments.keywords.is_empty();
+        let applies = call.arguments.keywords.is_empty()
+            && matches!(
+                call.arguments.args.as_ref(),
+                [Expr::Name(_) | Expr::Attribute(_)]
+            );
         if applies && !self.in_mark_position && !self.in_param_marks {
             self.unreadable(expr.range(), "applies a mark by a call");
         }
@@ -406,6 +429,23 @@ impl<'b> Visitor<'b> for MarkFinder<'_, '_> {
             Stmt::FunctionDef(f) => {
                 for d in &f.decorator_list {
                     self.with_flag(false, &d.expression);
+                }
+                let fixture = f.decorator_list.iter().any(|d| {
+                    self.scope.pytest_path(&d.expression).as_deref() == Some("pytest.fixture")
+                });
+                if fixture {
+                    if let Some(d) = f.decorator_list.iter().find(|d| {
+                        self.scope
+                            .pytest_path(&d.expression)
+                            .is_some_and(|p| mark_name(&p).is_some())
+                    }) {
+                        self.marked_fixture.get_or_insert(format!(
+                            "the fixture `{}` is marked `@{}` (line {}), which pytest 9 refuses: it fails to collect the file",
+                            f.name,
+                            self.map.snippet(d.expression.range()),
+                            self.map.line(d.range.start())
+                        ));
+                    }
                 }
                 let outer = self.nested;
                 self.nested = 1;

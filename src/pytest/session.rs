@@ -13,7 +13,7 @@ use ruff_python_ast::Stmt;
 
 use super::config::Judgement;
 use super::markexpr::MarkExpr;
-use super::marks::{file_mark_names, param_marks, test_marks, MarkUse, ParamMarks};
+use super::marks::{file_marks, param_marks, test_marks, MarkUse, ParamMarks};
 use super::warnings::Filter;
 use crate::collect::Case;
 use crate::module::ModuleScope;
@@ -46,17 +46,23 @@ pub fn apply(
         }
         return;
     }
-    let used = match file_mark_names(body, scope, map) {
-        Ok(used) => used,
-        Err(why) if judgement.strict_markers || judgement.mark_expr.is_some() => {
+    let marks = file_marks(body, scope, map);
+    if let Some(why) = &marks.refused {
+        for case in cases.iter_mut() {
+            case.not_run = Some(why.clone());
+        }
+        return;
+    }
+    if let Some(why) = &marks.unreadable {
+        if judgement.strict_markers || judgement.mark_expr.is_some() {
             let why = format!("{config} selects or checks marks, and {why}");
             for case in cases.iter_mut() {
                 case.not_run.get_or_insert_with(|| why.clone());
             }
             return;
         }
-        Err(_) => Vec::new(),
-    };
+    }
+    let used = &marks.used;
     if judgement.strict_markers {
         let registered = &judgement.registered_markers;
         if let Some((name, line)) = used.iter().find(|(n, _)| !registered.contains(n)) {
@@ -69,7 +75,9 @@ pub fn apply(
             return;
         }
     }
-    let file_filters = used.iter().any(|(n, _)| n == "filterwarnings");
+    // Marks the extractor cannot read may hold a `filterwarnings` mark.
+    let file_filters =
+        marks.unreadable.is_some() || used.iter().any(|(n, _)| n == "filterwarnings");
     if judgement.mark_expr.is_none() && !file_filters {
         return;
     }
@@ -170,7 +178,7 @@ mod tests {
 
     fn run(ini: &[(&str, &[&str])], source: &str) -> Vec<(String, Status, String)> {
         let mut options = Options::new("test_x.py");
-        options.pytest_config = Some(Config {
+        options.pytest_config = (!ini.is_empty()).then(|| Config {
             name: "pytest.ini".into(),
             options: ini
                 .iter()
@@ -249,6 +257,28 @@ mod tests {
                 .all(|(_, s, why)| *s == Status::Dropped && why.contains("`strict = true`")),
             "{out:?}"
         );
+    }
+
+    #[test]
+    fn files_pytest_refuses_for_a_mark_are_dropped_whole() {
+        let marked_fixture = "import pytest\nfrom solution import f\n\n@pytest.fixture\n@pytest.mark.slow\ndef x():\n    return 1\n\ndef test_a():\n    assert f()\n";
+        let out = run(&[], marked_fixture);
+        assert!(out[0].2.contains("which pytest 9 refuses"), "{out:?}");
+        let misspelt = "import pytest\nfrom solution import f\n\n@pytest.mark.parameterize('a', [1])\ndef test_a(a):\n    assert f()\n\ndef test_b():\n    assert f()\n";
+        let out = run(&[], misspelt);
+        assert!(
+            out.iter().all(|(_, s, why)| *s == Status::Dropped
+                && why.contains("`parameterize` (line 4) is a misspelling")),
+            "{out:?}"
+        );
+    }
+
+    #[test]
+    fn a_filter_mark_held_in_a_variable_drops_its_cases() {
+        let source = "import pytest\nfrom solution import f\nSTRICT = pytest.mark.filterwarnings('error')\n\n@pytest.mark.parametrize('a', [1, pytest.param(2, marks=STRICT)])\ndef test_a(a):\n    assert f(a)\n\ndef test_b():\n    assert f(0)\n";
+        let out = run(&[], source);
+        let dropped: Vec<bool> = out.iter().map(|(_, s, _)| *s == Status::Dropped).collect();
+        assert_eq!(dropped, [true, true, false], "{out:?}");
     }
 
     #[test]
