@@ -11,6 +11,7 @@ use ruff_python_ast::{self as ast, Expr, Stmt};
 use ruff_text_size::{Ranged, TextRange};
 
 use crate::module::{Global, ModuleScope};
+use crate::names;
 use crate::pytest::ids::{self, Id};
 use crate::pytest::value::{self, Callable, Evaluator, Place, PyValue};
 use crate::source::SourceMap;
@@ -76,6 +77,7 @@ pub fn collect<'a>(
         unlisted: Vec::new(),
         class_fixtures: Vec::new(),
         exclude: HashSet::default(),
+        reorder: None,
     };
     // `__test__ = False` at module level: pytest collects nothing from the file.
     if assigns_false_test(body) {
@@ -90,6 +92,23 @@ pub fn collect<'a>(
         fixtures: &fixtures,
         generate,
     });
+    if let Some(why) = &c.reorder {
+        for case in &mut c.cases {
+            if let Some((name, value)) = case
+                .params
+                .iter()
+                .find(|(_, v)| !names::is_immutable_literal(v))
+            {
+                case.not_run.get_or_insert_with(|| {
+                    format!(
+                        "`{name}` is the object `{}` (line {}) that pytest may hand another test first: {why}",
+                        map.snippet(value.range()),
+                        map.line(value.range().start())
+                    )
+                });
+            }
+        }
+    }
     if let Some(why) = file_blocker(body, &c.cases, map) {
         for case in &mut c.cases {
             case.not_run = Some(why.clone());
@@ -304,14 +323,11 @@ impl<'a> Fixtures<'a> {
                         }
                         "scope" => {
                             def.scope = match &kw.value {
-                                Expr::StringLiteral(s) => match s.value.to_str() {
-                                    "function" => Ok(0),
-                                    "class" => Ok(1),
-                                    "module" => Ok(2),
-                                    "package" => Ok(3),
-                                    "session" => Ok(4),
-                                    other => Err(format!("an unknown fixture scope `{other}`")),
-                                },
+                                Expr::StringLiteral(s) => {
+                                    let s = s.value.to_str();
+                                    scope_order(s)
+                                        .ok_or_else(|| format!("an unknown fixture scope `{s}`"))
+                                }
                                 _ => Err(format!("the scope of fixture `{}` is computed", f.name)),
                             }
                         }
@@ -340,21 +356,67 @@ impl<'a> Fixtures<'a> {
     }
 }
 
-/// `return request.param` (or `yield request.param`), after an optional docstring.
+/// pytest's scope order: session 4 … function 0.
+fn scope_order(scope: &str) -> Option<u8> {
+    match scope {
+        "function" => Some(0),
+        "class" => Some(1),
+        "module" => Some(2),
+        "package" => Some(3),
+        "session" => Some(4),
+        _ => None,
+    }
+}
+
+/// The fixture's value is its param, the very object: `return request.param` (or `yield
+/// request.param` as its last statement), after an optional docstring and plain assignments of
+/// `request.param` (or of a name already holding it) to names (`param = request.param`).
 fn returns_request_param(body: &[Stmt]) -> bool {
     let body = match body.first() {
         Some(Stmt::Expr(e)) if matches!(e.value.as_ref(), Expr::StringLiteral(_)) => &body[1..],
         _ => body,
     };
-    let is_param = |e: &Expr| {
-        matches!(e, Expr::Attribute(a) if a.attr.as_str() == "param"
-            && matches!(a.value.as_ref(), Expr::Name(n) if n.id.as_str() == "request"))
+    let Some((last, steps)) = body.split_last() else {
+        return false;
     };
-    match body {
-        [Stmt::Return(r)] => r.value.as_deref().is_some_and(is_param),
-        [Stmt::Expr(e)] => {
-            matches!(e.value.as_ref(), Expr::Yield(y) if y.value.as_deref().is_some_and(is_param))
+    let mut aliases: Vec<&str> = Vec::new();
+    for step in steps {
+        let Some((target, value)) = plain_assignment(step) else {
+            return false;
+        };
+        if target == "request" || !is_param(value, &aliases) {
+            return false;
         }
+        aliases.push(target);
+    }
+    match last {
+        Stmt::Return(r) => r.value.as_deref().is_some_and(|v| is_param(v, &aliases)),
+        Stmt::Expr(e) => {
+            matches!(e.value.as_ref(), Expr::Yield(y) if y.value.as_deref().is_some_and(|v| is_param(v, &aliases)))
+        }
+        _ => false,
+    }
+}
+
+/// `name = value` with one name target.
+fn plain_assignment(stmt: &Stmt) -> Option<(&str, &Expr)> {
+    match stmt {
+        Stmt::Assign(a) => match a.targets.as_slice() {
+            [Expr::Name(n)] => Some((n.id.as_str(), &a.value)),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// `request.param`, or a name that holds it.
+fn is_param(e: &Expr, aliases: &[&str]) -> bool {
+    match e {
+        Expr::Attribute(a) => {
+            a.attr.as_str() == "param"
+                && matches!(a.value.as_ref(), Expr::Name(n) if n.id.as_str() == "request")
+        }
+        Expr::Name(n) => aliases.contains(&n.id.as_str()),
         _ => false,
     }
 }
@@ -503,6 +565,10 @@ struct Collector<'s, 'a> {
     class_fixtures: Vec<(String, u32)>,
     /// Methods a subclass overrides, skipped while its base's body is collected under it.
     exclude: HashSet<String>,
+    /// Why pytest may run the file's tests in another order than the file's (a parametrization
+    /// wider than function, or one the extractor cannot see): then which test first gets a
+    /// parameter object several share is pytest's choice.
+    reorder: Option<String>,
 }
 
 impl<'s, 'a> Collector<'s, 'a> {
@@ -814,7 +880,7 @@ impl<'s, 'a> Collector<'s, 'a> {
 
     /// The cases of one test function, or why its ids cannot be known.
     fn expand(
-        &self,
+        &mut self,
         f: &'a ast::StmtFunctionDef,
         marks: &[Mark<'a>],
         base: &str,
@@ -833,7 +899,23 @@ impl<'s, 'a> Collector<'s, 'a> {
             &argnames,
             fixtures,
             generate,
-        )?;
+        );
+        let order = order.inspect_err(|why| {
+            self.reorder.get_or_insert_with(|| {
+                format!(
+                    "pytest may reorder the file's tests around `{}`: {why}",
+                    f.name
+                )
+            });
+        })?;
+        if let Some(p) = order.iter().find(|p| p.scope > 0) {
+            self.reorder.get_or_insert_with(|| {
+                format!(
+                    "pytest reorders the file's tests around the parametrization on line {} (wider than function scope)",
+                    p.line
+                )
+            });
+        }
         let first = Case {
             id: base.to_string(),
             func: f,
@@ -1014,6 +1096,7 @@ impl<'s, 'a> Collector<'s, 'a> {
             Some(def.func.name.as_str()),
         )?;
         p.indirect = vec![true];
+        p.scope = def.scope.clone().unwrap_or(4);
         if def.returns_param && argnames.iter().any(|a| a == name) {
             p.pass_through = vec![true];
         }
@@ -1123,10 +1206,45 @@ impl<'s, 'a> Collector<'s, 'a> {
             }
             Some(_) => return Err(fail("`indirect` is computed")),
         };
-        let _ = fixtures;
+        let all_indirect = match keyword(call, "indirect").map(|e| self.eval.eval(e, place)) {
+            Some(PyValue::Tuple(v) | PyValue::List(v)) => v.len() == p.names.len(),
+            _ => indirect.iter().all(|i| *i),
+        };
+        p.scope = self.mark_scope(call, place, &p.names, all_indirect, fixtures);
         p.pass_through = vec![false; p.names.len()];
         p.indirect = indirect;
         Ok(p)
+    }
+
+    /// The scope of a parametrize mark (`_find_parametrized_scope`): its `scope=`, else the
+    /// narrowest scope of its fixtures when every name is indirect, else function (0). A scope the
+    /// extractor cannot tell counts as the widest, session (4).
+    fn mark_scope(
+        &self,
+        call: &'a ast::ExprCall,
+        place: Place<'a>,
+        names: &[String],
+        all_indirect: bool,
+        fixtures: &Fixtures<'a>,
+    ) -> u8 {
+        if let Some(scope) = keyword(call, "scope") {
+            return match self.eval.eval(scope, place) {
+                PyValue::None => 0,
+                PyValue::Str(s) => scope_order(&s).unwrap_or(4),
+                _ => 4,
+            };
+        }
+        if !all_indirect {
+            return 0;
+        }
+        names
+            .iter()
+            .map(|n| match fixtures.by_name.get(n) {
+                Some(def) => def.scope.clone().unwrap_or(4),
+                None => 4,
+            })
+            .min()
+            .unwrap_or(0)
     }
 
     fn parameter_sets(
@@ -1715,6 +1833,9 @@ struct Parametrize<'a> {
     pass_through: Vec<bool>,
     /// Why no case of it can be replayed.
     not_run: Option<String>,
+    /// Its scope (pytest's order: session 4 … function 0): pytest reorders the tests of the file
+    /// around a parametrization wider than function.
+    scope: u8,
 }
 
 struct ParamSet<'a> {
@@ -1773,6 +1894,7 @@ impl<'a> Parametrize<'a> {
             indirect: vec![false; n],
             pass_through: vec![false; n],
             not_run: None,
+            scope: 0,
         }
     }
 }
