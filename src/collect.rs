@@ -12,6 +12,7 @@ use ruff_text_size::{Ranged, TextRange};
 
 use crate::module::{Global, ModuleScope};
 use crate::names;
+use crate::pytest::fixture_body::{self, Outcome};
 use crate::pytest::ids::{self, Id};
 use crate::pytest::value::{self, Callable, Evaluator, Place, PyValue};
 use crate::source::SourceMap;
@@ -40,6 +41,10 @@ pub struct Case<'a> {
     pub setup: Vec<(u32, String)>,
     /// Fixtures the enclosing test classes define (name, line): they override the module's.
     pub class_fixtures: Vec<(String, u32)>,
+    /// The values of parametrized fixtures the test requests, for this case: Python source that
+    /// reads only builtins (the fixture's body run for the case's param), with the range of the
+    /// param it came from. Bound where the fixture runs, before the test's body.
+    pub fixture_values: Vec<(String, String, TextRange)>,
 }
 
 /// A test pytest collects whose node ids the file alone does not tell: nothing is emitted for it.
@@ -926,6 +931,7 @@ impl<'s, 'a> Collector<'s, 'a> {
             parametrized: !order.is_empty(),
             setup: read.setup,
             class_fixtures: Vec::new(),
+            fixture_values: Vec::new(),
         };
         combine(first, base, &order)
     }
@@ -1030,12 +1036,27 @@ impl<'s, 'a> Collector<'s, 'a> {
             .iter()
             .flat_map(|p| p.names.iter().map(String::as_str))
             .collect();
+        // A fixture that may run code (not a value handed on): one whose value is replayed must
+        // come before any of them, in pytest's order and in the fold's (the test's arguments).
+        let runs_code = |n: &str| {
+            !direct.contains(&n)
+                && !fixtures
+                    .by_name
+                    .get(n)
+                    .is_some_and(|d| d.params.is_some() && d.returns_param)
+        };
+        let sorted = by_scope(&closure, fixtures)?;
         let mut order = Vec::new();
-        for name in by_scope(&closure, fixtures)? {
+        for (k, name) in sorted.iter().enumerate() {
             if marked.contains(&name.as_str()) {
                 continue;
             }
-            if let Some(p) = self.fixture_parametrize(name, fixtures, argnames)? {
+            let first = !sorted[..k].iter().any(|n| runs_code(n))
+                && !argnames
+                    .iter()
+                    .take_while(|a| a != name)
+                    .any(|a| runs_code(a));
+            if let Some(p) = self.fixture_parametrize(name, fixtures, argnames, first)? {
                 order.push(p);
             }
         }
@@ -1079,6 +1100,7 @@ impl<'s, 'a> Collector<'s, 'a> {
         name: &str,
         fixtures: &Fixtures<'a>,
         argnames: &[String],
+        first: bool,
     ) -> Result<Option<Parametrize<'a>>, String> {
         let Some(def) = fixtures.by_name.get(name) else {
             return Ok(None);
@@ -1097,10 +1119,50 @@ impl<'s, 'a> Collector<'s, 'a> {
         )?;
         p.indirect = vec![true];
         p.scope = def.scope.clone().unwrap_or(4);
-        if def.returns_param && argnames.iter().any(|a| a == name) {
+        let requested = argnames.iter().any(|a| a == name);
+        if def.returns_param && requested {
             p.pass_through = vec![true];
+        } else if requested && first && def.argnames == ["request"] {
+            for set in &mut p.sets {
+                self.replay_fixture(def, line, set);
+            }
         }
         Ok(Some(p))
+    }
+
+    /// The fixture's body run for the case's param (`pytest::fixture_body`): its value as Python
+    /// source, or why pytest skips the case or the extractor cannot tell its value.
+    fn replay_fixture(&self, def: &FixtureDef<'a>, line: u32, set: &mut ParamSet<'a>) {
+        let Some([expr]) = set.exprs.as_deref() else {
+            return;
+        };
+        let param = self.eval.eval(expr, def.place);
+        if matches!(param, PyValue::Unknown(_)) {
+            return;
+        }
+        let outcome = fixture_body::run(
+            &def.func.body,
+            &param,
+            self.scope,
+            &self.eval,
+            def.place,
+            self.map,
+        );
+        let name = &def.func.name;
+        match outcome {
+            Some(Outcome::Value(text)) => set.replay = Some(text),
+            Some(Outcome::Skip(why)) => {
+                set.not_run.get_or_insert(format!(
+                    "fixture `{name}` (line {line}) skips this case: {why}"
+                ));
+            }
+            Some(Outcome::Undecided(why)) => {
+                set.not_run.get_or_insert(format!(
+                    "fixture `{name}` (line {line}) with this param: {why}"
+                ));
+            }
+            None => {}
+        }
     }
 
     /// `indirect` names of a parametrize mark: handed on when their fixture returns its param,
@@ -1190,11 +1252,29 @@ impl<'s, 'a> Collector<'s, 'a> {
             None,
             force_tuple,
         )?;
-        let indirect: Vec<bool> = match keyword(call, "indirect").map(|e| self.eval.eval(e, place))
-        {
-            None | Some(PyValue::Bool(false)) => vec![false; p.names.len()],
-            Some(PyValue::Bool(true)) => vec![true; p.names.len()],
+        let (indirect, all_indirect) = self
+            .indirect_names(call, place, &p.names)
+            .ok_or_else(|| fail("`indirect` is computed"))?;
+        p.scope = self.mark_scope(call, place, &p.names, all_indirect, fixtures);
+        p.pass_through = vec![false; p.names.len()];
+        p.indirect = indirect;
+        Ok(p)
+    }
+
+    /// Which names of a parametrize mark go through their fixtures (`indirect=`), and whether pytest
+    /// counts all of them as fixtures (a list must name as many as there are names); `None` when
+    /// `indirect` is computed.
+    fn indirect_names(
+        &self,
+        call: &'a ast::ExprCall,
+        place: Place<'a>,
+        names: &[String],
+    ) -> Option<(Vec<bool>, bool)> {
+        match keyword(call, "indirect").map(|e| self.eval.eval(e, place)) {
+            None | Some(PyValue::Bool(false)) => Some((vec![false; names.len()], false)),
+            Some(PyValue::Bool(true)) => Some((vec![true; names.len()], true)),
             Some(PyValue::Tuple(v) | PyValue::List(v)) => {
+                let all = v.len() == names.len();
                 let listed: Vec<String> = v
                     .into_iter()
                     .filter_map(|n| match n {
@@ -1202,18 +1282,10 @@ impl<'s, 'a> Collector<'s, 'a> {
                         _ => None,
                     })
                     .collect();
-                p.names.iter().map(|n| listed.contains(n)).collect()
+                Some((names.iter().map(|n| listed.contains(n)).collect(), all))
             }
-            Some(_) => return Err(fail("`indirect` is computed")),
-        };
-        let all_indirect = match keyword(call, "indirect").map(|e| self.eval.eval(e, place)) {
-            Some(PyValue::Tuple(v) | PyValue::List(v)) => v.len() == p.names.len(),
-            _ => indirect.iter().all(|i| *i),
-        };
-        p.scope = self.mark_scope(call, place, &p.names, all_indirect, fixtures);
-        p.pass_through = vec![false; p.names.len()];
-        p.indirect = indirect;
-        Ok(p)
+            Some(_) => None,
+        }
     }
 
     /// The scope of a parametrize mark (`_find_parametrized_scope`): its `scope=`, else the
@@ -1301,6 +1373,8 @@ impl<'s, 'a> Collector<'s, 'a> {
                     "{}: it has no cases, so pytest skips the test (`NOTSET`)",
                     how.what
                 )),
+
+                replay: None,
             });
             return Ok(Parametrize::new(names, sets, line));
         }
@@ -1415,6 +1489,7 @@ impl<'s, 'a> Collector<'s, 'a> {
             range,
             id,
             not_run,
+            replay: None,
         })
     }
 
@@ -1733,9 +1808,13 @@ fn extend_case<'a>(
 ) -> (Case<'a>, Vec<String>) {
     let mut params = case.params.clone();
     let mut ranges = case.param_ranges.clone();
+    let mut fixture_values = case.fixture_values.clone();
     let mut set_not_run = set.not_run.clone().or_else(|| p.not_run.clone());
     for (i, name) in p.names.iter().enumerate() {
         if p.indirect[i] && !p.pass_through[i] {
+            if let Some(text) = &set.replay {
+                fixture_values.push((name.clone(), text.clone(), set.range));
+            }
             continue;
         }
         match set.exprs.as_ref().map(|e| e[i]) {
@@ -1768,6 +1847,7 @@ fn extend_case<'a>(
         parametrized: true,
         setup: case.setup.clone(),
         class_fixtures: case.class_fixtures.clone(),
+        fixture_values,
     };
     (next, idlist)
 }
@@ -1844,6 +1924,8 @@ struct ParamSet<'a> {
     range: TextRange,
     id: Id,
     not_run: Option<String>,
+    /// A fixture's param: the fixture's value for it, as Python source that reads only builtins.
+    replay: Option<String>,
 }
 
 /// A parametrization being read: what its messages start with, its argument names, and whether

@@ -516,6 +516,17 @@ fn setup_items<'a>(
                 OriginRole::Parameter,
                 inert,
             ));
+        } else if let Some((_, text, range)) = case.fixture_values.iter().find(|v| v.0 == p) {
+            // A parametrized fixture's value for this case (its body run by collect): source
+            // that reads only builtins, bound where the fixture runs.
+            items.push(Item {
+                defs: vec![Ident::from(p)],
+                fold: Ok(Piece::BindIndexed(Ident::from(p), text.clone())),
+                label: Some(format!("`{p}`")),
+                kind: Kind::Fixture,
+                role: OriginRole::Fixture,
+                ..items::setup(*range, String::new())
+            });
         } else if i == 0 && case.is_method {
             items.push(items::unfoldable_binding(
                 p,
