@@ -1046,22 +1046,30 @@ impl<'s, 'a> Collector<'s, 'a> {
                     .is_some_and(|d| d.params.is_some() && d.returns_param)
         };
         let sorted = by_scope(&closure, fixtures)?;
+        let first: Vec<&str> = sorted
+            .iter()
+            .enumerate()
+            .filter(|(k, name)| {
+                !sorted[..*k].iter().any(|n| runs_code(n))
+                    && !argnames
+                        .iter()
+                        .take_while(|a| a != *name)
+                        .any(|a| runs_code(a))
+            })
+            .map(|(_, name)| name.as_str())
+            .collect();
         let mut order = Vec::new();
-        for (k, name) in sorted.iter().enumerate() {
+        for name in &sorted {
             if marked.contains(&name.as_str()) {
                 continue;
             }
-            let first = !sorted[..k].iter().any(|n| runs_code(n))
-                && !argnames
-                    .iter()
-                    .take_while(|a| a != name)
-                    .any(|a| runs_code(a));
-            if let Some(p) = self.fixture_parametrize(name, fixtures, argnames, first)? {
+            let is_first = first.contains(&name.as_str());
+            if let Some(p) = self.fixture_parametrize(name, fixtures, argnames, is_first)? {
                 order.push(p);
             }
         }
         for p in &mut parametrizes {
-            self.route_indirect(p, fixtures);
+            self.route_indirect(p, fixtures, &first);
         }
         order.extend(parametrizes);
         parametrized_once(&order)?;
@@ -1124,7 +1132,7 @@ impl<'s, 'a> Collector<'s, 'a> {
             p.pass_through = vec![true];
         } else if requested && first && def.argnames == ["request"] {
             for set in &mut p.sets {
-                self.replay_fixture(def, line, set);
+                self.replay_fixture(def, line, set, 0);
             }
         }
         Ok(Some(p))
@@ -1132,13 +1140,21 @@ impl<'s, 'a> Collector<'s, 'a> {
 
     /// The fixture's body run for the case's param (`pytest::fixture_body`): its value as Python
     /// source, or why pytest skips the case or the extractor cannot tell its value.
-    fn replay_fixture(&self, def: &FixtureDef<'a>, line: u32, set: &mut ParamSet<'a>) {
-        let Some([expr]) = set.exprs.as_deref() else {
-            return;
+    /// Whether the case has a value or a reason from it (else the fixture's body is not one this
+    /// replays, or the param is computed). `i`: which name of the case goes through the fixture.
+    fn replay_fixture(
+        &self,
+        def: &FixtureDef<'a>,
+        line: u32,
+        set: &mut ParamSet<'a>,
+        i: usize,
+    ) -> bool {
+        let Some(expr) = set.exprs.as_ref().and_then(|e| e.get(i).copied()) else {
+            return false;
         };
         let param = self.eval.eval(expr, def.place);
         if matches!(param, PyValue::Unknown(_)) {
-            return;
+            return false;
         }
         let outcome = fixture_body::run(
             &def.func.body,
@@ -1150,7 +1166,7 @@ impl<'s, 'a> Collector<'s, 'a> {
         );
         let name = &def.func.name;
         match outcome {
-            Some(Outcome::Value(text)) => set.replay = Some(text),
+            Some(Outcome::Value(text)) => set.replay.push((i, text)),
             Some(Outcome::Skip(why)) => {
                 set.not_run.get_or_insert(format!(
                     "fixture `{name}` (line {line}) skips this case: {why}"
@@ -1161,13 +1177,15 @@ impl<'s, 'a> Collector<'s, 'a> {
                     "fixture `{name}` (line {line}) with this param: {why}"
                 ));
             }
-            None => {}
+            None => return false,
         }
+        true
     }
 
     /// `indirect` names of a parametrize mark: handed on when their fixture returns its param,
-    /// else the cases cannot be replayed.
-    fn route_indirect(&self, p: &mut Parametrize<'a>, fixtures: &Fixtures<'a>) {
+    /// replayed with each value when the fixture's body is one `pytest::fixture_body` runs and no
+    /// fixture that may run code comes before it (`first`), else the cases cannot be replayed.
+    fn route_indirect(&self, p: &mut Parametrize<'a>, fixtures: &Fixtures<'a>, first: &[&str]) {
         let map = self.map;
         for (i, name) in p.names.iter().enumerate() {
             if !p.indirect[i] {
@@ -1176,12 +1194,17 @@ impl<'s, 'a> Collector<'s, 'a> {
             match fixtures.by_name.get(name) {
                 Some(def) if def.returns_param => p.pass_through[i] = true,
                 Some(def) => {
+                    let line = map.line(def.func.range.start());
                     let why = format!(
-                        "parametrize on line {}: `indirect` sends `{name}` through the fixture `{name}` (line {}), which the extractor does not replay with each value",
+                        "parametrize on line {}: `indirect` sends `{name}` through the fixture `{name}` (line {line}), which the extractor does not replay with each value",
                         p.line,
-                        map.line(def.func.range.start())
                     );
-                    p.not_run.get_or_insert(why);
+                    let replayable = def.argnames == ["request"] && first.contains(&name.as_str());
+                    for set in &mut p.sets {
+                        if !(replayable && self.replay_fixture(def, line, set, i)) {
+                            set.not_run.get_or_insert(why.clone());
+                        }
+                    }
                 }
                 None => {
                     let why = format!(
@@ -1374,7 +1397,7 @@ impl<'s, 'a> Collector<'s, 'a> {
                     how.what
                 )),
 
-                replay: None,
+                replay: Vec::new(),
             });
             return Ok(Parametrize::new(names, sets, line));
         }
@@ -1489,7 +1512,7 @@ impl<'s, 'a> Collector<'s, 'a> {
             range,
             id,
             not_run,
-            replay: None,
+            replay: Vec::new(),
         })
     }
 
@@ -1812,7 +1835,7 @@ fn extend_case<'a>(
     let mut set_not_run = set.not_run.clone().or_else(|| p.not_run.clone());
     for (i, name) in p.names.iter().enumerate() {
         if p.indirect[i] && !p.pass_through[i] {
-            if let Some(text) = &set.replay {
+            if let Some((_, text)) = set.replay.iter().find(|(j, _)| *j == i) {
                 fixture_values.push((name.clone(), text.clone(), set.range));
             }
             continue;
@@ -1924,8 +1947,9 @@ struct ParamSet<'a> {
     range: TextRange,
     id: Id,
     not_run: Option<String>,
-    /// A fixture's param: the fixture's value for it, as Python source that reads only builtins.
-    replay: Option<String>,
+    /// Values that go through fixtures (by the index of their name): the fixture's value for
+    /// them, as Python source that reads only builtins.
+    replay: Vec<(usize, String)>,
 }
 
 /// A parametrization being read: what its messages start with, its argument names, and whether

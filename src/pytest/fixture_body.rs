@@ -395,3 +395,53 @@ fn walk(expr: &Expr, f: &mut dyn FnMut(&Expr)) {
     }
     All(f).visit_expr(expr);
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn s(v: &str) -> PyValue<'static> {
+        PyValue::Str(v.to_string())
+    }
+
+    #[test]
+    fn comparisons_decided_only_where_python_answers_from_the_values() {
+        assert_eq!(compare(CmpOp::Eq, &s("a"), &s("a")), Some(true));
+        assert_eq!(compare(CmpOp::NotEq, &s("a"), &s("b")), Some(true));
+        assert_eq!(
+            compare(CmpOp::Eq, &PyValue::Int(1), &PyValue::Int(2)),
+            Some(false)
+        );
+        // `True == 1` is true in Python: mixed kinds are not decided.
+        assert_eq!(
+            compare(CmpOp::Eq, &PyValue::Bool(true), &PyValue::Int(1)),
+            None
+        );
+        assert_eq!(compare(CmpOp::Eq, &s("1"), &PyValue::Int(1)), None);
+        assert_eq!(
+            compare(CmpOp::Is, &PyValue::None, &PyValue::None),
+            Some(true)
+        );
+        assert_eq!(compare(CmpOp::IsNot, &s("x"), &PyValue::None), Some(true));
+        assert_eq!(compare(CmpOp::Is, &s("x"), &s("x")), None);
+        let names = PyValue::Tuple(vec![s("a"), s("b")]);
+        assert_eq!(compare(CmpOp::In, &s("b"), &names), Some(true));
+        assert_eq!(compare(CmpOp::NotIn, &s("c"), &names), Some(true));
+        let mixed = PyValue::List(vec![s("a"), PyValue::Int(1)]);
+        assert_eq!(compare(CmpOp::In, &s("a"), &mixed), None);
+        assert_eq!(compare(CmpOp::Lt, &s("a"), &s("b")), None);
+    }
+
+    #[test]
+    fn truth_values_and_module_names() {
+        assert_eq!(truthy(&s("")), Some(false));
+        assert_eq!(truthy(&PyValue::Int(0)), Some(false));
+        assert_eq!(truthy(&PyValue::Tuple(vec![PyValue::None])), Some(true));
+        assert_eq!(truthy(&PyValue::Opaque), None);
+        assert!(is_dotted_name("pyrsistent._pvector"));
+        assert!(!is_dotted_name("a..b"));
+        assert!(!is_dotted_name("a\"); import os; (\""));
+        assert!(!is_dotted_name("1abc"));
+        assert!(!is_dotted_name(""));
+    }
+}
