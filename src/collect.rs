@@ -11,6 +11,8 @@ use ruff_python_ast::{self as ast, Expr, Stmt};
 use ruff_text_size::{Ranged, TextRange};
 
 use crate::module::{Global, ModuleScope};
+use crate::names;
+use crate::pytest::fixture_body::{self, Outcome};
 use crate::pytest::ids::{self, Id};
 use crate::pytest::value::{self, Callable, Evaluator, Place, PyValue};
 use crate::source::SourceMap;
@@ -39,6 +41,10 @@ pub struct Case<'a> {
     pub setup: Vec<(u32, String)>,
     /// Fixtures the enclosing test classes define (name, line): they override the module's.
     pub class_fixtures: Vec<(String, u32)>,
+    /// The values of parametrized fixtures the test requests, for this case: Python source that
+    /// reads only builtins (the fixture's body run for the case's param), with the range of the
+    /// param it came from. Bound where the fixture runs, before the test's body.
+    pub fixture_values: Vec<(String, String, TextRange)>,
 }
 
 /// A test pytest collects whose node ids the file alone does not tell: nothing is emitted for it.
@@ -76,6 +82,7 @@ pub fn collect<'a>(
         unlisted: Vec::new(),
         class_fixtures: Vec::new(),
         exclude: HashSet::default(),
+        reorder: None,
     };
     // `__test__ = False` at module level: pytest collects nothing from the file.
     if assigns_false_test(body) {
@@ -90,6 +97,23 @@ pub fn collect<'a>(
         fixtures: &fixtures,
         generate,
     });
+    if let Some(why) = &c.reorder {
+        for case in &mut c.cases {
+            if let Some((name, value)) = case
+                .params
+                .iter()
+                .find(|(_, v)| !names::is_immutable_literal(v))
+            {
+                case.not_run.get_or_insert_with(|| {
+                    format!(
+                        "`{name}` is the object `{}` (line {}) that pytest may hand another test first: {why}",
+                        map.snippet(value.range()),
+                        map.line(value.range().start())
+                    )
+                });
+            }
+        }
+    }
     if let Some(why) = file_blocker(body, &c.cases, map) {
         for case in &mut c.cases {
             case.not_run = Some(why.clone());
@@ -208,6 +232,31 @@ fn bases_in<'a>(body: &'a [Stmt], c: &ast::StmtClassDef) -> Vec<&'a ast::StmtCla
         .collect()
 }
 
+/// Whether a base class of `c` defined in `body` has a constructor.
+fn inherits_init(body: &[Stmt], c: &ast::StmtClassDef) -> bool {
+    bases_in(body, c).iter().any(|b| {
+        b.body.iter().any(|s| {
+            matches!(s, Stmt::FunctionDef(m) if matches!(m.name.as_str(), "__init__" | "__new__"))
+        })
+    })
+}
+
+/// `__test__ = False` inherited from a base of `body`, unless the class sets its own.
+fn inherits_not_a_test(body: &[Stmt], c: &ast::StmtClassDef) -> bool {
+    let sets_test = c.body.iter().any(|s| {
+        matches!(s, Stmt::Assign(a)
+        if matches!(a.targets.as_slice(), [Expr::Name(n)] if n.id.as_str() == "__test__"))
+    });
+    !sets_test
+        && bases_in(body, c).iter().any(|b| {
+            b.body.iter().any(|s| {
+                matches!(s, Stmt::Assign(a)
+                if matches!(a.targets.as_slice(), [Expr::Name(n)] if n.id.as_str() == "__test__")
+                    && !matches!(a.value.as_ref(), Expr::BooleanLiteral(v) if v.value))
+            })
+        })
+}
+
 /// A fixture the file defines, as far as parametrization goes.
 #[derive(Clone)]
 struct FixtureDef<'a> {
@@ -279,14 +328,11 @@ impl<'a> Fixtures<'a> {
                         }
                         "scope" => {
                             def.scope = match &kw.value {
-                                Expr::StringLiteral(s) => match s.value.to_str() {
-                                    "function" => Ok(0),
-                                    "class" => Ok(1),
-                                    "module" => Ok(2),
-                                    "package" => Ok(3),
-                                    "session" => Ok(4),
-                                    other => Err(format!("an unknown fixture scope `{other}`")),
-                                },
+                                Expr::StringLiteral(s) => {
+                                    let s = s.value.to_str();
+                                    scope_order(s)
+                                        .ok_or_else(|| format!("an unknown fixture scope `{s}`"))
+                                }
                                 _ => Err(format!("the scope of fixture `{}` is computed", f.name)),
                             }
                         }
@@ -315,21 +361,67 @@ impl<'a> Fixtures<'a> {
     }
 }
 
-/// `return request.param` (or `yield request.param`), after an optional docstring.
+/// pytest's scope order: session 4 … function 0.
+fn scope_order(scope: &str) -> Option<u8> {
+    match scope {
+        "function" => Some(0),
+        "class" => Some(1),
+        "module" => Some(2),
+        "package" => Some(3),
+        "session" => Some(4),
+        _ => None,
+    }
+}
+
+/// The fixture's value is its param, the very object: `return request.param` (or `yield
+/// request.param` as its last statement), after an optional docstring and plain assignments of
+/// `request.param` (or of a name already holding it) to names (`param = request.param`).
 fn returns_request_param(body: &[Stmt]) -> bool {
     let body = match body.first() {
         Some(Stmt::Expr(e)) if matches!(e.value.as_ref(), Expr::StringLiteral(_)) => &body[1..],
         _ => body,
     };
-    let is_param = |e: &Expr| {
-        matches!(e, Expr::Attribute(a) if a.attr.as_str() == "param"
-            && matches!(a.value.as_ref(), Expr::Name(n) if n.id.as_str() == "request"))
+    let Some((last, steps)) = body.split_last() else {
+        return false;
     };
-    match body {
-        [Stmt::Return(r)] => r.value.as_deref().is_some_and(is_param),
-        [Stmt::Expr(e)] => {
-            matches!(e.value.as_ref(), Expr::Yield(y) if y.value.as_deref().is_some_and(is_param))
+    let mut aliases: Vec<&str> = Vec::new();
+    for step in steps {
+        let Some((target, value)) = plain_assignment(step) else {
+            return false;
+        };
+        if target == "request" || !is_param(value, &aliases) {
+            return false;
         }
+        aliases.push(target);
+    }
+    match last {
+        Stmt::Return(r) => r.value.as_deref().is_some_and(|v| is_param(v, &aliases)),
+        Stmt::Expr(e) => {
+            matches!(e.value.as_ref(), Expr::Yield(y) if y.value.as_deref().is_some_and(|v| is_param(v, &aliases)))
+        }
+        _ => false,
+    }
+}
+
+/// `name = value` with one name target.
+fn plain_assignment(stmt: &Stmt) -> Option<(&str, &Expr)> {
+    match stmt {
+        Stmt::Assign(a) => match a.targets.as_slice() {
+            [Expr::Name(n)] => Some((n.id.as_str(), &a.value)),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// `request.param`, or a name that holds it.
+fn is_param(e: &Expr, aliases: &[&str]) -> bool {
+    match e {
+        Expr::Attribute(a) => {
+            a.attr.as_str() == "param"
+                && matches!(a.value.as_ref(), Expr::Name(n) if n.id.as_str() == "request")
+        }
+        Expr::Name(n) => aliases.contains(&n.id.as_str()),
         _ => false,
     }
 }
@@ -478,6 +570,10 @@ struct Collector<'s, 'a> {
     class_fixtures: Vec<(String, u32)>,
     /// Methods a subclass overrides, skipped while its base's body is collected under it.
     exclude: HashSet<String>,
+    /// Why pytest may run the file's tests in another order than the file's (a parametrization
+    /// wider than function, or one the extractor cannot see): then which test first gets a
+    /// parameter object several share is pytest's choice.
+    reorder: Option<String>,
 }
 
 impl<'s, 'a> Collector<'s, 'a> {
@@ -596,62 +692,19 @@ impl<'s, 'a> Collector<'s, 'a> {
     /// The tests of a `Test*` class of the body: its own methods, then those it inherits from
     /// bases defined in the body, under the class's marks and setup.
     fn collect_class(&mut self, within: &Within<'_, 'a>, c: &'a ast::StmtClassDef) {
-        let map = self.map;
-        let in_class = !within.prefix.is_empty();
-        // A decorator that is not a pytest mark may remake the class (`@dataclass` gives it a
-        // constructor, and pytest then does not collect it): whether and how pytest collects its
-        // tests is not in the file.
-        if let Some(d) = c
-            .decorator_list
-            .iter()
-            .find(|d| self.scope.pytest_path(&d.expression).is_none())
-        {
-            let why = format!(
-                "its class `{}` is decorated with `@{}` (line {}), which may give it a constructor (pytest then does not collect it) or change its tests",
-                c.name,
-                map.snippet(d.expression.range()),
-                map.line(d.range().start())
-            );
-            for s in &c.body {
-                if let Stmt::FunctionDef(f) = s {
-                    if f.name.starts_with("test") {
-                        self.unlisted.push(Unlisted {
-                            func: f,
-                            name: format!("{}{}::{}", within.prefix, c.name, f.name),
-                            why: why.clone(),
-                        });
-                    }
-                }
-            }
+        if self.unlist_decorated_class(within, c) {
             return;
         }
+        let in_class = !within.prefix.is_empty();
         let marks = class_marks(c, in_class.then_some(within.body), within.marks);
         let Some(setup) = self.class_setup(within.body, c, within.setup) else {
             return;
         };
         let class_prefix = format!("{}{}::", within.prefix, c.name);
         let inner = Fixtures::of(&c.body, self.scope, Some(&c.body), Some(within.fixtures));
-        let generate = c
-            .body
-            .iter()
-            .find_map(|s| match s {
-                Stmt::FunctionDef(g) if g.name.as_str() == "pytest_generate_tests" => {
-                    Some(map.line(g.range.start()))
-                }
-                _ => None,
-            })
-            .or(within.generate);
+        let generate = self.class_generate(c).or(within.generate);
         let outer_count = self.class_fixtures.len();
-        for m in &c.body {
-            if let Stmt::FunctionDef(m) = m {
-                if m.decorator_list.iter().any(|d| {
-                    self.scope.pytest_path(&d.expression).as_deref() == Some("pytest.fixture")
-                }) {
-                    self.class_fixtures
-                        .push((m.name.to_string(), map.line(m.range.start())));
-                }
-            }
-        }
+        self.push_class_fixtures(c);
         let inner_within = |body: &'a [Stmt]| Within {
             body,
             prefix: &class_prefix,
@@ -678,6 +731,66 @@ impl<'s, 'a> Collector<'s, 'a> {
         self.class_fixtures.truncate(outer_count);
     }
 
+    /// A decorator that is not a pytest mark may remake the class (`@dataclass` gives it a
+    /// constructor, and pytest then does not collect it): whether and how pytest collects its
+    /// tests is not in the file. Lists its tests apart and says so.
+    fn unlist_decorated_class(
+        &mut self,
+        within: &Within<'_, 'a>,
+        c: &'a ast::StmtClassDef,
+    ) -> bool {
+        let map = self.map;
+        let Some(d) = c
+            .decorator_list
+            .iter()
+            .find(|d| self.scope.pytest_path(&d.expression).is_none())
+        else {
+            return false;
+        };
+        let why = format!(
+            "its class `{}` is decorated with `@{}` (line {}), which may give it a constructor (pytest then does not collect it) or change its tests",
+            c.name,
+            map.snippet(d.expression.range()),
+            map.line(d.range().start())
+        );
+        for s in &c.body {
+            if let Stmt::FunctionDef(f) = s {
+                if f.name.starts_with("test") {
+                    self.unlisted.push(Unlisted {
+                        func: f,
+                        name: format!("{}{}::{}", within.prefix, c.name, f.name),
+                        why: why.clone(),
+                    });
+                }
+            }
+        }
+        true
+    }
+
+    /// The line of the class's own `pytest_generate_tests` hook, if it has one.
+    fn class_generate(&self, c: &ast::StmtClassDef) -> Option<u32> {
+        c.body.iter().find_map(|s| match s {
+            Stmt::FunctionDef(g) if g.name.as_str() == "pytest_generate_tests" => {
+                Some(self.map.line(g.range.start()))
+            }
+            _ => None,
+        })
+    }
+
+    /// Record the fixtures the class defines (they override the module's for its tests).
+    fn push_class_fixtures(&mut self, c: &ast::StmtClassDef) {
+        for m in &c.body {
+            if let Stmt::FunctionDef(m) = m {
+                if m.decorator_list.iter().any(|d| {
+                    self.scope.pytest_path(&d.expression).as_deref() == Some("pytest.fixture")
+                }) {
+                    self.class_fixtures
+                        .push((m.name.to_string(), self.map.line(m.range.start())));
+                }
+            }
+        }
+    }
+
     /// What runs before each test of class `c` (its bases, autouse fixtures and setup methods,
     /// after the enclosing scopes'), or `None` when pytest does not collect the class: it has a
     /// constructor (its asserts are helper assertions), or `__test__` says it is not a test.
@@ -687,29 +800,41 @@ impl<'s, 'a> Collector<'s, 'a> {
         c: &'a ast::StmtClassDef,
         outer_setup: &[(u32, String)],
     ) -> Option<Vec<(u32, String)>> {
-        let map = self.map;
         let mut setup: Vec<(u32, String)> = outer_setup.to_vec();
+        // Bases may define setup methods and autouse fixtures the file does not show.
+        setup.extend(self.base_setup(c));
+        let (own_init, own_not_a_test) = self.body_setup(c, &mut setup);
+        // A constructor inherited from a base class of this body: pytest does not collect it either.
+        let has_init = own_init || inherits_init(body, c);
+        let not_a_test = own_not_a_test || inherits_not_a_test(body, c);
+        (!has_init && !not_a_test).then_some(setup)
+    }
+
+    /// A base other than `object`, whose setup and fixtures the file does not show.
+    fn base_setup(&self, c: &ast::StmtClassDef) -> Option<(u32, String)> {
+        let args = c.arguments.as_ref()?;
+        let base = args
+            .args
+            .iter()
+            .chain(args.keywords.iter().map(|k| &k.value))
+            .find(|b| !matches!(b, Expr::Name(n) if n.id.as_str() == "object"))?;
+        let line = self.map.line(c.range.start());
+        Some((
+            line,
+            format!(
+                "`{}` (line {line}) derives from `{}`, whose setup and fixtures may run before each test",
+                c.name,
+                self.map.snippet(base.range())
+            ),
+        ))
+    }
+
+    /// The class body's autouse fixtures and setup methods (pushed onto `setup`), and whether it
+    /// has a constructor and whether it sets `__test__` to something other than `True`.
+    fn body_setup(&self, c: &ast::StmtClassDef, setup: &mut Vec<(u32, String)>) -> (bool, bool) {
+        let map = self.map;
         let mut has_init = false;
         let mut not_a_test = false;
-        // Bases may define setup methods and autouse fixtures the file does not show.
-        if let Some(args) = &c.arguments {
-            if let Some(base) = args
-                .args
-                .iter()
-                .chain(args.keywords.iter().map(|k| &k.value))
-                .find(|b| !matches!(b, Expr::Name(n) if n.id.as_str() == "object"))
-            {
-                let line = map.line(c.range.start());
-                setup.push((
-                    line,
-                    format!(
-                        "`{}` (line {line}) derives from `{}`, whose setup and fixtures may run before each test",
-                        c.name,
-                        map.snippet(base.range())
-                    ),
-                ));
-            }
-        }
         for s in &c.body {
             if let Stmt::Assign(a) = s {
                 if matches!(a.targets.as_slice(), [Expr::Name(n)] if n.id.as_str() == "__test__")
@@ -743,29 +868,7 @@ impl<'s, 'a> Collector<'s, 'a> {
                 _ => {}
             }
         }
-        // A constructor inherited from a base class of this body: pytest does not collect it either.
-        if bases_in(body, c).iter().any(|b| {
-            b.body.iter().any(|s| {
-                matches!(s, Stmt::FunctionDef(m) if matches!(m.name.as_str(), "__init__" | "__new__"))
-            })
-        }) {
-            has_init = true;
-        }
-        // `__test__ = False` inherited from a base of this body, unless the class sets its own.
-        let sets_test = c.body.iter().any(|s| {
-            matches!(s, Stmt::Assign(a)
-            if matches!(a.targets.as_slice(), [Expr::Name(n)] if n.id.as_str() == "__test__"))
-        });
-        if !sets_test
-            && bases_in(body, c).iter().any(|b| {
-                b.body.iter().any(|s| matches!(s, Stmt::Assign(a)
-                    if matches!(a.targets.as_slice(), [Expr::Name(n)] if n.id.as_str() == "__test__")
-                        && !matches!(a.value.as_ref(), Expr::BooleanLiteral(v) if v.value)))
-            })
-        {
-            not_a_test = true;
-        }
-        (!has_init && !not_a_test).then_some(setup)
+        (has_init, not_a_test)
     }
 
     /// `@pytest.fixture(autouse=True)` on a method or function.
@@ -782,7 +885,7 @@ impl<'s, 'a> Collector<'s, 'a> {
 
     /// The cases of one test function, or why its ids cannot be known.
     fn expand(
-        &self,
+        &mut self,
         f: &'a ast::StmtFunctionDef,
         marks: &[Mark<'a>],
         base: &str,
@@ -790,89 +893,134 @@ impl<'s, 'a> Collector<'s, 'a> {
         fixtures: &Fixtures<'a>,
         generate: Option<u32>,
     ) -> Result<Vec<Case<'a>>, String> {
-        let map = self.map;
-        let mut not_run: Option<String> = None;
-        let mut setup = Vec::new();
-        let mut parametrizes: Vec<Parametrize<'a>> = Vec::new();
-        let mut usefixtures: Vec<String> = Vec::new();
+        let mut read = MarksRead::default();
         for mark in marks {
-            let line = map.line(mark.expr.range().start());
-            let Some(path) = self.scope.pytest_path(mark.expr) else {
-                // A decorator that is not a pytest mark may change how the test runs (mock.patch,
-                // hypothesis, retries): the extractor cannot reproduce it.
-                let harmless = matches!(mark.expr, Expr::Name(n) if matches!(n.id.as_str(), "staticmethod" | "classmethod"));
-                if mark.own && !harmless {
-                    not_run.get_or_insert(format!(
-                        "the test is decorated with `@{}` (line {line}), which may change how it runs",
-                        map.snippet(mark.expr.range())
+            self.read_mark(mark, fixtures, &mut read)?;
+        }
+        let argnames = test_argnames(f, in_class);
+        let order = self.parametrizations(
+            read.parametrizes,
+            &read.usefixtures,
+            &argnames,
+            fixtures,
+            generate,
+        );
+        let order = order.inspect_err(|why| {
+            self.reorder.get_or_insert_with(|| {
+                format!(
+                    "pytest may reorder the file's tests around `{}`: {why}",
+                    f.name
+                )
+            });
+        })?;
+        if let Some(p) = order.iter().find(|p| p.scope > 0) {
+            self.reorder.get_or_insert_with(|| {
+                format!(
+                    "pytest reorders the file's tests around the parametrization on line {} (wider than function scope)",
+                    p.line
+                )
+            });
+        }
+        let first = Case {
+            id: base.to_string(),
+            func: f,
+            is_method: in_class,
+            params: Vec::new(),
+            param_ranges: Vec::new(),
+            not_run: read.not_run,
+            parametrized: !order.is_empty(),
+            setup: read.setup,
+            class_fixtures: Vec::new(),
+            fixture_values: Vec::new(),
+        };
+        combine(first, base, &order)
+    }
+
+    /// What one mark (or other decorator) of a test says: pushed onto `read`.
+    fn read_mark(
+        &self,
+        mark: &Mark<'a>,
+        fixtures: &Fixtures<'a>,
+        read: &mut MarksRead<'a>,
+    ) -> Result<(), String> {
+        let map = self.map;
+        let line = map.line(mark.expr.range().start());
+        let Some(path) = self.scope.pytest_path(mark.expr) else {
+            // A decorator that is not a pytest mark may change how the test runs (mock.patch,
+            // hypothesis, retries): the extractor cannot reproduce it.
+            let harmless = matches!(mark.expr, Expr::Name(n) if matches!(n.id.as_str(), "staticmethod" | "classmethod"));
+            if mark.own && !harmless {
+                read.not_run.get_or_insert(format!(
+                    "the test is decorated with `@{}` (line {line}), which may change how it runs",
+                    map.snippet(mark.expr.range())
+                ));
+            }
+            return Ok(());
+        };
+        // Name the decorator as written when it is an alias (`@skip_me`).
+        let written = map.snippet(mark.expr.range());
+        let via = if written.starts_with("pytest.") || written.starts_with("mark.") {
+            String::new()
+        } else {
+            format!(" through `@{written}`")
+        };
+        match path.as_str() {
+            "pytest.mark.usefixtures" => self.read_usefixtures(mark, line, read)?,
+            "pytest.mark.parametrize" => {
+                let Expr::Call(call) = mark.expr else {
+                    return Err(format!(
+                        "`parametrize` on line {line} has no arguments: pytest fails to collect it"
                     ));
+                };
+                read.parametrizes
+                    .push(self.parse_parametrize(call, mark.place, fixtures)?);
+            }
+            other => {
+                if let Some(why) = mark_not_run(other, &via, line) {
+                    read.not_run.get_or_insert(why);
                 }
-                continue;
-            };
-            // Name the decorator as written when it is an alias (`@skip_me`).
-            let written = map.snippet(mark.expr.range());
-            let via = if written.starts_with("pytest.") || written.starts_with("mark.") {
-                String::new()
-            } else {
-                format!(" through `@{written}`")
-            };
-            match path.as_str() {
-                "pytest.mark.skip" => {
-                    not_run.get_or_insert(format!(
-                        "marked `skip`{via} (line {line}): pytest does not run it"
-                    ));
-                }
-                "pytest.mark.skipif" => {
-                    not_run.get_or_insert(format!(
-                        "marked `skipif`{via} (line {line}): pytest may not run it"
-                    ));
-                }
-                "pytest.mark.xfail" => {
-                    not_run.get_or_insert(format!(
-                        "marked `xfail`{via} (line {line}): pytest expects it to fail"
-                    ));
-                }
-                // Warning filters, like `-m` selection, are applied per test by
-                // `pytest::session`.
-                "pytest.mark.usefixtures" => {
-                    setup.push((
-                        line,
-                        format!("`usefixtures` (line {line}) runs fixtures before the test"),
-                    ));
-                    if let Expr::Call(call) = mark.expr {
-                        for arg in call.arguments.args.iter() {
-                            match self.eval.eval(arg, mark.place) {
-                                PyValue::Str(s) => usefixtures.push(s),
-                                _ => {
-                                    return Err(format!(
-                                    "`usefixtures` on line {line} names fixtures the file computes"
-                                ))
-                                }
-                            }
-                        }
-                    }
-                }
-                "pytest.mark.parametrize" => {
-                    let Expr::Call(call) = mark.expr else {
-                        return Err(format!(
-                            "`parametrize` on line {line} has no arguments: pytest fails to collect it"
-                        ));
-                    };
-                    parametrizes.push(self.parse_parametrize(call, mark.place, fixtures)?);
-                }
-                _ => {}
             }
         }
+        Ok(())
+    }
 
-        // Parametrized fixtures come first (pytest's fixtures plugin generates them before the
-        // marks), in the order of the fixture closure sorted by scope, widest first.
-        let argnames: Vec<String> = f
-            .parameters
-            .iter_non_variadic_params()
-            .filter(|p| p.default.is_none())
-            .map(|p| p.parameter.name.to_string())
-            .skip(usize::from(in_class))
-            .collect();
+    /// `usefixtures(...)`: a setup step, and the fixtures it names.
+    fn read_usefixtures(
+        &self,
+        mark: &Mark<'a>,
+        line: u32,
+        read: &mut MarksRead<'a>,
+    ) -> Result<(), String> {
+        read.setup.push((
+            line,
+            format!("`usefixtures` (line {line}) runs fixtures before the test"),
+        ));
+        if let Expr::Call(call) = mark.expr {
+            for arg in call.arguments.args.iter() {
+                match self.eval.eval(arg, mark.place) {
+                    PyValue::Str(s) => read.usefixtures.push(s),
+                    _ => {
+                        return Err(format!(
+                            "`usefixtures` on line {line} names fixtures the file computes"
+                        ))
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Every parametrization of a test in pytest's order: parametrized fixtures first (pytest's
+    /// fixtures plugin generates them before the marks), in the order of the fixture closure
+    /// sorted by scope, widest first; then the marks.
+    fn parametrizations(
+        &self,
+        mut parametrizes: Vec<Parametrize<'a>>,
+        usefixtures: &[String],
+        argnames: &[String],
+        fixtures: &Fixtures<'a>,
+        generate: Option<u32>,
+    ) -> Result<Vec<Parametrize<'a>>, String> {
         let direct: Vec<&str> = parametrizes
             .iter()
             .flat_map(|p| p.names.iter().zip(&p.indirect))
@@ -880,18 +1028,63 @@ impl<'s, 'a> Collector<'s, 'a> {
             .map(|(n, _)| n.as_str())
             .collect();
         let mut closure: Vec<String> = Vec::new();
-        let initial: Vec<String> = fixtures
-            .autouse
-            .iter()
-            .chain(usefixtures.iter())
-            .chain(argnames.iter())
-            .cloned()
-            .collect();
-        for name in &initial {
+        for name in fixtures.autouse.iter().chain(usefixtures).chain(argnames) {
             close_over(name, fixtures, &direct, &mut closure, 0);
         }
-        // A fixture from a conftest.py with `params=` multiplies the test into cases whose ids the
-        // file alone does not tell.
+        self.closure_is_known(&closure, fixtures, generate)?;
+        let marked: Vec<&str> = parametrizes
+            .iter()
+            .flat_map(|p| p.names.iter().map(String::as_str))
+            .collect();
+        // A fixture that may run code (not a value handed on): one whose value is replayed must
+        // come before any of them, in pytest's order and in the fold's (the test's arguments).
+        let runs_code = |n: &str| {
+            !direct.contains(&n)
+                && !fixtures
+                    .by_name
+                    .get(n)
+                    .is_some_and(|d| d.params.is_some() && d.returns_param)
+        };
+        let sorted = by_scope(&closure, fixtures)?;
+        let first: Vec<&str> = sorted
+            .iter()
+            .enumerate()
+            .filter(|(k, name)| {
+                !sorted[..*k].iter().any(|n| runs_code(n))
+                    && !argnames
+                        .iter()
+                        .take_while(|a| a != *name)
+                        .any(|a| runs_code(a))
+            })
+            .map(|(_, name)| name.as_str())
+            .collect();
+        let mut order = Vec::new();
+        for name in &sorted {
+            if marked.contains(&name.as_str()) {
+                continue;
+            }
+            let is_first = first.contains(&name.as_str());
+            if let Some(p) = self.fixture_parametrize(name, fixtures, argnames, is_first)? {
+                order.push(p);
+            }
+        }
+        for p in &mut parametrizes {
+            self.route_indirect(p, fixtures, &first);
+        }
+        order.extend(parametrizes);
+        parametrized_once(&order)?;
+        Ok(order)
+    }
+
+    /// Whether the file tells every parametrization of the closure: a fixture from a conftest.py
+    /// with `params=`, or a `pytest_generate_tests` hook, multiplies the test into cases whose ids
+    /// the file alone does not tell.
+    fn closure_is_known(
+        &self,
+        closure: &[String],
+        fixtures: &Fixtures<'a>,
+        generate: Option<u32>,
+    ) -> Result<(), String> {
         if let Some((name, why)) = closure.iter().find_map(|n| {
             (!fixtures.by_name.contains_key(n))
                 .then(|| self.scope.param_fixtures.get(n).map(|w| (n, w)))
@@ -906,155 +1099,122 @@ impl<'s, 'a> Collector<'s, 'a> {
                 ));
             }
         }
-        let mut sorted: Vec<(u8, &String)> = Vec::new();
-        for name in &closure {
-            let scope = match fixtures.by_name.get(name) {
-                Some(def) => def.scope.clone()?,
-                None => 0,
-            };
-            sorted.push((scope, name));
-        }
-        sorted.sort_by_key(|(scope, _)| std::cmp::Reverse(*scope));
-        let marked: Vec<&str> = parametrizes
-            .iter()
-            .flat_map(|p| p.names.iter().map(String::as_str))
-            .collect();
-        let mut order: Vec<Parametrize<'a>> = Vec::new();
-        for (_, name) in sorted {
-            let Some(def) = fixtures.by_name.get(name.as_str()) else {
-                continue;
-            };
-            let Some(params) = def.params else { continue };
-            if marked.contains(&name.as_str()) {
-                continue;
-            }
-            let line = map.line(def.func.range.start());
-            let mut p = self.parameter_sets(
-                vec![name.clone()],
-                params,
-                def.ids,
-                def.place,
-                line,
-                Some(def.func.name.as_str()),
-            )?;
-            p.indirect = vec![true];
-            if def.returns_param && argnames.contains(name) {
-                p.pass_through = vec![true];
-            }
-            order.push(p);
-        }
-        for p in &mut parametrizes {
-            for (i, name) in p.names.iter().enumerate() {
-                if !p.indirect[i] {
-                    continue;
-                }
-                match fixtures.by_name.get(name) {
-                    Some(def) if def.returns_param => p.pass_through[i] = true,
-                    Some(def) => {
-                        let why = format!(
-                            "parametrize on line {}: `indirect` sends `{name}` through the fixture `{name}` (line {}), which the extractor does not replay with each value",
-                            p.line,
-                            map.line(def.func.range.start())
-                        );
-                        p.not_run.get_or_insert(why);
-                    }
-                    None => {
-                        let why = format!(
-                            "parametrize on line {}: `indirect` sends `{name}` through a fixture not defined in this file",
-                            p.line
-                        );
-                        p.not_run.get_or_insert(why);
-                    }
-                }
-            }
-        }
-        order.extend(parametrizes);
-        let mut seen: Vec<&str> = Vec::new();
-        for p in &order {
-            for n in &p.names {
-                if seen.contains(&n.as_str()) {
-                    return Err(format!(
-                        "`{n}` is parametrized twice: pytest fails to collect it"
-                    ));
-                }
-                seen.push(n);
-            }
-        }
+        Ok(())
+    }
 
-        let mut cases = vec![Case {
-            id: base.to_string(),
-            func: f,
-            is_method: in_class,
-            params: Vec::new(),
-            param_ranges: Vec::new(),
-            not_run: not_run.clone(),
-            parametrized: !order.is_empty(),
-            setup,
-            class_fixtures: Vec::new(),
-        }];
-        let mut idlists: Vec<Vec<String>> = vec![Vec::new()];
-        for p in &order {
-            if cases.len().saturating_mul(p.sets.len()) > MAX_CASES {
-                return Err(format!(
-                    "its parametrizations make more than {MAX_CASES} cases, which the extractor does not expand"
+    /// The parametrization a fixture's `params=` makes, if it has them.
+    fn fixture_parametrize(
+        &self,
+        name: &str,
+        fixtures: &Fixtures<'a>,
+        argnames: &[String],
+        first: bool,
+    ) -> Result<Option<Parametrize<'a>>, String> {
+        let Some(def) = fixtures.by_name.get(name) else {
+            return Ok(None);
+        };
+        let Some(params) = def.params else {
+            return Ok(None);
+        };
+        let line = self.map.line(def.func.range.start());
+        let mut p = self.parameter_sets(
+            vec![name.to_string()],
+            params,
+            def.ids,
+            def.place,
+            line,
+            Some(def.func.name.as_str()),
+        )?;
+        p.indirect = vec![true];
+        p.scope = def.scope.clone().unwrap_or(4);
+        let requested = argnames.iter().any(|a| a == name);
+        if def.returns_param && requested {
+            p.pass_through = vec![true];
+        } else if requested && first && def.argnames == ["request"] {
+            for set in &mut p.sets {
+                self.replay_fixture(def, line, set, 0);
+            }
+        }
+        Ok(Some(p))
+    }
+
+    /// The fixture's body run for the case's param (`pytest::fixture_body`): its value as Python
+    /// source, or why pytest skips the case or the extractor cannot tell its value.
+    /// Whether the case has a value or a reason from it (else the fixture's body is not one this
+    /// replays, or the param is computed). `i`: which name of the case goes through the fixture.
+    fn replay_fixture(
+        &self,
+        def: &FixtureDef<'a>,
+        line: u32,
+        set: &mut ParamSet<'a>,
+        i: usize,
+    ) -> bool {
+        let Some(expr) = set.exprs.as_ref().and_then(|e| e.get(i).copied()) else {
+            return false;
+        };
+        let param = self.eval.eval(expr, def.place);
+        if matches!(param, PyValue::Unknown(_)) {
+            return false;
+        }
+        let outcome = fixture_body::run(
+            &def.func.body,
+            &param,
+            self.scope,
+            &self.eval,
+            def.place,
+            self.map,
+        );
+        let name = &def.func.name;
+        match outcome {
+            Some(Outcome::Value(text)) => set.replay.push((i, text)),
+            Some(Outcome::Skip(why)) => {
+                set.not_run.get_or_insert(format!(
+                    "fixture `{name}` (line {line}) skips this case: {why}"
                 ));
             }
-            let mut next_cases = Vec::new();
-            let mut next_ids = Vec::new();
-            for (case, idlist) in cases.iter().zip(idlists.iter()) {
-                for set in &p.sets {
-                    let mut params = case.params.clone();
-                    let mut ranges = case.param_ranges.clone();
-                    let mut set_not_run = set.not_run.clone().or_else(|| p.not_run.clone());
-                    for (i, name) in p.names.iter().enumerate() {
-                        if p.indirect[i] && !p.pass_through[i] {
-                            continue;
-                        }
-                        match set.exprs.as_ref().map(|e| e[i]) {
-                            Some(expr) => {
-                                params.push((name.clone(), expr));
-                                // One range per parameter: the case (of its own decorator) it came from.
-                                ranges.push(set.range);
-                            }
-                            None => {
-                                set_not_run.get_or_insert_with(|| {
-                                    format!(
-                                        "parametrize on line {}: the value of `{name}` is computed, so the extractor cannot replay it",
-                                        p.line
-                                    )
-                                });
-                            }
+            Some(Outcome::Undecided(why)) => {
+                set.not_run.get_or_insert(format!(
+                    "fixture `{name}` (line {line}) with this param: {why}"
+                ));
+            }
+            None => return false,
+        }
+        true
+    }
+
+    /// `indirect` names of a parametrize mark: handed on when their fixture returns its param,
+    /// replayed with each value when the fixture's body is one `pytest::fixture_body` runs and no
+    /// fixture that may run code comes before it (`first`), else the cases cannot be replayed.
+    fn route_indirect(&self, p: &mut Parametrize<'a>, fixtures: &Fixtures<'a>, first: &[&str]) {
+        let map = self.map;
+        for (i, name) in p.names.iter().enumerate() {
+            if !p.indirect[i] {
+                continue;
+            }
+            match fixtures.by_name.get(name) {
+                Some(def) if def.returns_param => p.pass_through[i] = true,
+                Some(def) => {
+                    let line = map.line(def.func.range.start());
+                    let why = format!(
+                        "parametrize on line {}: `indirect` sends `{name}` through the fixture `{name}` (line {line}), which the extractor does not replay with each value",
+                        p.line,
+                    );
+                    let replayable = def.argnames == ["request"] && first.contains(&name.as_str());
+                    for set in &mut p.sets {
+                        if !(replayable && self.replay_fixture(def, line, set, i)) {
+                            set.not_run.get_or_insert(why.clone());
                         }
                     }
-                    let mut idlist = idlist.clone();
-                    if let Id::Shown(id) = &set.id {
-                        idlist.push(id.clone());
-                    }
-                    next_cases.push(Case {
-                        id: String::new(),
-                        func: f,
-                        is_method: in_class,
-                        params,
-                        param_ranges: ranges,
-                        not_run: case.not_run.clone().or(set_not_run),
-                        parametrized: true,
-                        setup: case.setup.clone(),
-                        class_fixtures: case.class_fixtures.clone(),
-                    });
-                    next_ids.push(idlist);
+                }
+                None => {
+                    let why = format!(
+                        "parametrize on line {}: `indirect` sends `{name}` through a fixture not defined in this file",
+                        p.line
+                    );
+                    p.not_run.get_or_insert(why);
                 }
             }
-            cases = next_cases;
-            idlists = next_ids;
         }
-        for (case, idlist) in cases.iter_mut().zip(idlists) {
-            case.id = if idlist.is_empty() {
-                base.to_string()
-            } else {
-                format!("{base}[{}]", idlist.join("-"))
-            };
-        }
-        Ok(cases)
     }
 
     fn parse_parametrize(
@@ -1115,11 +1275,29 @@ impl<'s, 'a> Collector<'s, 'a> {
             None,
             force_tuple,
         )?;
-        let indirect: Vec<bool> = match keyword(call, "indirect").map(|e| self.eval.eval(e, place))
-        {
-            None | Some(PyValue::Bool(false)) => vec![false; p.names.len()],
-            Some(PyValue::Bool(true)) => vec![true; p.names.len()],
+        let (indirect, all_indirect) = self
+            .indirect_names(call, place, &p.names)
+            .ok_or_else(|| fail("`indirect` is computed"))?;
+        p.scope = self.mark_scope(call, place, &p.names, all_indirect, fixtures);
+        p.pass_through = vec![false; p.names.len()];
+        p.indirect = indirect;
+        Ok(p)
+    }
+
+    /// Which names of a parametrize mark go through their fixtures (`indirect=`), and whether pytest
+    /// counts all of them as fixtures (a list must name as many as there are names); `None` when
+    /// `indirect` is computed.
+    fn indirect_names(
+        &self,
+        call: &'a ast::ExprCall,
+        place: Place<'a>,
+        names: &[String],
+    ) -> Option<(Vec<bool>, bool)> {
+        match keyword(call, "indirect").map(|e| self.eval.eval(e, place)) {
+            None | Some(PyValue::Bool(false)) => Some((vec![false; names.len()], false)),
+            Some(PyValue::Bool(true)) => Some((vec![true; names.len()], true)),
             Some(PyValue::Tuple(v) | PyValue::List(v)) => {
+                let all = v.len() == names.len();
                 let listed: Vec<String> = v
                     .into_iter()
                     .filter_map(|n| match n {
@@ -1127,14 +1305,41 @@ impl<'s, 'a> Collector<'s, 'a> {
                         _ => None,
                     })
                     .collect();
-                p.names.iter().map(|n| listed.contains(n)).collect()
+                Some((names.iter().map(|n| listed.contains(n)).collect(), all))
             }
-            Some(_) => return Err(fail("`indirect` is computed")),
-        };
-        let _ = fixtures;
-        p.pass_through = vec![false; p.names.len()];
-        p.indirect = indirect;
-        Ok(p)
+            Some(_) => None,
+        }
+    }
+
+    /// The scope of a parametrize mark (`_find_parametrized_scope`): its `scope=`, else the
+    /// narrowest scope of its fixtures when every name is indirect, else function (0). A scope the
+    /// extractor cannot tell counts as the widest, session (4).
+    fn mark_scope(
+        &self,
+        call: &'a ast::ExprCall,
+        place: Place<'a>,
+        names: &[String],
+        all_indirect: bool,
+        fixtures: &Fixtures<'a>,
+    ) -> u8 {
+        if let Some(scope) = keyword(call, "scope") {
+            return match self.eval.eval(scope, place) {
+                PyValue::None => 0,
+                PyValue::Str(s) => scope_order(&s).unwrap_or(4),
+                _ => 4,
+            };
+        }
+        if !all_indirect {
+            return 0;
+        }
+        names
+            .iter()
+            .map(|n| match fixtures.by_name.get(n) {
+                Some(def) => def.scope.clone().unwrap_or(4),
+                None => 4,
+            })
+            .min()
+            .unwrap_or(0)
     }
 
     fn parameter_sets(
@@ -1166,56 +1371,87 @@ impl<'s, 'a> Collector<'s, 'a> {
             Some(name) => format!("fixture `{name}` (line {line})"),
             None => format!("parametrize on line {line}"),
         };
-        let fail = |why: &str| format!("{what}: {why}");
-        let n = names.len();
-        // The cases: source expressions where the file spells them out, values always.
-        let (elements, from_source): (Vec<Element<'a>>, bool) =
-            match self.literal_elements(values, place, 0) {
-                Some((elts, at)) => {
-                    if elts.iter().any(|e| matches!(e, Expr::Starred(_))) {
-                        // Unpacked cases: their values may still be known.
-                        match self.eval.eval(values, place) {
-                            PyValue::List(v) | PyValue::Tuple(v) => {
-                                (v.into_iter().map(|v| (None, v, place)).collect(), false)
-                            }
-                            PyValue::Unknown(why) => {
-                                return Err(fail(&format!("its cases are computed ({why})")))
-                            }
-                            _ => return Err(fail("its cases are not a sequence")),
-                        }
-                    } else {
-                        (
-                            elts.iter()
-                                .map(|e| (Some(e), self.eval.eval(e, at), at))
-                                .collect(),
-                            true,
-                        )
-                    }
-                }
-                None => match self.eval.eval(values, place) {
-                    PyValue::List(v) | PyValue::Tuple(v) => {
-                        (v.into_iter().map(|v| (None, v, place)).collect(), false)
-                    }
-                    PyValue::Str(s) => (
-                        s.chars()
-                            .map(|c| (None, PyValue::Str(c.to_string()), place))
-                            .collect(),
-                        false,
-                    ),
-                    PyValue::Unknown(why) => {
-                        return Err(fail(&format!("its cases are computed ({why})")))
-                    }
-                    _ => return Err(fail("its cases are not a sequence the extractor can read")),
-                },
-            };
-        let _ = from_source;
-        // `ids=`: a list of ids, or a callable applied to each value.
-        enum Ids<'a> {
-            None,
-            List(Vec<PyValue<'a>>),
-            Callable(Callable<'a>),
+        let how = SetsOf {
+            what,
+            names: &names,
+            force_tuple,
+        };
+        let elements = self.elements(values, place, &how)?;
+        let ids = self.ids_of(ids_expr, place, &how)?;
+        if let Ids::List(list) = &ids {
+            if !list.is_empty() && list.len() != elements.len() {
+                return Err(
+                    how.fail("`ids` and the cases differ in number: pytest fails to collect it")
+                );
+            }
         }
-        let ids = match ids_expr.map(|e| self.eval.eval(e, place)) {
+        let mut sets: Vec<ParamSet<'a>> = Vec::new();
+        if elements.is_empty() {
+            // pytest's empty parameter set: one case, `NOTSET`, skipped.
+            sets.push(ParamSet {
+                exprs: None,
+                range: values.range(),
+                id: Id::Shown("NOTSET".into()),
+                not_run: Some(format!(
+                    "{}: it has no cases, so pytest skips the test (`NOTSET`)",
+                    how.what
+                )),
+
+                replay: Vec::new(),
+            });
+            return Ok(Parametrize::new(names, sets, line));
+        }
+        for (index, element) in elements.into_iter().enumerate() {
+            sets.push(self.param_set(index, element, values, &ids, &how)?);
+        }
+        unique_ids(&mut sets, &how)?;
+        Ok(Parametrize::new(names, sets, line))
+    }
+
+    /// The cases: source expressions where the file spells them out, values always.
+    fn elements(
+        &self,
+        values: &'a Expr,
+        place: Place<'a>,
+        how: &SetsOf,
+    ) -> Result<Vec<Element<'a>>, String> {
+        let Some((elts, at)) = self.literal_elements(values, place, 0) else {
+            return match self.eval.eval(values, place) {
+                PyValue::List(v) | PyValue::Tuple(v) => {
+                    Ok(v.into_iter().map(|v| (None, v, place)).collect())
+                }
+                PyValue::Str(s) => Ok(s
+                    .chars()
+                    .map(|c| (None, PyValue::Str(c.to_string()), place))
+                    .collect()),
+                PyValue::Unknown(why) => Err(how.fail(&format!("its cases are computed ({why})"))),
+                _ => Err(how.fail("its cases are not a sequence the extractor can read")),
+            };
+        };
+        if !elts.iter().any(|e| matches!(e, Expr::Starred(_))) {
+            return Ok(elts
+                .iter()
+                .map(|e| (Some(e), self.eval.eval(e, at), at))
+                .collect());
+        }
+        // Unpacked cases: their values may still be known.
+        match self.eval.eval(values, place) {
+            PyValue::List(v) | PyValue::Tuple(v) => {
+                Ok(v.into_iter().map(|v| (None, v, place)).collect())
+            }
+            PyValue::Unknown(why) => Err(how.fail(&format!("its cases are computed ({why})"))),
+            _ => Err(how.fail("its cases are not a sequence")),
+        }
+    }
+
+    /// `ids=`: a list of ids, or a callable applied to each value.
+    fn ids_of(
+        &self,
+        ids_expr: Option<&'a Expr>,
+        place: Place<'a>,
+        how: &SetsOf,
+    ) -> Result<Ids<'a>, String> {
+        Ok(match ids_expr.map(|e| self.eval.eval(e, place)) {
             None | Some(PyValue::None) => Ids::None,
             Some(PyValue::List(v) | PyValue::Tuple(v)) => Ids::List(v),
             Some(PyValue::Func(_, Some(f))) => Ids::Callable(f),
@@ -1225,204 +1461,176 @@ impl<'s, 'a> Collector<'s, 'a> {
                 Ids::Callable(Callable::Builtin(if b == "str" { "str" } else { "repr" }))
             }
             Some(PyValue::Unknown(why)) => {
-                return Err(fail(&format!("its `ids` are computed ({why})")))
+                return Err(how.fail(&format!("its `ids` are computed ({why})")))
             }
             Some(_) => {
-                return Err(fail(
-                    "its `ids` callable is not one the extractor can evaluate",
-                ))
+                return Err(how.fail("its `ids` callable is not one the extractor can evaluate"))
             }
-        };
-        if let Ids::List(list) = &ids {
-            if !list.is_empty() && list.len() != elements.len() {
-                return Err(fail(
-                    "`ids` and the cases differ in number: pytest fails to collect it",
-                ));
-            }
-        }
+        })
+    }
 
-        let mut sets: Vec<ParamSet<'a>> = Vec::new();
-        if elements.is_empty() {
-            // pytest's empty parameter set: one case, `NOTSET`, skipped.
-            sets.push(ParamSet {
-                exprs: None,
-                range: values.range(),
-                id: Id::Shown("NOTSET".into()),
-                not_run: Some(format!(
-                    "{what}: it has no cases, so pytest skips the test (`NOTSET`)"
-                )),
-            });
-            return Ok(Parametrize {
-                names,
-                sets,
-                line,
-                indirect: vec![false; n],
-                pass_through: vec![false; n],
-                not_run: None,
-            });
-        }
-        for (index, (expr, value, at)) in elements.into_iter().enumerate() {
-            let range = expr.map_or(values.range(), Ranged::range);
-            let mut explicit: Option<Id> = None;
-            let mut not_run = None;
-            // `pytest.param(*values, id=..., marks=...)`.
-            let param_call = expr.and_then(|e| match e {
-                Expr::Call(c) if self.scope.pytest_path(e).as_deref() == Some("pytest.param") => {
-                    Some(c)
-                }
-                _ => None,
-            });
-            let (exprs, vals): (Option<Vec<&'a Expr>>, Vec<PyValue<'a>>) =
-                if let Some(c) = param_call {
-                    for kw in c.arguments.keywords.iter() {
-                        match kw.arg.as_ref().map(|a| a.as_str()) {
-                            Some("id") => {
-                                if self.scope.pytest_path(&kw.value).as_deref()
-                                    == Some("pytest.HIDDEN_PARAM")
-                                {
-                                    explicit = Some(Id::Hidden);
-                                    continue;
-                                }
-                                match self.eval.eval(&kw.value, at) {
-                                    PyValue::Str(s) => {
-                                        explicit = Some(Id::Shown(ids::ascii_escaped_str(&s)))
-                                    }
-                                    PyValue::None => {}
-                                    PyValue::Unknown(why) => {
-                                        return Err(fail(&format!(
-                                            "a `pytest.param` id is computed ({why})"
-                                        )))
-                                    }
-                                    _ => return Err(fail(
-                                        "a `pytest.param` id is not a string: pytest refuses it",
-                                    )),
-                                }
-                            }
-                            Some("marks") => not_run = case_marks(&kw.value, self.scope, self.map),
-                            _ => {
-                                return Err(fail("a `pytest.param` has an argument pytest refuses"))
-                            }
-                        }
-                    }
-                    if c.arguments
-                        .args
-                        .iter()
-                        .any(|a| matches!(a, Expr::Starred(_)))
-                    {
-                        return Err(fail("a `pytest.param` unpacks values with `*`"));
-                    }
-                    let args: Vec<&'a Expr> = c.arguments.args.iter().collect();
-                    let vals = args.iter().map(|a| self.eval.eval(a, at)).collect();
-                    (Some(args), vals)
-                } else if force_tuple {
-                    (expr.map(|e| vec![e]), vec![value])
-                } else {
-                    // Several names: each case is unpacked into them.
-                    let source = expr.and_then(|e| self.literal_elements(e, at, 0));
-                    match (source, value) {
-                        (Some((elts, inner)), _)
-                            if !elts.iter().any(|e| matches!(e, Expr::Starred(_))) =>
-                        {
-                            let vals = elts.iter().map(|e| self.eval.eval(e, inner)).collect();
-                            (Some(elts.iter().collect()), vals)
-                        }
-                        (_, PyValue::Tuple(v) | PyValue::List(v)) => (None, v),
-                        (_, PyValue::Unknown(why)) => {
-                            return Err(fail(&format!("a case is computed ({why})")))
-                        }
-                        _ => return Err(fail("a case is not a sequence the extractor can unpack")),
-                    }
-                };
-            if vals.len() != n {
-                return Err(fail(
-                    "a case does not have one value per argument name: pytest fails to collect it",
-                ));
+    /// One parameter set: its values (and their source, when the file spells them out and a test
+    /// function's scope reads them the same), its id and its marks.
+    fn param_set(
+        &self,
+        index: usize,
+        (expr, value, at): Element<'a>,
+        values: &'a Expr,
+        ids: &Ids<'a>,
+        how: &SetsOf,
+    ) -> Result<ParamSet<'a>, String> {
+        let range = expr.map_or(values.range(), Ranged::range);
+        // `pytest.param(*values, id=..., marks=...)`.
+        let param_call = expr.and_then(|e| match e {
+            Expr::Call(c) if self.scope.pytest_path(e).as_deref() == Some("pytest.param") => {
+                Some(c)
             }
-            // Values read from a class body, or reading names bound there, are not what a test
-            // function's scope sees: keep them only when they are self-contained literals.
-            let exprs = match exprs {
-                Some(list) => {
-                    let mut out = Vec::new();
-                    let mut ok = true;
-                    for e in list {
-                        match self.class_free(e, at, 0) {
-                            Some(e) => out.push(e),
-                            None => {
-                                ok = false;
-                                break;
-                            }
-                        }
-                    }
-                    ok.then_some(out)
-                }
-                None => None,
-            };
-            let id = match explicit {
-                Some(id) => id,
-                None => match &ids {
-                    Ids::List(list) if list.get(index).is_some_and(|v| *v != PyValue::None) => {
-                        Id::Shown(
-                            ids::explicit_id(&list[index])
-                                .map_err(|why| fail(&format!("an `ids` entry: {why}")))?,
-                        )
-                    }
-                    Ids::Callable(f) => {
-                        let mut parts = Vec::new();
-                        for (v, name) in vals.iter().zip(&names) {
-                            let from_fn = match self.eval.call(f, v.clone()) {
-                                PyValue::None => None,
-                                PyValue::Unknown(why) => {
-                                    return Err(fail(&format!(
-                                        "its `ids` callable cannot be evaluated here ({why})"
-                                    )))
-                                }
-                                r => ids::idval_from_value(&r).map_err(|why| fail(&why))?,
-                            };
-                            parts.push(match from_fn {
-                                Some(s) => s,
-                                None => ids::idval(v, name, index).map_err(|why| {
-                                    fail(&format!("the id of a case cannot be known: {why}"))
-                                })?,
-                            });
-                        }
-                        Id::Shown(parts.join("-"))
-                    }
-                    _ => {
-                        let mut parts = Vec::new();
-                        for (v, name) in vals.iter().zip(&names) {
-                            parts.push(ids::idval(v, name, index).map_err(|why| {
-                                fail(&format!("the id of a case cannot be known: {why}"))
-                            })?);
-                        }
-                        Id::Shown(parts.join("-"))
-                    }
-                },
-            };
-            sets.push(ParamSet {
-                exprs,
-                range,
-                id,
-                not_run,
-            });
-        }
-        let mut all: Vec<Id> = sets.iter().map(|s| s.id.clone()).collect();
-        if all.iter().filter(|i| **i == Id::Hidden).count() > 1 {
-            return Err(fail(
-                "several cases hide their ids: pytest fails to collect it",
+            _ => None,
+        });
+        let (explicit, not_run, (exprs, vals)) = match param_call {
+            Some(c) => self.pytest_param(c, at, how)?,
+            None => (None, None, self.unpack_case(expr, value, at, how)?),
+        };
+        if vals.len() != how.names.len() {
+            return Err(how.fail(
+                "a case does not have one value per argument name: pytest fails to collect it",
             ));
         }
-        ids::make_unique(&mut all);
-        for (set, id) in sets.iter_mut().zip(all) {
-            set.id = id;
-        }
-        Ok(Parametrize {
-            names,
-            sets,
-            line,
-            indirect: vec![false; n],
-            pass_through: vec![false; n],
-            not_run: None,
+        // Values read from a class body, or reading names bound there, are not what a test
+        // function's scope sees: keep them only when they are self-contained literals.
+        let exprs = exprs.and_then(|list| {
+            list.into_iter()
+                .map(|e| self.class_free(e, at, 0))
+                .collect::<Option<Vec<_>>>()
+        });
+        let id = match explicit {
+            Some(id) => id,
+            None => self.case_id(index, &vals, ids, how)?,
+        };
+        Ok(ParamSet {
+            exprs,
+            range,
+            id,
+            not_run,
+            replay: Vec::new(),
         })
+    }
+
+    /// `pytest.param(values…, id=…, marks=…)`: its explicit id, why its marks keep it from
+    /// running, and its values.
+    fn pytest_param(
+        &self,
+        c: &'a ast::ExprCall,
+        at: Place<'a>,
+        how: &SetsOf,
+    ) -> Result<(Option<Id>, Option<String>, CaseValues<'a>), String> {
+        let mut explicit = None;
+        let mut not_run = None;
+        for kw in c.arguments.keywords.iter() {
+            match kw.arg.as_ref().map(|a| a.as_str()) {
+                Some("id") => {
+                    if let Some(id) = self.param_id(&kw.value, at, how)? {
+                        explicit = Some(id);
+                    }
+                }
+                Some("marks") => not_run = case_marks(&kw.value, self.scope, self.map),
+                _ => return Err(how.fail("a `pytest.param` has an argument pytest refuses")),
+            }
+        }
+        if c.arguments
+            .args
+            .iter()
+            .any(|a| matches!(a, Expr::Starred(_)))
+        {
+            return Err(how.fail("a `pytest.param` unpacks values with `*`"));
+        }
+        let args: Vec<&'a Expr> = c.arguments.args.iter().collect();
+        let vals = args.iter().map(|a| self.eval.eval(a, at)).collect();
+        Ok((explicit, not_run, (Some(args), vals)))
+    }
+
+    /// The `id=` of a `pytest.param`: `None` when it is `None` (the id is then computed).
+    fn param_id(&self, value: &'a Expr, at: Place<'a>, how: &SetsOf) -> Result<Option<Id>, String> {
+        if self.scope.pytest_path(value).as_deref() == Some("pytest.HIDDEN_PARAM") {
+            return Ok(Some(Id::Hidden));
+        }
+        match self.eval.eval(value, at) {
+            PyValue::Str(s) => Ok(Some(Id::Shown(ids::ascii_escaped_str(&s)))),
+            PyValue::None => Ok(None),
+            PyValue::Unknown(why) => {
+                Err(how.fail(&format!("a `pytest.param` id is computed ({why})")))
+            }
+            _ => Err(how.fail("a `pytest.param` id is not a string: pytest refuses it")),
+        }
+    }
+
+    /// A case that is not a `pytest.param`: one value, or (several names) a sequence unpacked
+    /// into them.
+    fn unpack_case(
+        &self,
+        expr: Option<&'a Expr>,
+        value: PyValue<'a>,
+        at: Place<'a>,
+        how: &SetsOf,
+    ) -> Result<CaseValues<'a>, String> {
+        if how.force_tuple {
+            return Ok((expr.map(|e| vec![e]), vec![value]));
+        }
+        // Several names: each case is unpacked into them.
+        let source = expr.and_then(|e| self.literal_elements(e, at, 0));
+        match (source, value) {
+            (Some((elts, inner)), _) if !elts.iter().any(|e| matches!(e, Expr::Starred(_))) => {
+                let vals = elts.iter().map(|e| self.eval.eval(e, inner)).collect();
+                Ok((Some(elts.iter().collect()), vals))
+            }
+            (_, PyValue::Tuple(v) | PyValue::List(v)) => Ok((None, v)),
+            (_, PyValue::Unknown(why)) => Err(how.fail(&format!("a case is computed ({why})"))),
+            _ => Err(how.fail("a case is not a sequence the extractor can unpack")),
+        }
+    }
+
+    /// The id pytest gives a case that has no `pytest.param` id: from `ids=`, else from its values.
+    fn case_id(
+        &self,
+        index: usize,
+        vals: &[PyValue<'a>],
+        ids: &Ids<'a>,
+        how: &SetsOf,
+    ) -> Result<Id, String> {
+        let unknown = |why: String| how.fail(&format!("the id of a case cannot be known: {why}"));
+        match ids {
+            Ids::List(list) if list.get(index).is_some_and(|v| *v != PyValue::None) => {
+                Ok(Id::Shown(ids::explicit_id(&list[index]).map_err(
+                    |why| how.fail(&format!("an `ids` entry: {why}")),
+                )?))
+            }
+            Ids::Callable(f) => {
+                let mut parts = Vec::new();
+                for (v, name) in vals.iter().zip(how.names) {
+                    let from_fn = match self.eval.call(f, v.clone()) {
+                        PyValue::None => None,
+                        PyValue::Unknown(why) => {
+                            return Err(how.fail(&format!(
+                                "its `ids` callable cannot be evaluated here ({why})"
+                            )))
+                        }
+                        r => ids::idval_from_value(&r).map_err(|why| how.fail(&why))?,
+                    };
+                    parts.push(match from_fn {
+                        Some(s) => s,
+                        None => ids::idval(v, name, index).map_err(unknown)?,
+                    });
+                }
+                Ok(Id::Shown(parts.join("-")))
+            }
+            _ => {
+                let mut parts = Vec::new();
+                for (v, name) in vals.iter().zip(how.names) {
+                    parts.push(ids::idval(v, name, index).map_err(unknown)?);
+                }
+                Ok(Id::Shown(parts.join("-")))
+            }
+        }
     }
 
     /// The elements of a list or tuple the file spells out, following names to literal constants
@@ -1504,6 +1712,162 @@ impl<'s, 'a> Collector<'s, 'a> {
     }
 }
 
+/// What the marks of a test say, read in pytest's order.
+#[derive(Default)]
+struct MarksRead<'a> {
+    not_run: Option<String>,
+    setup: Vec<(u32, String)>,
+    parametrizes: Vec<Parametrize<'a>>,
+    usefixtures: Vec<String>,
+}
+
+/// Why a mark (`skip`, `skipif`, `xfail`) keeps pytest from passing
+/// the test as written.
+fn mark_not_run(path: &str, via: &str, line: u32) -> Option<String> {
+    match path {
+        "pytest.mark.skip" => Some(format!(
+            "marked `skip`{via} (line {line}): pytest does not run it"
+        )),
+        "pytest.mark.skipif" => Some(format!(
+            "marked `skipif`{via} (line {line}): pytest may not run it"
+        )),
+        "pytest.mark.xfail" => Some(format!(
+            "marked `xfail`{via} (line {line}): pytest expects it to fail"
+        )),
+        // `filterwarnings` marks, like `-m`, are read per test by `pytest::session`.
+        _ => None,
+    }
+}
+
+/// The test function's arguments pytest fills (no defaults), without `self`.
+fn test_argnames(f: &ast::StmtFunctionDef, in_class: bool) -> Vec<String> {
+    f.parameters
+        .iter_non_variadic_params()
+        .filter(|p| p.default.is_none())
+        .map(|p| p.parameter.name.to_string())
+        .skip(usize::from(in_class))
+        .collect()
+}
+
+/// The closure's names sorted by fixture scope, widest first (stable).
+fn by_scope<'c>(closure: &'c [String], fixtures: &Fixtures) -> Result<Vec<&'c String>, String> {
+    let mut sorted: Vec<(u8, &String)> = Vec::new();
+    for name in closure {
+        let scope = match fixtures.by_name.get(name) {
+            Some(def) => def.scope.clone()?,
+            None => 0,
+        };
+        sorted.push((scope, name));
+    }
+    sorted.sort_by_key(|(scope, _)| std::cmp::Reverse(*scope));
+    Ok(sorted.into_iter().map(|(_, n)| n).collect())
+}
+
+/// pytest refuses a test that parametrizes one name twice.
+fn parametrized_once(order: &[Parametrize]) -> Result<(), String> {
+    let mut seen: Vec<&str> = Vec::new();
+    for p in order {
+        for n in &p.names {
+            if seen.contains(&n.as_str()) {
+                return Err(format!(
+                    "`{n}` is parametrized twice: pytest fails to collect it"
+                ));
+            }
+            seen.push(n);
+        }
+    }
+    Ok(())
+}
+
+/// The cases of every combination of the parametrizations (the first varying slowest), with
+/// pytest's ids: `base[id1-id2-…]`.
+fn combine<'a>(
+    first: Case<'a>,
+    base: &str,
+    order: &[Parametrize<'a>],
+) -> Result<Vec<Case<'a>>, String> {
+    let mut cases = vec![(first, Vec::new())];
+    for p in order {
+        if cases.len().saturating_mul(p.sets.len()) > MAX_CASES {
+            return Err(format!(
+                "its parametrizations make more than {MAX_CASES} cases, which the extractor does not expand"
+            ));
+        }
+        cases = cases
+            .iter()
+            .flat_map(|(case, idlist)| {
+                p.sets
+                    .iter()
+                    .map(move |set| extend_case(case, idlist, p, set))
+            })
+            .collect();
+    }
+    Ok(cases
+        .into_iter()
+        .map(|(mut case, idlist)| {
+            case.id = if idlist.is_empty() {
+                base.to_string()
+            } else {
+                format!("{base}[{}]", idlist.join("-"))
+            };
+            case
+        })
+        .collect())
+}
+
+/// One case with one more parameter set (its values and its id part).
+fn extend_case<'a>(
+    case: &Case<'a>,
+    idlist: &[String],
+    p: &Parametrize<'a>,
+    set: &ParamSet<'a>,
+) -> (Case<'a>, Vec<String>) {
+    let mut params = case.params.clone();
+    let mut ranges = case.param_ranges.clone();
+    let mut fixture_values = case.fixture_values.clone();
+    let mut set_not_run = set.not_run.clone().or_else(|| p.not_run.clone());
+    for (i, name) in p.names.iter().enumerate() {
+        if p.indirect[i] && !p.pass_through[i] {
+            if let Some((_, text)) = set.replay.iter().find(|(j, _)| *j == i) {
+                fixture_values.push((name.clone(), text.clone(), set.range));
+            }
+            continue;
+        }
+        match set.exprs.as_ref().map(|e| e[i]) {
+            Some(expr) => {
+                params.push((name.clone(), expr));
+                // One range per parameter: the case (of its own decorator) it came from.
+                ranges.push(set.range);
+            }
+            None => {
+                set_not_run.get_or_insert_with(|| {
+                    format!(
+                        "parametrize on line {}: the value of `{name}` is computed, so the extractor cannot replay it",
+                        p.line
+                    )
+                });
+            }
+        }
+    }
+    let mut idlist = idlist.to_vec();
+    if let Id::Shown(id) = &set.id {
+        idlist.push(id.clone());
+    }
+    let next = Case {
+        id: String::new(),
+        func: case.func,
+        is_method: case.is_method,
+        params,
+        param_ranges: ranges,
+        not_run: case.not_run.clone().or(set_not_run),
+        parametrized: true,
+        setup: case.setup.clone(),
+        class_fixtures: case.class_fixtures.clone(),
+        fixture_values,
+    };
+    (next, idlist)
+}
+
 /// Names a value expression reads (comprehension and lambda variables included: conservative).
 fn load_names<'e>(expr: &'e Expr, out: &mut Vec<&'e str>) {
     use ruff_python_ast::visitor::{self as v, Visitor};
@@ -1565,6 +1929,9 @@ struct Parametrize<'a> {
     pass_through: Vec<bool>,
     /// Why no case of it can be replayed.
     not_run: Option<String>,
+    /// Its scope (pytest's order: session 4 … function 0): pytest reorders the tests of the file
+    /// around a parametrization wider than function.
+    scope: u8,
 }
 
 struct ParamSet<'a> {
@@ -1573,6 +1940,62 @@ struct ParamSet<'a> {
     range: TextRange,
     id: Id,
     not_run: Option<String>,
+    /// Values that go through fixtures (by the index of their name): the fixture's value for
+    /// them, as Python source that reads only builtins.
+    replay: Vec<(usize, String)>,
+}
+
+/// A parametrization being read: what its messages start with, its argument names, and whether
+/// each case is one value (a single name given as a string, or a fixture's params).
+struct SetsOf<'n> {
+    what: String,
+    names: &'n [String],
+    force_tuple: bool,
+}
+
+impl SetsOf<'_> {
+    fn fail(&self, why: &str) -> String {
+        format!("{}: {why}", self.what)
+    }
+}
+
+/// `ids=`: none, a list of ids, or a callable applied to each value.
+enum Ids<'a> {
+    None,
+    List(Vec<PyValue<'a>>),
+    Callable(Callable<'a>),
+}
+
+/// A case's values: their source expressions when the file spells them out, and their values.
+type CaseValues<'a> = (Option<Vec<&'a Expr>>, Vec<PyValue<'a>>);
+
+/// pytest fails to collect several hidden ids; duplicate ids get a suffix (`a0`, `a1`).
+fn unique_ids(sets: &mut [ParamSet], how: &SetsOf) -> Result<(), String> {
+    let mut all: Vec<Id> = sets.iter().map(|s| s.id.clone()).collect();
+    if all.iter().filter(|i| **i == Id::Hidden).count() > 1 {
+        return Err(how.fail("several cases hide their ids: pytest fails to collect it"));
+    }
+    ids::make_unique(&mut all);
+    for (set, id) in sets.iter_mut().zip(all) {
+        set.id = id;
+    }
+    Ok(())
+}
+
+impl<'a> Parametrize<'a> {
+    /// A parametrization of direct arguments (not through fixtures).
+    fn new(names: Vec<String>, sets: Vec<ParamSet<'a>>, line: u32) -> Self {
+        let n = names.len();
+        Parametrize {
+            names,
+            sets,
+            line,
+            indirect: vec![false; n],
+            pass_through: vec![false; n],
+            not_run: None,
+            scope: 0,
+        }
+    }
 }
 
 fn case_marks(expr: &Expr, scope: &ModuleScope, map: &SourceMap) -> Option<String> {

@@ -102,6 +102,17 @@ fn parameter_items<'a>(ctx: &Ctx<'_, 'a>, test: &mut Test<'_, 'a>, items: &mut V
         let p = p.name().as_str();
         if let Some(k) = case.params.iter().position(|(n, _)| n == p) {
             items.push(parametrized_item(ctx, case, k, p));
+        } else if let Some((_, text, range)) = case.fixture_values.iter().find(|v| v.0 == p) {
+            // A parametrized fixture's value for this case (its body run by collect): source
+            // that reads only builtins, bound where the fixture runs.
+            items.push(Item {
+                defs: vec![Ident::from(p)],
+                fold: Ok(Piece::BindIndexed(Ident::from(p), text.clone())),
+                label: Some(format!("`{p}`")),
+                kind: Kind::Fixture,
+                role: OriginRole::Fixture,
+                ..items::setup(*range, String::new())
+            });
         } else if i == 0 && case.is_method {
             items.push(items::unfoldable_binding(
                 p,

@@ -1,6 +1,7 @@
 //! pytest's own algorithms, re-implemented from its source (pytest 9): one concept per module.
 
 pub mod config;
+pub mod fixture_body;
 pub mod ids;
 pub mod markexpr;
 pub mod marks;
