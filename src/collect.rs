@@ -234,11 +234,50 @@ fn bases_in<'a>(body: &'a [Stmt], c: &ast::StmtClassDef) -> Vec<&'a ast::StmtCla
 
 /// Whether a base class of `c` defined in `body` has a constructor.
 fn inherits_init(body: &[Stmt], c: &ast::StmtClassDef) -> bool {
-    bases_in(body, c).iter().any(|b| {
-        b.body.iter().any(|s| {
-            matches!(s, Stmt::FunctionDef(m) if matches!(m.name.as_str(), "__init__" | "__new__"))
-        })
-    })
+    bases_in(body, c).iter().any(|b| binds_constructor(&b.body))
+}
+
+/// Whether a class body binds `__init__` or `__new__` (pytest's `hasinit`/`hasnew`: anything but
+/// `object`'s own) anywhere, under an `if` or a `try` too, by `def` or by assignment.
+fn binds_constructor(body: &[Stmt]) -> bool {
+    struct Finder(bool);
+    impl<'a> Visitor<'a> for Finder {
+        fn visit_stmt(&mut self, stmt: &'a Stmt) {
+            let is_ctor = |name: &str| matches!(name, "__init__" | "__new__");
+            match stmt {
+                Stmt::FunctionDef(f) => self.0 |= is_ctor(f.name.as_str()),
+                Stmt::ClassDef(_) => {}
+                Stmt::Assign(a) => {
+                    for t in &a.targets {
+                        if let Expr::Name(n) = t {
+                            let objects_own = matches!(a.value.as_ref(), Expr::Attribute(v)
+                                if v.attr.as_str() == n.id.as_str()
+                                    && matches!(v.value.as_ref(), Expr::Name(o) if o.id.as_str() == "object"));
+                            self.0 |= is_ctor(n.id.as_str()) && !objects_own;
+                        }
+                    }
+                }
+                Stmt::AnnAssign(a) => {
+                    self.0 |= matches!(a.target.as_ref(), Expr::Name(n) if is_ctor(n.id.as_str()));
+                }
+                Stmt::Import(_) | Stmt::ImportFrom(_) => {
+                    let names: Vec<&ast::Alias> = match stmt {
+                        Stmt::Import(i) => i.names.iter().collect(),
+                        Stmt::ImportFrom(i) => i.names.iter().collect(),
+                        _ => Vec::new(),
+                    };
+                    self.0 |= names.iter().any(|a| {
+                        is_ctor(a.asname.as_ref().unwrap_or(&a.name).as_str())
+                    });
+                }
+                other => ruff_python_ast::visitor::walk_stmt(self, other),
+            }
+        }
+        fn visit_expr(&mut self, _: &'a Expr) {}
+    }
+    let mut finder = Finder(false);
+    finder.visit_body(body);
+    finder.0
 }
 
 /// `__test__ = False` inherited from a base of `body`, unless the class sets its own.
@@ -855,7 +894,6 @@ impl<'s, 'a> Collector<'s, 'a> {
                 ));
             }
             match m.name.as_str() {
-                "__init__" | "__new__" => has_init = true,
                 "setup_method" | "setup" | "setup_class" | "setUp" => setup.push((
                     map.line(m.range.start()),
                     format!(
@@ -868,6 +906,7 @@ impl<'s, 'a> Collector<'s, 'a> {
                 _ => {}
             }
         }
+        has_init |= binds_constructor(&c.body);
         (has_init, not_a_test)
     }
 
