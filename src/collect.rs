@@ -266,9 +266,9 @@ fn binds_constructor(body: &[Stmt]) -> bool {
                         Stmt::ImportFrom(i) => i.names.iter().collect(),
                         _ => Vec::new(),
                     };
-                    self.0 |= names.iter().any(|a| {
-                        is_ctor(a.asname.as_ref().unwrap_or(&a.name).as_str())
-                    });
+                    self.0 |= names
+                        .iter()
+                        .any(|a| is_ctor(a.asname.as_ref().unwrap_or(&a.name).as_str()));
                 }
                 other => ruff_python_ast::visitor::walk_stmt(self, other),
             }
