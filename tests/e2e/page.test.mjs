@@ -383,6 +383,8 @@ test("a deeply nested expression leaves a usable page with a message", async () 
         (await p.page.locator(`[data-testid="test-group"][data-test="test_deep_${what}"] [data-testid="assertion-reason"]`).count()) > 0;
       assert.ok(message, `${what}: no message for the deep statement`);
       assert.equal(await p.page.locator("#fatal").isVisible(), false, `${what}: fatal banner`);
+      // A line this long is not parsed for colours (that took the page's thread for over 50 ms).
+      assert.equal(await p.page.evaluate(() => window.__benchExplorer.editor.mode()), "large", `${what}: editor mode`);
       if (what === "parentheses") {
         await p.tid("syntax-error").filter({ hasText: /nest|deep/i }).first().waitFor();
         await p.shot("deep-nesting");
@@ -392,6 +394,8 @@ test("a deeply nested expression leaves a usable page with a message", async () 
     const chain = "def test_chain():\n    v0 = 1\n" + Array.from({ length: 3000 }, (_, i) => `    v${i + 1} = v${i} + 1\n`).join("") + "    assert v3000 == 3001\n";
     await p.setText(chain);
     await p.page.locator('[data-testid="test-group"][data-test="test_chain"]').waitFor();
+    // Many short lines are an ordinary document: highlighted again.
+    assert.equal(await p.page.evaluate(() => window.__benchExplorer.editor.mode()), "normal");
     // The page still works afterwards.
     await p.setText(normal);
     await p.page.getByText("f(1) == 1", { exact: true }).waitFor();

@@ -229,7 +229,7 @@ const wrapping = new Compartment();
 
 // ---- large documents and files that are not text: the costly extensions off -------------------
 
-// Above this many characters (UTF-16) the editor drops Python parsing and highlighting, bracket
+// Above this many characters (UTF-16), or with a line over LONG_LINE, the editor drops Python parsing and highlighting, bracket
 // matching, folding and selection-match highlighting: on a file of megabytes their background
 // parse and per-update scans are what blocks the page (issue 11: a 10 MB file, 50,000 asserts),
 // and nobody reads such a file by its colours. The bench's files are a few KB.
@@ -323,7 +323,15 @@ const costlyExtensions = () => [
   foldGutter(),
   indentOnInput(),
 ];
-const modeOf = (doc) => (looksBinary(doc) ? "binary" : doc.length > LARGE_DOC ? "large" : "normal");
+// A line this long (a minified or generated file, 50,000-deep brackets) gets the same treatment:
+// Python parsing and bracket matching of one such line took the page's thread for over 50 ms.
+export const LONG_LINE = 10_000;
+function hasLongLine(doc) {
+  if (doc.length <= LONG_LINE) return false;
+  for (const it = doc.iterLines(); !it.next().done; ) if (it.value.length > LONG_LINE) return true;
+  return false;
+}
+const modeOf = (doc) => (looksBinary(doc) ? "binary" : doc.length > LARGE_DOC || hasLongLine(doc) ? "large" : "normal");
 const modeExtensions = (m) => (m === "binary" ? [escapedView] : m === "large" ? [] : costlyExtensions());
 const modeField = StateField.define({
   create: (state) => modeOf(state.doc),

@@ -1,6 +1,7 @@
-//! Live extraction, off the main thread: the editor reports an edit, the next animation frame asks
-//! the extraction worker (`www/extract-worker.js` running this same wasm, see `worker.rs`) for the
-//! whole text (keystrokes within a frame coalesce). Every edit is a new generation: a reply for an
+//! Live extraction, off the main thread: the editor reports an edit, and once the current task is
+//! done the page asks the extraction worker (`www/extract-worker.js` running this same wasm, see
+//! `worker.rs`) for the whole text (the edits of one task coalesce; so do those made while the
+//! worker is busy). Every edit is a new generation: a reply for an
 //! older one is dropped, and the last good result stays on screen meanwhile (with a progress note
 //! after ~100 ms). The reply comes as JSON parts, decoded a few milliseconds at a time so that no
 //! task blocks the page, then the views update from the new `Analysis`. Also the actions that load
@@ -61,8 +62,10 @@ pub fn request(app: AppState) {
     if PENDING.with(|p| p.replace(true)) {
         return;
     }
-    // Keystrokes within a frame coalesce into one request.
-    request_animation_frame(move || send(app));
+    // Sent once the current task is done (the edits of one task coalesce), not in the next
+    // animation frame: waiting for a frame cost up to 16.7 ms of every keystroke's latency. Edits
+    // made while the worker is busy coalesce in `benchExtract` (www/boot.js): the newest waits.
+    leptos::task::spawn_local(async move { send(app) });
 }
 
 fn send(app: AppState) {

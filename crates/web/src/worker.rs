@@ -43,3 +43,32 @@ pub fn worker_analyze(text: &str, request: &str) -> Result<JsValue, JsValue> {
     Reflect::set(&out, &"parts".into(), &list)?;
     Ok(out.into())
 }
+
+/// Rounds of warm-up over the bench's files (`benchWorkerWarm`).
+const WARM_ROUNDS: u32 = 3;
+
+/// One step of the worker's warm-up, run when it has nothing else to do after start-up: the whole
+/// pipeline (extract, group, serialize) on bench file `step % 21`, a round per stage.
+/// The engine runs a module's code unoptimized until it has been called enough: before this, the
+/// first keystrokes' extractions took several times longer than later ones. Returns whether
+/// there are more steps.
+#[wasm_bindgen(js_name = benchWorkerWarm)]
+pub fn worker_warm(step: u32) -> bool {
+    let problems = bench::problems();
+    let total = WARM_ROUNDS * problems.len() as u32;
+    let Some(p) = problems.get((step as usize) % problems.len().max(1)) else {
+        return false;
+    };
+    // The default stage first (the others run the faithful extraction too).
+    let stages = bench_explorer::Stage::ALL;
+    let round = step as usize / problems.len();
+    let req = Request {
+        file: p.test_name.to_string(),
+        slug: Some(p.slug.to_string()),
+        stage: stages[stages.len() - 1 - round % stages.len()],
+        solution_modules: Vec::new(),
+        slug_is_real: true,
+    };
+    std::hint::black_box(analyze(p.test, &req, now));
+    step + 1 < total
+}

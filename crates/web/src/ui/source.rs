@@ -43,7 +43,12 @@ pub fn SourcePane() -> impl IntoView {
             label: "Test file (Python)",
             testid: "editor-content",
             on_change: Some(Box::new(move || engine::request(app))),
-            on_cursor: Some(Box::new(move |line| app.cursor_line.set(Some(line)))),
+            // Only a new line is news: typing on one line re-ran what depends on it at every key.
+            on_cursor: Some(Box::new(move |line| {
+                if app.cursor_line.get_untracked() != Some(line) {
+                    app.cursor_line.set(Some(line));
+                }
+            })),
         };
         let editor = js::create_editor(&el, &opts.into_js());
         js::set_main_editor(editor);
