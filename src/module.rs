@@ -663,12 +663,16 @@ impl<'a> ModuleScope<'a> {
             return None;
         }
         // pytest's own calls (`pytest.mark.skip(...)(test_x)`, `pytest.param(...)`): the namespace
-        // has no pytest.
+        // has no pytest. An assignment expression binds a module global, which replayed inside the
+        // fold's lambda would be a local of the lambda instead (its reads before the binding would
+        // raise UnboundLocalError there).
         let mut pytest = false;
+        let mut walrus = false;
         for_import_time_exprs(stmt, &mut |e| {
             pytest |= matches!(e, Expr::Call(_)) && self.pytest_path(e).is_some();
+            walrus |= matches!(e, Expr::Named(_));
         });
-        if pytest {
+        if pytest || walrus {
             return None;
         }
         Some(!effect)

@@ -145,7 +145,13 @@ impl Names {
                 &mut self.map,
                 &mut self.solution_names,
             ),
-            None => resolve::resolve_global(
+            None => match resolve::frame_read(
+                ctx,
+                name,
+                sources.iter().flat_map(|(loads, _)| loads.iter()),
+            ) {
+                Some(refused) => refused,
+                None => resolve::resolve_global(
                 ctx,
                 name,
                 load.attr.as_deref(),
@@ -154,6 +160,7 @@ impl Names {
                 &mut self.origins,
                 &mut self.solution_names,
             ),
+            },
         })
     }
 

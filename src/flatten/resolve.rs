@@ -462,6 +462,38 @@ const FRAME_BUILTINS: &[&str] = &[
     "compile",
 ];
 
+/// Builtins that read their caller's frame or globals whatever their arguments, and those that do
+/// only when called with none (`vars()`, `dir()`; `vars(x)` does not).
+const FRAME_ALWAYS: &[&str] = &["globals", "locals", "eval", "exec", "breakpoint", "super"];
+const FRAME_BARE: &[&str] = &["vars", "dir"];
+
+/// Why the test's own read of the global `name` (by `loads`) cannot be flattened: a builtin that
+/// reads the test's variables or globals by name at run time (the flattened expression has its
+/// locals inlined away, the solution's names as parameters, loop bodies in a comprehension's
+/// scope, and the solution's globals).
+pub fn frame_read<'l>(
+    ctx: &Ctx,
+    name: &str,
+    mut loads: impl Iterator<Item = &'l names::Load>,
+) -> Option<Resolution> {
+    if ctx.scope.globals.contains_key(name) || ctx.scope.star_import {
+        return None;
+    }
+    let always = FRAME_ALWAYS.contains(&name);
+    let bare = FRAME_BARE.contains(&name);
+    if !always && !bare {
+        return None;
+    }
+    loads
+        .any(|l| l.name == name && (always || l.bare_call || !l.called))
+        .then(|| {
+            Resolution::Unresolved(
+                format!("`{name}` reads the test's variables or globals by name at run time, and a flattened expression has neither"),
+                false,
+            )
+        })
+}
+
 /// A step of a helper's body before its `return`: `y = g(x)` (the name and the value) or an
 /// expression evaluated for its effect.
 type Step<'d> = (Option<&'d str>, &'d Expr);
@@ -575,6 +607,16 @@ impl Lookup<'_, '_, '_, '_> {
             };
             if let Resolution::Unresolved(why, _) = resolution {
                 return Err(format!("its body reads `{n}`, and {why}"));
+            }
+            // A mutable constant is one object in pytest, shared by every call of the helper (and by
+            // the test's own reads); written out inside the lambda it would be a new one per call.
+            if let Some(Global::Constant { source, range, .. }) = ctx.scope.globals.get(n) {
+                if !names::is_immutable_literal(source) {
+                    return Err(format!(
+                        "its body reads the file's `{n}` (line {}), one object that every call shares, which written out in the helper would be a new one at each call",
+                        ctx.map.line(range.start())
+                    ));
+                }
             }
             // A builtin the solution redefines is spelled out, as in the assertion.
             if !body_map.contains_key(n)

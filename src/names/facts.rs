@@ -47,6 +47,8 @@ pub struct Load {
     pub in_identity: bool,
     /// `name(...)`: the name is what a call calls, and its value goes nowhere else.
     pub called: bool,
+    /// `name()`: called with no arguments at all (`vars()` reads the caller's frame, `vars(x)` not).
+    pub bare_call: bool,
 }
 
 /// An operation that may run code outside the builtins (a call, an attribute read, a subscript, an
@@ -101,6 +103,8 @@ struct FactsWalker {
     identity: usize,
     /// The `Name` about to be visited is a call's callee.
     callee: bool,
+    /// That call has no arguments.
+    bare_callee: bool,
 }
 
 impl FactsWalker {
@@ -111,6 +115,7 @@ impl FactsWalker {
     fn record(&mut self, name: &ast::ExprName) {
         let attr = self.attr.take();
         let called = std::mem::take(&mut self.callee);
+        let bare_call = called && std::mem::take(&mut self.bare_callee);
         if name.ctx != ExprContext::Load || self.bound(name.id.as_str()) {
             return;
         }
@@ -123,6 +128,7 @@ impl FactsWalker {
             in_fstring: self.fstring > 0,
             in_identity: self.identity > 0,
             called,
+            bare_call,
         });
     }
 
@@ -277,7 +283,9 @@ impl FactsWalker {
     fn call(&mut self, call: &ast::ExprCall) {
         self.facts.has_call = true;
         self.facts.calls.push(call.range());
+        self.bare_callee = call.arguments.is_empty();
         self.callee(&call.func);
+        self.bare_callee = false;
         let pure = matches!(call.func.as_ref(), Expr::Name(n)
             if NON_MUTATING_BUILTINS.contains(&n.id.as_str()) && !self.bound(n.id.as_str()));
         let arguments = call.arguments.args.iter();
