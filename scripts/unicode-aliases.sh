@@ -2,10 +2,10 @@
 # Regenerate crates/unicode-names/data/aliases.txt: the name aliases that the real unicode_names2
 # (the version crates/unicode-names builds on) accepts, from the NameAliases.txt it ships, as
 # `CODE;ALIAS` lines. Run it when that version changes; the crate's tests check the file against the
-# real crate's answers.
+# real crate's answers (crates/unicode-names/reference).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-dir=$(cargo metadata --format-version 1 --offline | python3 -c '
+dir=$(cargo metadata --format-version 1 --offline --manifest-path crates/unicode-names/reference/Cargo.toml | python3 -c '
 import json, sys
 for p in json.load(sys.stdin)["packages"]:
     if p["name"] == "unicode_names2" and p["source"] and p["source"].startswith("registry+"):

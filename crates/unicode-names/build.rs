@@ -1,15 +1,15 @@
-//! Builds the names table from the real `unicode_names2` (1.3.0, a build-dependency), so that this
-//! crate's `character` gives the real crate's answer for every input:
+//! Builds the names table so that this crate's `character` gives the real `unicode_names2` 1.3.0's
+//! answer for every input:
 //!
-//! - every named character and its name, read through the real crate's `name` (its data is
-//!   Unicode 16's `UnicodeData.txt`), minus the algorithmic names (CJK unified ideographs, Hangul
-//!   syllables), which `src/lib.rs` computes;
-//! - the real crate's perfect hash (seed, displacements, slot order), rebuilt by the same generator
+//! - `data/names.txt`: every name the real crate knows (through its `name`; Unicode 16's
+//!   `UnicodeData.txt`) but the computed ones (CJK unified ideographs, whose ranges are in
+//!   `data/cjk-ranges.txt`, and Hangul syllables), written from the real crate by `reference/`;
+//! - the real crate's perfect hash (seed, displacements, slot order), rebuilt here by its generator
 //!   crate at the same version, from the same (code point, name) list in the same order, with the
 //!   same parameters. `character` looks a name up through it exactly as the real crate does,
 //!   including its one loose match (a slot's name that is a prefix of the searched name matches);
-//!   the crate's tests compare the two on every name and on millions of non-names;
-//! - the aliases (`data/aliases.txt`, from Unicode's `NameAliases.txt` as the real crate ships it).
+//!   `reference/`'s tests compare the two on every name and on millions of non-names;
+//! - `data/aliases.txt`: the aliases (Unicode's `NameAliases.txt`, as the real crate ships it).
 //!
 //! Outputs in OUT_DIR: `table.bin` (the table, in the format `src/table.rs` reads) and
 //! `consts.rs` (the CJK ranges, the longest name's length, the table's file name).
@@ -17,43 +17,54 @@
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
-const HANGUL: std::ops::RangeInclusive<u32> = 0xAC00..=0xD7A3;
-const CJK_PREFIX: &str = "CJK UNIFIED IDEOGRAPH-";
 /// The generator's input carries these stand-in code points (k-th name → FAKE_BASE + k), so its
 /// output, which prints them as `'\u{f....}'`, reads back without parsing every form of char literal.
 const FAKE_BASE: u32 = 0xF0000;
 
+fn data_lines(file: &str) -> Vec<String> {
+    println!("cargo:rerun-if-changed=data/{file}");
+    std::fs::read_to_string(format!("data/{file}"))
+        .unwrap_or_else(|e| panic!("data/{file}: {e}"))
+        .lines()
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .map(str::to_string)
+        .collect()
+}
+
 fn main() {
     println!("cargo:rerun-if-changed=build.rs");
-    println!("cargo:rerun-if-changed=data/aliases.txt");
     let out = PathBuf::from(std::env::var_os("OUT_DIR").expect("OUT_DIR"));
 
-    // 1. Every name the real crate knows, in code point order (UnicodeData.txt's order).
+    // 1. Every name, in code point order (UnicodeData.txt's order), and the CJK ranges.
     let mut names: Vec<(u32, String)> = Vec::new();
-    let mut cjk: Vec<(u32, u32)> = Vec::new();
-    for cp in 0..=0x10FFFFu32 {
-        let Some(c) = char::from_u32(cp) else {
-            continue;
+    let (mut last, mut prev) = (0u32, String::new());
+    for line in data_lines("names.txt") {
+        let mut f = line.splitn(3, ';');
+        let (delta, shared, rest) = (f.next().unwrap(), f.next(), f.next());
+        let (Some(shared), Some(rest)) = (shared, rest) else {
+            panic!("data/names.txt: {line}")
         };
-        let Some(name) = upstream::name(c) else {
-            continue;
+        let delta = if delta.is_empty() {
+            1
+        } else {
+            u32::from_str_radix(delta, 16).expect("hex")
         };
-        let name = name.to_string();
-        if HANGUL.contains(&cp) {
-            assert!(name.starts_with("HANGUL SYLLABLE "), "{cp:X} {name}");
-            continue;
-        }
-        if let Some(hex) = name.strip_prefix(CJK_PREFIX) {
-            assert_eq!(hex, format!("{cp:X}"), "CJK name of {cp:X}");
-            match cjk.last_mut() {
-                Some((_, hi)) if *hi + 1 == cp => *hi = cp,
-                _ => cjk.push((cp, cp)),
-            }
-            continue;
-        }
-        assert!(name.is_ascii() && !name.contains('\n'), "{cp:X}");
-        names.push((cp, name));
+        let shared: usize = shared.parse().expect("shared length");
+        let name = format!("{}{rest}", &prev[..shared]);
+        last += delta;
+        names.push((last, name.clone()));
+        prev = name;
     }
+    let cjk: Vec<(u32, u32)> = data_lines("cjk-ranges.txt")
+        .iter()
+        .map(|l| {
+            let (lo, hi) = l.split_once(';').expect("FIRST;LAST");
+            (
+                u32::from_str_radix(lo, 16).expect("hex"),
+                u32::from_str_radix(hi, 16).expect("hex"),
+            )
+        })
+        .collect();
     assert!(names.len() < FAKE_BASE as usize && names.len() <= usize::from(u16::MAX));
     let max_len = names.iter().map(|(_, n)| n.len()).max().unwrap_or(0);
 
@@ -74,7 +85,7 @@ fn main() {
         .parse()
         .expect("NAME2CODE_N");
     let disp_numbers = numbers(section(&phf, "NAME2CODE_DISP"));
-    assert!(disp_numbers.len() % 2 == 0);
+    assert!(disp_numbers.len().is_multiple_of(2));
     let disps: Vec<(u16, u16)> = disp_numbers
         .chunks(2)
         .map(|p| (to_u16(p[0]), to_u16(p[1])))
@@ -86,10 +97,8 @@ fn main() {
     assert_eq!(slots.len(), names.len(), "one slot per name");
 
     // 3. The aliases.
-    let aliases_text = std::fs::read_to_string("data/aliases.txt").expect("data/aliases.txt");
-    let mut aliases: Vec<(String, u32)> = aliases_text
-        .lines()
-        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+    let mut aliases: Vec<(String, u32)> = data_lines("aliases.txt")
+        .iter()
         .map(|l| {
             let (cp, name) = l.split_once(';').expect("CODE;ALIAS");
             (name.to_string(), u32::from_str_radix(cp, 16).expect("hex"))

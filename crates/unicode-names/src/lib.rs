@@ -138,3 +138,54 @@ pub fn character(search_name: &str) -> Option<char> {
 
     table()?.lookup(upper)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    // The whole comparison with the real crate is in reference/ (a workspace of its own); these are
+    // facts of Unicode 16 that this crate must know without it.
+    #[test]
+    fn names_aliases_and_computed_names() {
+        assert_eq!(character("DIGIT ONE"), Some('1'));
+        assert_eq!(character("digit one"), Some('1'));
+        assert_eq!(character("LATIN SMALL LETTER A"), Some('a'));
+        assert_eq!(character("SNOWMAN"), Some('☃'));
+        assert_eq!(character("LINE FEED"), Some('\n'));
+        assert_eq!(character("BYTE ORDER MARK"), Some('\u{feff}'));
+        assert_eq!(character("HANGUL SYLLABLE GA"), Some('\u{ac00}'));
+        assert_eq!(character("hangul syllable hih"), Some('\u{d7a3}'));
+        assert_eq!(character("CJK UNIFIED IDEOGRAPH-4E00"), Some('\u{4e00}'));
+        assert_eq!(character("CJK UNIFIED IDEOGRAPH-2A6FF"), None);
+        for no in [
+            "",
+            "DIGIT",
+            "DIGIT  ONE",
+            "HANGUL SYLLABLE BLAH",
+            "x".repeat(100).as_str(),
+        ] {
+            assert_eq!(character(no), None, "{no:?}");
+        }
+    }
+
+    #[test]
+    fn bad_tables_are_refused() {
+        let bytes = TABLE_BYTES;
+        assert!(Table::decode(bytes).is_ok());
+        assert!(Table::decode(&bytes[..bytes.len() - 1]).is_err());
+        assert!(Table::decode(&bytes[..bytes.len() / 2]).is_err());
+        assert!(Table::decode(b"<!doctype html><html></html>").is_err());
+        assert!(Table::decode(b"").is_err());
+        let mut more = bytes.to_vec();
+        more.push(0);
+        assert!(Table::decode(&more).is_err());
+        assert!(TABLE_FILE.starts_with("unicode-names-") && TABLE_FILE.ends_with(".bin"));
+    }
+
+    #[test]
+    fn may_need_table_looks_for_backslash_n() {
+        assert!(may_need_table(r#"x = "\N{DIGIT ONE}""#));
+        assert!(!may_need_table(r#"x = "\n{DIGIT ONE}""#));
+        assert!(!may_need_table("x = 1"));
+    }
+}
