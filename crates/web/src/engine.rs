@@ -123,10 +123,16 @@ fn is_current(generation: u64) -> bool {
 }
 
 fn on_reply(app: AppState, generation: u64, reply: JsValue) {
+    let get = |k: &str| js_sys::Reflect::get(&reply, &JsValue::from_str(k)).ok();
+    // The Unicode names table, when the worker has just loaded it (it sends it once, so even with a
+    // stale reply): the page's own extractions (the compare view, the Run tab) need it too
+    // (crates/unicode-names).
+    if let Some(t) = get("namesTable").filter(|t| !t.is_undefined()) {
+        let _ = unicode_names2::register_table(&js_sys::Uint8Array::new(&t).to_vec());
+    }
     if !is_current(generation) {
         return;
     }
-    let get = |k: &str| js_sys::Reflect::get(&reply, &JsValue::from_str(k)).ok();
     if let Some(error) = get("error").and_then(|e| e.as_string()) {
         app.extracting.set(false);
         toast(
@@ -134,11 +140,6 @@ fn on_reply(app: AppState, generation: u64, reply: JsValue) {
             format!("The extractor failed on this text (the last result stays): {error}"),
         );
         return;
-    }
-    // The Unicode names table, when the worker has just loaded it: the page's own extractions (the
-    // compare view, the Run tab) need it too (crates/unicode-names).
-    if let Some(t) = get("namesTable").filter(|t| !t.is_undefined()) {
-        let _ = unicode_names2::register_table(&js_sys::Uint8Array::new(&t).to_vec());
     }
     let notice = get("namesNotice").and_then(|n| n.as_string());
     NAMES_NOTICE.with(|n| *n.borrow_mut() = notice);

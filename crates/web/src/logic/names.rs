@@ -52,6 +52,30 @@ mod tests {
         assert_eq!(errors[1].message, "Expected an expression");
     }
 
+    /// The page audits the bench on its own thread, possibly before any worker has loaded the
+    /// table: a bench file with a `\N{...}` escape would be audited wrongly there.
+    #[test]
+    fn no_bench_file_needs_the_table() {
+        let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../../problems");
+        let mut files = 0;
+        for dir in std::fs::read_dir(root).unwrap() {
+            for f in std::fs::read_dir(dir.unwrap().path()).unwrap() {
+                let path = f.unwrap().path();
+                if path.extension().is_some_and(|e| e == "py") {
+                    let text = std::fs::read_to_string(&path).unwrap();
+                    assert!(
+                        !unicode_names2::may_need_table(&text),
+                        "{} has a \\N escape: the page's own audit would parse it without the \
+                         Unicode names table (crates/unicode-names)",
+                        path.display()
+                    );
+                    files += 1;
+                }
+            }
+        }
+        assert!(files > 20, "{files} bench files");
+    }
+
     /// The parser's message is the one this module looks for (natively the table is compiled in,
     /// so an unknown name is the only way to get it).
     #[test]
