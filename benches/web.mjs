@@ -98,6 +98,12 @@ function sizes() {
     rows.push([f.replace(/-[0-9a-f]{16}(?=[._])/, "-<hash>"), kb(buf.length), kb(z)]);
   }
   rows.push(["total: the page (what the first extraction needs)", kb(raw), kb(gz)]);
+  // The Unicode names table (crates/unicode-names): fetched only for a text that contains `\N`.
+  for (const f of readdirSync(dist).filter((f) => /^unicode-names-[0-9a-f]+\.bin$/.test(f))) {
+    const buf = readFileSync(path.join(dist, f));
+    const z = gzipSync(buf, { level: zc.Z_BEST_COMPRESSION }).length;
+    rows.push(["unicode-names-<hash>.bin (on demand: a text with \\N)", kb(buf.length), kb(z)]);
+  }
   // Folders (the Run tab's Python: py/, vendor/) load after the page is up: listed apart.
   const folders = readdirSync(dist).filter((f) => !f.startsWith(".") && statSync(path.join(dist, f)).isDirectory());
   for (const d of folders.sort()) {

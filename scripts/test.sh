@@ -24,6 +24,13 @@ if [ -n "${CI:-}" ]; then
 fi
 INSTA_UPDATE=no cargo test --quiet --workspace
 
+step "the patched unicode_names2 (crates/unicode-names) against the real crate: every name, alias, non-names"
+# A workspace of its own (the real crate cannot be in the patched graph); its own target folder.
+ref=crates/unicode-names/reference/Cargo.toml
+cargo fmt --manifest-path "$ref" --check
+CARGO_TARGET_DIR=target/reference cargo clippy --quiet --manifest-path "$ref" --all-targets -- -D warnings
+CARGO_TARGET_DIR=target/reference cargo test --quiet --manifest-path "$ref"
+
 step "the extractor library builds for wasm32 (without the toml feature, as the page uses it)"
 cargo build --quiet -p bench-explorer --lib --no-default-features --target wasm32-unknown-unknown
 

@@ -119,6 +119,9 @@ window.benchExtract = (() => {
   let worker = null;
   let running = null;
   let waiting = null;
+  // The Unicode names table, once a worker has loaded it (for a text with `\N`): given to every
+  // worker started after, so a restarted worker does not fetch it again.
+  let namesTable = null;
   const wasmUrls = () => {
     const me = document.querySelector("script[data-bench-js]");
     return {
@@ -135,6 +138,7 @@ window.benchExtract = (() => {
     running = null;
     // A worker whose wasm trapped is not reused.
     if (reply.error) stop();
+    if (reply.namesTable) namesTable = reply.namesTable;
     if (job && job.gen === reply.gen) job.onReply(job.gen, reply);
     next();
   };
@@ -145,7 +149,7 @@ window.benchExtract = (() => {
       e.preventDefault();
       finish({ gen: running ? running.gen : -1, error: e.message || "the extraction worker stopped" });
     };
-    worker.postMessage({ type: "init", ...wasmUrls() });
+    worker.postMessage({ type: "init", ...wasmUrls(), namesTable });
   };
   const next = () => {
     if (running || !waiting) return;

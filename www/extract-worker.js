@@ -3,9 +3,11 @@
 // benchWorkerAnalyze (crates/web/src/worker.rs), which extracts, compares with the faithful
 // extractor, groups, and returns the result as JSON parts for the page to decode a few at a time.
 //
-// Messages in: {type: "init", js, wasm} once, then for each request {type: "part", text} one or more
+// Messages in: {type: "init", js, wasm, namesTable?} once, then for each request {type: "part", text} one or more
 // times (the text, in order) and {type: "extract", gen, request}.
-// Messages out: {gen, modified, parts: [Uint8Array of UTF-8 JSON]} or {gen, error}.
+// Messages out: {gen, modified, parts: [Uint8Array of UTF-8 JSON], namesTable?, namesNotice?} or
+// {gen, error}. For a text that contains `\N`, benchWorkerAnalyze first fetches the Unicode names
+// table (unicode-names-<hash>.bin, next to this file) with a synchronous request, once.
 
 let bindings = null;
 let failed = null;
@@ -19,7 +21,16 @@ function run(m) {
   try {
     const r = bindings.benchWorkerAnalyze(m.text, m.request);
     // The parts' buffers are transferred, not copied (nothing to deserialize on the page's thread).
-    self.postMessage({ gen: m.gen, modified: r.modified, parts: r.parts }, r.parts.map((p) => p.buffer));
+    const out = { gen: m.gen, modified: r.modified, parts: r.parts };
+    const transfer = r.parts.map((p) => p.buffer);
+    // The Unicode names table, the once this request loaded it (for a text with `\N`; the page's
+    // own extractions need it too), or why it could not be loaded (crates/unicode-names).
+    if (r.namesTable) {
+      out.namesTable = r.namesTable;
+      transfer.push(r.namesTable.buffer);
+    }
+    if (r.namesNotice) out.namesNotice = r.namesNotice;
+    self.postMessage(out, transfer);
   } catch (e) {
     self.postMessage({ gen: m.gen, error: String((e && e.message) || e) });
   }
@@ -58,6 +69,8 @@ self.onmessage = async (e) => {
     try {
       const b = await import(m.js);
       await b.default({ module_or_path: m.wasm });
+      // The names table a previous worker loaded (the page keeps it): no need to fetch it again.
+      if (m.namesTable) b.benchRegisterNamesTable(m.namesTable);
       bindings = b;
     } catch (err) {
       failed = String((err && err.message) || err);

@@ -51,6 +51,8 @@ thread_local! {
     static REVEAL_SELECTED: Cell<bool> = const { Cell::new(false) };
     static ON_REPLY: RefCell<Option<js_sys::Function>> = const { RefCell::new(None) };
     static APP: Cell<Option<AppState>> = const { Cell::new(None) };
+    /// The current reply's `namesNotice` (the worker could not load the Unicode names table).
+    static NAMES_NOTICE: RefCell<Option<String>> = const { RefCell::new(None) };
 }
 
 /// Ask for an extraction of the editor's current text (in the worker, off the main thread).
@@ -124,10 +126,16 @@ fn is_current(generation: u64) -> bool {
 }
 
 fn on_reply(app: AppState, generation: u64, reply: JsValue) {
+    let get = |k: &str| js_sys::Reflect::get(&reply, &JsValue::from_str(k)).ok();
+    // The Unicode names table, when the worker has just loaded it (it sends it once, so even with a
+    // stale reply): the page's own extractions (the compare view, the Run tab) need it too
+    // (crates/unicode-names).
+    if let Some(t) = get("namesTable").filter(|t| !t.is_undefined()) {
+        let _ = unicode_names2::register_table(&js_sys::Uint8Array::new(&t).to_vec());
+    }
     if !is_current(generation) {
         return;
     }
-    let get = |k: &str| js_sys::Reflect::get(&reply, &JsValue::from_str(k)).ok();
     if let Some(error) = get("error").and_then(|e| e.as_string()) {
         app.extracting.set(false);
         toast(
@@ -136,6 +144,8 @@ fn on_reply(app: AppState, generation: u64, reply: JsValue) {
         );
         return;
     }
+    let notice = get("namesNotice").and_then(|n| n.as_string());
+    NAMES_NOTICE.with(|n| *n.borrow_mut() = notice);
     let modified = get("modified").and_then(|m| m.as_bool()).unwrap_or(false);
     // The parts (UTF-8 JSON in transferred buffers) stay in JavaScript until decoded, one slice of
     // time at a time: copying them all into the wasm at once would itself block the page.
@@ -196,7 +206,12 @@ fn decode(
     }
 }
 
-fn show(app: AppState, modified: bool, done: crate::logic::transfer::Assembled) {
+fn show(app: AppState, modified: bool, mut done: crate::logic::transfer::Assembled) {
+    if let Some(notice) = NAMES_NOTICE.with(|n| n.borrow_mut().take()) {
+        if crate::logic::names::annotate(&mut done.extraction.syntax_errors, &notice) > 0 {
+            toast(app, notice);
+        }
+    }
     let stage = done.extraction.stage;
     let ms = done.ms;
     let bytes = done.bytes;

@@ -10,9 +10,9 @@ fn main() {
     }
 }
 
-/// Keeps the worker's entry point in the bin's exports.
+/// Keeps the worker's entry points in the bin's exports.
 #[cfg(target_arch = "wasm32")]
-pub use bench_explorer_web::worker::worker_analyze;
+pub use bench_explorer_web::worker::{register_names_table, worker_analyze};
 
 /// Natively there is no page to start: the crate builds so that its logic is tested and linted.
 #[cfg(not(target_arch = "wasm32"))]

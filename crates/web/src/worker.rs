@@ -1,12 +1,18 @@
 //! The extraction worker's entry point. `www/extract-worker.js` loads this same wasm in a module
 //! Web Worker (where `main` starts nothing: there is no window) and calls `benchWorkerAnalyze` for
 //! each request; the page (`engine.rs`) decodes the parts one task at a time.
+//!
+//! The Unicode names table (crates/unicode-names) is not in the wasm: for a text that contains
+//! `\N`, the worker fetches it from the page's folder (a synchronous request, allowed in a worker)
+//! before parsing, once, and passes it on to the page with its reply (the page parses too: the
+//! compare view, the Run tab). If it cannot, the reply says so (`namesNotice`).
 
 use js_sys::{Array, Object, Reflect};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
 use crate::bench;
+use crate::logic::names;
 use crate::logic::transfer::{analyze, Request};
 
 /// `performance.now()` in a worker or a window.
@@ -31,6 +37,7 @@ pub fn worker_analyze(text: &str, request: &str) -> Result<JsValue, JsValue> {
         .as_deref()
         .and_then(bench::find)
         .is_some_and(|p| p.test != text);
+    let (table, notice) = ensure_names_table(text);
     let parts = analyze(text, &req, now);
     // UTF-8 bytes in their own buffers: the worker transfers them to the page without a copy,
     // and the page copies each into its wasm only when it decodes it.
@@ -41,6 +48,12 @@ pub fn worker_analyze(text: &str, request: &str) -> Result<JsValue, JsValue> {
     let out = Object::new();
     Reflect::set(&out, &"modified".into(), &JsValue::from_bool(modified))?;
     Reflect::set(&out, &"parts".into(), &list)?;
+    if let Some(t) = table {
+        Reflect::set(&out, &"namesTable".into(), &t)?;
+    }
+    if let Some(n) = notice {
+        Reflect::set(&out, &"namesNotice".into(), &JsValue::from_str(&n))?;
+    }
     Ok(out.into())
 }
 
@@ -71,4 +84,75 @@ pub fn worker_warm(step: u32) -> bool {
     };
     std::hint::black_box(analyze(p.test, &req, now));
     step + 1 < total
+}
+
+/// Register the names table that another worker loaded (the page passes it to a new worker).
+#[wasm_bindgen(js_name = benchRegisterNamesTable)]
+pub fn register_names_table(bytes: &[u8]) -> Result<(), JsValue> {
+    unicode_names2::register_table(bytes).map_err(|e| JsValue::from_str(&e))
+}
+
+thread_local! {
+    /// When the table last failed to load (performance.now()), so that a page that cannot reach it
+    /// does not ask again at every keystroke.
+    static LAST_FAILURE: std::cell::Cell<Option<f64>> = const { std::cell::Cell::new(None) };
+}
+
+/// Ask again after a failure once this much time has passed.
+const RETRY_AFTER_MS: f64 = 10_000.0;
+
+/// Load the names table if `text` may need it and it is not loaded yet. Returns the table's bytes
+/// when this call loaded it (for the page), and the notice for the page when it could not.
+fn ensure_names_table(text: &str) -> (Option<js_sys::Uint8Array>, Option<String>) {
+    if !unicode_names2::may_need_table(text) || unicode_names2::table_loaded() {
+        return (None, None);
+    }
+    let file = unicode_names2::TABLE_FILE;
+    if let Some(t) = LAST_FAILURE.with(|f| f.get()) {
+        if now() - t < RETRY_AFTER_MS {
+            return (
+                None,
+                Some(names::not_loaded(file, "it failed a moment ago")),
+            );
+        }
+    }
+    match fetch_table(file) {
+        Ok(bytes) => match unicode_names2::register_table(&bytes.to_vec()) {
+            Ok(()) => {
+                LAST_FAILURE.with(|f| f.set(None));
+                (Some(bytes), None)
+            }
+            Err(e) => {
+                LAST_FAILURE.with(|f| f.set(Some(now())));
+                (None, Some(names::not_loaded(file, &e)))
+            }
+        },
+        Err(e) => {
+            LAST_FAILURE.with(|f| f.set(Some(now())));
+            (None, Some(names::not_loaded(file, &e)))
+        }
+    }
+}
+
+/// GET `file` (relative to the worker's script, i.e. the page's folder), synchronously.
+fn fetch_table(file: &str) -> Result<js_sys::Uint8Array, String> {
+    let js_err = |e: JsValue| {
+        e.dyn_ref::<js_sys::Error>()
+            .map(|e| String::from(e.message()))
+            .or_else(|| e.as_string())
+            .unwrap_or_else(|| "the request failed".into())
+    };
+    let xhr = web_sys::XmlHttpRequest::new().map_err(js_err)?;
+    xhr.open_with_async("GET", file, false).map_err(js_err)?;
+    xhr.set_response_type(web_sys::XmlHttpRequestResponseType::Arraybuffer);
+    xhr.send().map_err(js_err)?;
+    let status = xhr.status().map_err(js_err)?;
+    if status != 200 {
+        return Err(format!("HTTP {status}"));
+    }
+    let body = xhr.response().map_err(js_err)?;
+    let buf = body
+        .dyn_into::<js_sys::ArrayBuffer>()
+        .map_err(|_| "no body".to_string())?;
+    Ok(js_sys::Uint8Array::new(&buf))
 }

@@ -11,6 +11,7 @@ pub mod lzstring;
 pub mod markdown;
 pub mod marks;
 pub mod metrics;
+pub mod names;
 pub mod offsets;
 pub mod permalink;
 pub mod rows;
