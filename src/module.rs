@@ -654,6 +654,7 @@ impl<'a> ModuleScope<'a> {
             {
                 return Some(false);
             }
+            Stmt::If(i) => return self.replayable_if(i).then_some(!effect),
             _ => return None,
         };
         if self.is_solution_module_expr(value)
@@ -672,6 +673,67 @@ impl<'a> ModuleScope<'a> {
             return None;
         }
         Some(!effect)
+    }
+
+    /// Whether a module-level `if`/`elif`/`else` is replayed as a conditional expression
+    /// (`flatten::items::Piece::Cond`): not `if __name__ == "__main__":`; conditions that bind
+    /// nothing and call none of pytest's code (the namespace has no pytest); branches of statements
+    /// the prelude replays itself (asserts excepted: a failing one would end the fold's segment,
+    /// not the branch), or `pass`, or such an `if`; and every branch (a missing `else` is an empty
+    /// one) binding the same names. At module level a name one branch leaves unbound is read from
+    /// the builtins, or fails with `NameError`; inside the fold's lambda it would be an unbound
+    /// local, so a name bound on one path only is refused.
+    fn replayable_if(&self, i: &ast::StmtIf) -> bool {
+        if is_main_guard(&i.test) {
+            return false;
+        }
+        let mut clauses: Vec<(Option<&Expr>, &[Stmt])> = vec![(Some(i.test.as_ref()), &i.body)];
+        clauses.extend(
+            i.elif_else_clauses
+                .iter()
+                .map(|c| (c.test.as_ref(), c.body.as_slice())),
+        );
+        let has_else = clauses.last().is_some_and(|(test, _)| test.is_none());
+        let mut bound_sets: Vec<Vec<String>> = Vec::new();
+        for (test, body) in clauses {
+            if let Some(test) = test {
+                let mut refused = !names::Facts::of(test).walrus.is_empty()
+                    || self.pytest_path(test).is_some()
+                    || self.is_solution_module_expr(test);
+                EveryExpr(&mut |e: &Expr| {
+                    refused |= matches!(e, Expr::Call(_)) && self.pytest_path(e).is_some();
+                })
+                .visit_expr(test);
+                if refused {
+                    return false;
+                }
+            }
+            for s in body {
+                let ok = match s {
+                    Stmt::Pass(_) => true,
+                    Stmt::Assert(_) => false,
+                    Stmt::If(inner) => self.replayable_if(inner),
+                    other => self
+                        .replayable(other, self.import_effect(other).is_some())
+                        .is_some(),
+                };
+                if !ok {
+                    return false;
+                }
+            }
+            let mut bound = BoundNames::default();
+            for s in body {
+                bound.visit_stmt(s);
+            }
+            let mut names = bound.names;
+            names.sort();
+            names.dedup();
+            bound_sets.push(names);
+        }
+        if !has_else {
+            bound_sets.push(Vec::new());
+        }
+        bound_sets.windows(2).all(|w| w[0] == w[1])
     }
 
     /// The argument lists of `parametrize` decorators (of a module-level test function, or of a test
@@ -928,6 +990,26 @@ impl<'a> ModuleScope<'a> {
             Stmt::Import(_) | Stmt::ImportFrom(_) | Stmt::Pass(_) => return None,
             // `if __name__ == "__main__":` never runs when pytest imports the file.
             Stmt::If(i) if is_main_guard(&i.test) => return None,
+            // What any branch does, or a call in a condition.
+            Stmt::If(i) => {
+                let branches = i
+                    .body
+                    .iter()
+                    .chain(i.elif_else_clauses.iter().flat_map(|c| c.body.iter()));
+                if let Some(why) = branches.filter_map(|s| self.import_effect(s)).next() {
+                    return Some(why);
+                }
+                let mut calls = false;
+                let tests = std::iter::once(i.test.as_ref())
+                    .chain(i.elif_else_clauses.iter().filter_map(|c| c.test.as_ref()));
+                for test in tests {
+                    EveryExpr(&mut |e: &Expr| {
+                        calls |= matches!(e, Expr::Call(_)) && !self.harmless_call(e);
+                    })
+                    .visit_expr(test);
+                }
+                return calls.then_some("calls code");
+            }
             Stmt::FunctionDef(f) if is_xunit_module_setup(f.name.as_str()) => {
                 return Some("is xunit setup that pytest runs before the tests");
             }

@@ -115,6 +115,29 @@ impl Names {
         sources: &Sources,
     ) -> Option<Resolution> {
         let name = load.name.as_str();
+        // `sys.platform`: every read of the file's `sys` is checked, each must be such a value.
+        if !test.is_local(name) && !test.aliases.contains_key(name) {
+            if let Some(Global::Import { module, .. }) = ctx.scope.globals.get(name) {
+                if module == "sys" && name == "sys" {
+                    return Some(match resolve::sys_value(ctx, name, load.attr.as_deref()) {
+                        Some(value) => {
+                            self.map
+                                .insert(name.to_string(), Replacement::Value(Rc::new(value)));
+                            Resolution::Stdlib
+                        }
+                        None => resolve::resolve_global(
+                            ctx,
+                            name,
+                            load.attr.as_deref(),
+                            only_called(sources, name),
+                            &mut self.map,
+                            &mut self.origins,
+                            &mut self.solution_names,
+                        ),
+                    });
+                }
+            }
+        }
         let mapped = self.map.contains_key(name) && !test.aliases.contains_key(name);
         let module_read =
             load.attr.is_some() && matches!(self.map.get(name), Some(Replacement::SolutionModule));
@@ -481,6 +504,15 @@ fn piece_exprs<'a>(fold: &Result<Piece<'a>, Blocker>) -> Vec<&'a Expr> {
         Ok(Bind(_, v) | BindName(_, v) | BindParams(_, v) | Eval(v) | Check(v)) => vec![*v],
         Ok(Unpack(t, v) | Store(t, v) | Augmented(t, _, v) | DelItem(t, v)) => vec![*t, *v],
         Ok(DelAttr(v, _)) => vec![*v],
+        Ok(Cond(clauses)) => clauses
+            .iter()
+            .flat_map(|(test, pieces)| {
+                test.iter()
+                    .copied()
+                    .chain(pieces.iter().flat_map(|p| piece_exprs(&Ok(p.clone()))))
+                    .collect::<Vec<_>>()
+            })
+            .collect(),
         Ok(BindIndexed(..)) | Err(_) => Vec::new(),
     }
 }

@@ -38,7 +38,9 @@ pub(super) fn replay_set(test: &Test, facts: &Facts, items: &[Item]) -> Replay {
         if hits.is_empty() && item.inert {
             continue;
         }
-        for d in &item.defs {
+        // An `if` may leave a name as it was (a branch that does not bind it): what bound it
+        // before is still needed.
+        for d in item.defs.iter().filter(|d| !item.maybe_defs.contains(d)) {
             needed.remove(d);
         }
         // A block that cannot be replayed reads names it binds itself (`for step in …`); its
@@ -112,6 +114,19 @@ pub(super) fn first_blocker(
     None
 }
 
+/// A piece run for its effect on an object (a call, a store, `+=`, `del`), or an `if` with one.
+fn changes_state(piece: &Piece) -> bool {
+    match piece {
+        Piece::Eval(_)
+        | Piece::Store(..)
+        | Piece::Augmented(..)
+        | Piece::DelItem(..)
+        | Piece::DelAttr(..) => true,
+        Piece::Cond(clauses) => clauses.iter().flat_map(|(_, p)| p).any(changes_state),
+        _ => false,
+    }
+}
+
 fn names_of(hits: &[Ident]) -> Vec<String> {
     hits.iter().map(|n| n.to_string()).collect()
 }
@@ -150,15 +165,7 @@ pub(super) fn shapes_of(
     };
     if replay.iter().any(|&i| {
         let it = &items[i];
-        (statement(it)
-            && matches!(
-                it.fold,
-                Ok(Piece::Eval(_)
-                    | Piece::Store(..)
-                    | Piece::Augmented(..)
-                    | Piece::DelItem(..)
-                    | Piece::DelAttr(..))
-            ))
+        (statement(it) && it.fold.as_ref().is_ok_and(changes_state))
             // An earlier assert that works on an object this one reads (`it.next()`).
             || (it.kind == Kind::Assert && reads(it))
     }) {
