@@ -17,6 +17,13 @@ use crate::source::SourceMap;
 pub struct Conftest {
     pub path: String,
     pub source: String,
+    /// The package pytest imports it in, when its folder is one (the folders from the outermost
+    /// one with an `__init__.py` down to its own, dotted: `glom.test` for `glom/test/conftest.py`
+    /// with `glom/__init__.py` and `glom/test/__init__.py`); `None` when its folder has no
+    /// `__init__.py` (pytest imports it as the top-level module `conftest`). Importing
+    /// `glom.test.conftest` imports the package `glom` first: when that package is a solution
+    /// module, the conftest's code runs after the solution's import, as a bench loop's does.
+    pub package: Option<String>,
 }
 
 /// Hooks that run nothing around a collected test: they declare options, decide which files are
@@ -30,8 +37,15 @@ const DECLARING_HOOKS: &[&str] = &[
     "pytest_unconfigure",
 ];
 
-/// Fold what the conftest files (outermost first) do into the test file's scope.
-pub fn apply(scope: &mut ModuleScope, conftests: &[Conftest], solution_modules: &[String]) {
+/// Fold what the conftest files (outermost first) do into the test file's scope. `prepend`:
+/// pytest imports conftests in its default import mode (`prepend`), in which a conftest inside a
+/// package is imported as a submodule of it, after the package.
+pub fn apply(
+    scope: &mut ModuleScope,
+    conftests: &[Conftest],
+    solution_modules: &[String],
+    prepend: bool,
+) {
     // Nearer conftests override farther ones; the test file's own fixtures override all.
     for conftest in conftests.iter().rev() {
         let label = &conftest.path;
@@ -44,7 +58,30 @@ pub fn apply(scope: &mut ModuleScope, conftests: &[Conftest], solution_modules: 
         };
         let map = SourceMap::new(&conftest.source, parsed.tokens());
         let body = parsed.suite();
-        let inner = ModuleScope::analyse(body, &map, solution_modules, &[]);
+        let after_solution = prepend
+            && conftest
+                .package
+                .as_deref()
+                .is_some_and(|p| scope.is_solution_package(p));
+        let inner = ModuleScope::analyse_conftest(body, &map, solution_modules, after_solution);
+        // Its import-time code, replayed before every test when it can be (see
+        // `flatten::conftest_replay`); else a barrier that names the line.
+        match crate::flatten::conftest_replay(&inner, &map) {
+            Ok(Some((text, line))) => {
+                scope.conftest_replays.insert(
+                    0,
+                    crate::module::ConftestReplay {
+                        label: label.clone(),
+                        text,
+                        line,
+                    },
+                );
+            }
+            Ok(_) => {}
+            Err((line, why)) => scope
+                .global_barriers
+                .push((line, format!("in `{label}`: {why}"))),
+        }
         let doctest_only: Vec<String> = if doctest_namespace_overridden(scope, conftests) {
             Vec::new()
         } else {
@@ -57,6 +94,8 @@ pub fn apply(scope: &mut ModuleScope, conftests: &[Conftest], solution_modules: 
             {
                 continue;
             }
+            // Its messages say where the code runs: when pytest imports the conftest.
+            let why = why.replace("when the test file is imported", "when pytest imports it");
             scope
                 .global_barriers
                 .push((1, format!("in `{label}`: {why}")));
@@ -390,6 +429,7 @@ mod tests {
         options.conftests = vec![Conftest {
             path: "tests/conftest.py".into(),
             source: conftest.into(),
+            package: None,
         }];
         extract(test, &options)
     }

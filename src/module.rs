@@ -122,9 +122,25 @@ pub struct ModuleScope<'a> {
     /// the object `X` held when it imported the file (a snapshot), and fails to collect the whole
     /// file when the solution has no `X` (see `flatten::imports`).
     pub imported_from_solution: Vec<(String, String)>,
+    /// The import-time code of the conftest files that is replayed before every test, outermost
+    /// first (see `conftest::apply`).
+    pub conftest_replays: Vec<ConftestReplay>,
+    /// For a conftest's own scope: pytest imported the solution before it runs the file's code (the
+    /// conftest sits in a solution package), as if the file began with `import solution`.
+    after_solution: bool,
     /// The constants so far, as replacements (kept as they are found, so each constant is
     /// rendered once against the ones before it).
     constants: HashMap<String, Replacement>,
+}
+
+/// A conftest's import-time code, replayed at the start of every fold in a lambda of its own (its
+/// names stay in their own scope, as they do in the conftest's module): `text` is that call,
+/// `label` the conftest's path, `line` its first replayed line.
+#[derive(Clone, Debug)]
+pub struct ConftestReplay {
+    pub label: String,
+    pub text: String,
+    pub line: u32,
 }
 
 /// What binding one statement needs to know about the whole file.
@@ -194,6 +210,34 @@ impl<'a> ModuleScope<'a> {
         scope
     }
 
+    /// A conftest's scope; `after_solution`: pytest imported a solution module before the
+    /// conftest's code runs (see `Conftest::package`), so its code is replayed as code after the
+    /// solution's import is.
+    pub fn analyse_conftest(
+        body: &'a [Stmt],
+        map: &SourceMap,
+        solution_modules: &[String],
+        after_solution: bool,
+    ) -> Self {
+        let mut scope = ModuleScope::empty(solution_modules);
+        scope.after_solution = after_solution;
+        scope.loaders = solution_loaders(body, &scope.solution_modules);
+        let file = FileFacts::of(body, map);
+        for stmt in body {
+            scope.bind(stmt, &file);
+        }
+        scope.untrust_global_declared(body, map);
+        scope.shared_changes = shared_solution_changes(body, &scope.globals);
+        scope.settle_prelude(body, map);
+        scope.solution_attrs = solution_attrs(body, &scope);
+        scope
+    }
+
+    /// Whether a dotted package is a solution module or inside one.
+    pub fn is_solution_package(&self, package: &str) -> bool {
+        self.is_solution_module_name(package)
+    }
+
     /// Nothing bound yet; `solution` and `solution_modules` are the solution's module names.
     fn empty(solution_modules: &[String]) -> Self {
         ModuleScope {
@@ -214,6 +258,8 @@ impl<'a> ModuleScope<'a> {
             prelude: Vec::new(),
             prelude_names: HashSet::default(),
             imported_from_solution: Vec::new(),
+            conftest_replays: Vec::new(),
+            after_solution: false,
             constants: HashMap::default(),
         }
     }
@@ -867,6 +913,9 @@ impl<'a> ModuleScope<'a> {
     /// file imports it at module level; code that runs before that import (or before a loader
     /// call in a test) could change what the solution does at import, so it is not replayed.
     fn solution_import_start(&self, body: &[Stmt]) -> Option<TextSize> {
+        if self.after_solution {
+            return Some(TextSize::new(0));
+        }
         body.iter().find_map(|stmt| {
             let imports = match stmt {
                 Stmt::Import(i) => i

@@ -57,10 +57,44 @@ pub(super) fn assertion(
     if let Some((reason, listed)) = decision.refusal(&mut names) {
         return emit::dropped(ctx, test.case, stmt, reason, listed, shapes, names.origins);
     }
-    match decision.write(&mut names, &shared) {
+    match decision
+        .write(&mut names, &shared)
+        .and_then(|text| with_conftests(ctx, test, text))
+    {
         Ok(text) => emit::kept(ctx, test.case, stmt, text, shapes, names.origins),
         Err(reason) => emit::dropped(ctx, test.case, stmt, reason, vec![], shapes, names.origins),
     }
+}
+
+/// The conftests' import-time code (`ModuleScope::conftest_replays`, outermost first) run before
+/// the whole expression, as pytest runs it before it imports the test file: before the names the
+/// file imports from the solution are bound (`(lambda f=f: …)`), outside the fold's lambda (its
+/// locals are not the conftest's). Each is a lambda of its own whose one free name is `__import__`
+/// (see `conftest_replay`): refused when the solution may bind `__import__`, or when the test
+/// loads the solution again (the conftest ran on the module the file imports, not on that one).
+fn with_conftests(ctx: &Ctx, test: &Test, text: String) -> Result<String, String> {
+    let Some(first) = ctx.scope.conftest_replays.first() else {
+        return Ok(text);
+    };
+    let label = format!(
+        "the import-time code of `{}` (from line {})",
+        first.label, first.line
+    );
+    if let Some(why) = super::fresh_load_reason(ctx, test.case.func) {
+        return Err(format!("{label} runs when pytest imports it, on the solution module the file imports; {why}, which the evaluation namespace cannot tell apart"));
+    }
+    if resolve::shadows_import(ctx) {
+        return Err(format!(
+            "{label} is replayed through `__import__`, which the solution may rebind"
+        ));
+    }
+    let replays: Vec<&str> = ctx
+        .scope
+        .conftest_replays
+        .iter()
+        .map(|r| r.text.as_str())
+        .collect();
+    Ok(format!("({}, ({text}))[-1]", replays.join(", ")))
 }
 
 /// What the names an assertion and its replay read stand for, and the ones that cannot be

@@ -286,6 +286,24 @@ pub fn fold(
     })
 }
 
+/// Replayed pieces alone, each as an element of a fold's tuple (no assert among them).
+pub(super) fn steps(ctx: &Ctx, pieces: Vec<Piece>, map: &Aliases) -> Result<Vec<String>, String> {
+    let mut fold = Fold {
+        ctx,
+        map,
+        segments: Vec::new(),
+        current: Vec::new(),
+        binds: false,
+    };
+    for piece in pieces {
+        if matches!(piece, Piece::Check(_)) {
+            return Err("an assert cannot be replayed there".into());
+        }
+        fold.piece(piece)?;
+    }
+    Ok(fold.current)
+}
+
 /// A local the fold binds (a replayed binding, a shared constant, a walrus of the assert) under
 /// the name of a solution global the assertion reads would hide that global.
 fn refuse_hidden_solution_names(

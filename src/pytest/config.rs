@@ -413,6 +413,30 @@ fn read_addopts(addopts: &str) -> Result<Addopts, String> {
     Ok(out)
 }
 
+/// Whether pytest imports test files and conftests in its default mode, `prepend` (no
+/// `--import-mode` other than `prepend` in `addopts`): a conftest inside a package is then imported
+/// as a submodule of that package, after the package itself.
+pub fn import_mode_is_prepend(config: Option<&Config>) -> bool {
+    let Some(config) = config else {
+        return true;
+    };
+    config
+        .options
+        .iter()
+        .filter(|(key, _)| key == "addopts")
+        .all(|(_, values)| {
+            let words = split_words(&values.join(" "));
+            words.iter().enumerate().all(|(i, w)| {
+                let mode = match w.strip_prefix("--import-mode") {
+                    Some("") => words.get(i + 1).map(String::as_str),
+                    Some(rest) => rest.strip_prefix('='),
+                    None => return true,
+                };
+                mode == Some("prepend")
+            })
+        })
+}
+
 /// Words as a shell would split them (quotes group, and are removed).
 fn split_words(text: &str) -> Vec<String> {
     let mut words = Vec::new();
