@@ -477,6 +477,23 @@ mod tests {
     }
 
     #[test]
+    fn a_conftest_binding_nothing_replayed_reads_is_left_out() {
+        // Harmless code whose bindings no replayed statement reads: nothing a test sees.
+        let conftest = "import re\n_V = re.compile(r'_py(\\d)')\nX = 1\n";
+        let e = in_package(PKG_TEST, conftest, "pkg.tests", None);
+        assert_eq!(e.assertions[0].expr.as_deref(), Some("f(1) == 2"));
+        // Read by a statement that is replayed, it is replayed first (a literal constant is
+        // written out).
+        let conftest = "import os\nNAME = 'BX'.lower()\nKEY = 'k'\nos.environ[NAME + KEY] = '1'\n";
+        let e = in_package(PKG_TEST, conftest, "pkg.tests", None);
+        let expr = e.assertions[0].expr.as_deref().unwrap();
+        assert!(
+            expr.starts_with("((lambda: (NAME := 'BX'.lower(), [None for __import__(\"os\").environ[NAME + 'k'] in ['1']], None))(), "),
+            "{expr}"
+        );
+    }
+
+    #[test]
     fn a_conftest_replay_needs_the_solution_imported_first() {
         for (package, addopts) in [
             ("other.tests", None),

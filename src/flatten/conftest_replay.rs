@@ -14,12 +14,16 @@
 //!   run before the whole kept expression (`assertion::with_conftests`): before the names the test
 //!   file imports from the solution are bound, as pytest imports the conftest before the test
 //!   module, and outside the fold's lambda, so what the conftest binds are that lambda's locals,
-//!   never the fold's: no name of the test is bound, shadowed or read by it. What it reads is only its own bindings, standard-library modules (spelled
-//!   `__import__("os")`, as the test file's are; `sys` only for values fixed for the interpreter),
-//!   and builtins, spelled `__import__("builtins").any` so that a solution global of the same name
-//!   is not read instead. Its only free name is `__import__`, which the caller refuses when the
-//!   solution may bind it. Anything else it reads (a solution name, a module
-//!   that is not the standard library's, the conftest's `__file__`) keeps it a barrier.
+//!   never the fold's: no name of the test is bound, shadowed or read by it. What it reads is
+//!   only its own bindings, its literal constants (written out), standard-library modules
+//!   (spelled `__import__("os")`, as the test file's are; `sys` only for values fixed for the
+//!   interpreter), and builtins, spelled `__import__("builtins").any` so that a solution global
+//!   of the same name is not read instead. Its only free name is `__import__`, which the caller
+//!   refuses when the solution may bind it. Anything else it reads (a solution name, a module
+//!   that is not the standard library's or that reaches other modules, `globals()`, the
+//!   conftest's `__file__`) keeps it a barrier naming the line.
+//! - **Only what matters.** Harmless code (`PreludeStmt::Stmt { inert: true }`) is left out
+//!   unless a replayed statement reads what it binds, as in the test file's prelude.
 //! - **Once per session, once per fold.** pytest runs it once; each fold runs it once, on a fresh
 //!   import of the solution. What it changes is process state or the solution's modules (its own
 //!   bindings are invisible to the tests: a test cannot read a conftest's globals without importing
@@ -69,6 +73,47 @@ const REACHING_MODULES: &[&str] = &[
     "weakref",
 ];
 
+/// The prelude entries the replay runs, in order: every one that may change state, and the inert
+/// ones (`PreludeStmt::Stmt { inert: true }`: harmless calls only, as the test file's prelude
+/// leaves out) that bind a name one of those reads. What the conftest binds is invisible to the
+/// tests, so an inert entry nothing replayed reads changes nothing a test sees.
+fn needed_entries<'s, 'a>(scope: &'s ModuleScope<'a>) -> Vec<&'s PreludeStmt<'a>> {
+    let mut needed: Vec<String> = Vec::new();
+    let mut kept = Vec::new();
+    for entry in scope.prelude.iter().rev() {
+        let (stmt, inert) = match entry {
+            PreludeStmt::Stmt { stmt, inert } => (*stmt, *inert),
+            PreludeStmt::ParamList { .. } => {
+                kept.push(entry);
+                continue;
+            }
+        };
+        let mut bound = crate::module::BoundNames::default();
+        ruff_python_ast::visitor::Visitor::visit_stmt(&mut bound, stmt);
+        if inert && !bound.names.iter().any(|n| needed.contains(n)) {
+            continue;
+        }
+        let mut reads = Vec::new();
+        ruff_python_ast::visitor::Visitor::visit_stmt(&mut NameReads(&mut reads), stmt);
+        needed.extend(reads);
+        kept.push(entry);
+    }
+    kept.reverse();
+    kept
+}
+
+/// Every name a statement mentions (a superset of what it reads: enough to keep what it needs).
+struct NameReads<'v>(&'v mut Vec<String>);
+
+impl<'e> ruff_python_ast::visitor::Visitor<'e> for NameReads<'_> {
+    fn visit_expr(&mut self, expr: &'e ruff_python_ast::Expr) {
+        if let ruff_python_ast::Expr::Name(n) = expr {
+            self.0.push(n.id.to_string());
+        }
+        ruff_python_ast::visitor::walk_expr(self, expr);
+    }
+}
+
 /// The conftest's replay as `(text, first line)`, `None` when it runs nothing; or the line and why
 /// it cannot be replayed.
 pub(crate) fn conftest_replay(
@@ -85,7 +130,7 @@ pub(crate) fn conftest_replay(
     let mut aliases = Aliases::default();
     let mut pieces = Vec::new();
     let mut first_line = None;
-    for entry in &scope.prelude {
+    for entry in needed_entries(scope) {
         let range = entry.range();
         let line = map.line(range.start());
         let at = |why: String| (line, why);
@@ -119,6 +164,8 @@ pub(crate) fn conftest_replay(
                 }) if !REACHING_MODULES.contains(&module.split('.').next().unwrap_or("")) => {
                     Some(names::import_value(text))
                 }
+                // A literal the conftest never changes: its value.
+                Some(Global::Constant { value, .. }) => Some((**value).clone()),
                 Some(Global::Import { module, .. }) if module == "sys" && name == "sys" => {
                     resolve::SYS_VALUES
                         .contains(&load.attr.as_deref().unwrap_or(""))
