@@ -755,7 +755,11 @@ impl<'a> ModuleScope<'a> {
                 }
             }
             for s in body {
+                // A walrus that may not run would leave its name unbound on that path too.
+                let mut walrus = false;
+                for_import_time_exprs(s, &mut |e| walrus |= matches!(e, Expr::Named(_)));
                 let ok = match s {
+                    _ if walrus => false,
                     Stmt::Pass(_) => true,
                     Stmt::Assert(_) => false,
                     Stmt::If(inner) => self.replayable_if(inner),

@@ -464,6 +464,8 @@ fn conditional<'a>(
             loads.extend(facts.loads);
         }
         let mut pieces = Vec::new();
+        // The names this branch certainly binds: not those a nested `if` binds on some paths only.
+        let mut certain: Vec<String> = Vec::new();
         for s in body {
             if matches!(s, Stmt::Pass(_)) {
                 continue;
@@ -473,14 +475,16 @@ fn conditional<'a>(
                 Ok(Piece::Check(_)) | Err(_) => return,
                 Ok(piece) => pieces.push(piece),
             }
+            certain.extend(
+                sub.defs
+                    .iter()
+                    .filter(|d| !sub.maybe_defs.contains(d))
+                    .map(|d| d.to_string()),
+            );
             loads.extend(sub.loads);
             reads.extend(sub.reads);
         }
-        let mut bound = BoundNames::default();
-        for s in body {
-            bound.visit_stmt(s);
-        }
-        branch_defs.push(bound.names);
+        branch_defs.push(certain);
         clauses.push((test, pieces));
     }
     if i.elif_else_clauses.last().is_none_or(|c| c.test.is_some()) {
@@ -528,6 +532,7 @@ impl Reads<'_> {
             }
         }
         item.defs.extend(facts.walrus);
+        item.maybe_defs.extend(facts.walrus_maybe);
         item.loads.extend(facts.loads);
     }
 
@@ -606,7 +611,7 @@ impl Bound {
                 | Piece::Augmented(..))
         );
         for d in &item.defs {
-            if straight {
+            if straight && !item.maybe_defs.contains(d) {
                 self.names.insert(d.clone());
             } else {
                 self.names.remove(d);

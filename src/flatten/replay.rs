@@ -28,6 +28,7 @@ pub(super) fn replay_set(test: &Test, facts: &Facts, items: &[Item]) -> Replay {
         .collect();
     let mut chosen = Vec::new();
     let mut binds = Vec::new();
+    let mut maybe_bound: HashSet<Ident> = HashSet::default();
     for (i, item) in items.iter().enumerate().rev() {
         let hits: Vec<Ident> = item
             .defs
@@ -38,10 +39,15 @@ pub(super) fn replay_set(test: &Test, facts: &Facts, items: &[Item]) -> Replay {
         if hits.is_empty() && item.inert {
             continue;
         }
-        // An `if` may leave a name as it was (a branch that does not bind it): what bound it
-        // before is still needed.
-        for d in item.defs.iter().filter(|d| !item.maybe_defs.contains(d)) {
-            needed.remove(d);
+        // An `if`, or a walrus that may not run (`a or (z := 1)`), may leave a name as it was:
+        // what bound it before is still needed. If nothing did, the name is unbound in the test
+        // and in the fold's lambda alike (a local of both), so it is not reported unbound.
+        for d in &item.defs {
+            if item.maybe_defs.contains(d) {
+                maybe_bound.insert(d.clone());
+            } else {
+                needed.remove(d);
+            }
         }
         // A block that cannot be replayed reads names it binds itself (`for step in …`); its
         // reads only matter for the reason it gives.
@@ -55,7 +61,10 @@ pub(super) fn replay_set(test: &Test, facts: &Facts, items: &[Item]) -> Replay {
     }
     chosen.reverse();
     binds.reverse();
-    let mut unbound: Vec<Ident> = needed.into_iter().collect();
+    let mut unbound: Vec<Ident> = needed
+        .into_iter()
+        .filter(|n| !maybe_bound.contains(n))
+        .collect();
     unbound.sort();
     Replay {
         items: chosen,
