@@ -17,6 +17,13 @@ use crate::source::SourceMap;
 pub struct Conftest {
     pub path: String,
     pub source: String,
+    /// The package pytest imports it in, when its folder is one (the folders from the outermost
+    /// one with an `__init__.py` down to its own, dotted: `glom.test` for `glom/test/conftest.py`
+    /// with `glom/__init__.py` and `glom/test/__init__.py`); `None` when its folder has no
+    /// `__init__.py` (pytest imports it as the top-level module `conftest`). Importing
+    /// `glom.test.conftest` imports the package `glom` first: when that package is a solution
+    /// module, the conftest's code runs after the solution's import, as a bench loop's does.
+    pub package: Option<String>,
 }
 
 /// Hooks that run nothing around a collected test: they declare options, decide which files are
@@ -30,8 +37,15 @@ const DECLARING_HOOKS: &[&str] = &[
     "pytest_unconfigure",
 ];
 
-/// Fold what the conftest files (outermost first) do into the test file's scope.
-pub fn apply(scope: &mut ModuleScope, conftests: &[Conftest], solution_modules: &[String]) {
+/// Fold what the conftest files (outermost first) do into the test file's scope. `prepend`:
+/// pytest imports conftests in its default import mode (`prepend`), in which a conftest inside a
+/// package is imported as a submodule of it, after the package.
+pub fn apply(
+    scope: &mut ModuleScope,
+    conftests: &[Conftest],
+    solution_modules: &[String],
+    prepend: bool,
+) {
     // Nearer conftests override farther ones; the test file's own fixtures override all.
     for conftest in conftests.iter().rev() {
         let label = &conftest.path;
@@ -44,7 +58,30 @@ pub fn apply(scope: &mut ModuleScope, conftests: &[Conftest], solution_modules: 
         };
         let map = SourceMap::new(&conftest.source, parsed.tokens());
         let body = parsed.suite();
-        let inner = ModuleScope::analyse(body, &map, solution_modules, &[]);
+        let after_solution = prepend
+            && conftest
+                .package
+                .as_deref()
+                .is_some_and(|p| scope.is_solution_package(p));
+        let inner = ModuleScope::analyse_conftest(body, &map, solution_modules, after_solution);
+        // Its import-time code, replayed before every test when it can be (see
+        // `flatten::conftest_replay`); else a barrier that names the line.
+        match crate::flatten::conftest_replay(&inner, &map) {
+            Ok(Some((text, line))) => {
+                scope.conftest_replays.insert(
+                    0,
+                    crate::module::ConftestReplay {
+                        label: label.clone(),
+                        text,
+                        line,
+                    },
+                );
+            }
+            Ok(_) => {}
+            Err((line, why)) => scope
+                .global_barriers
+                .push((line, format!("in `{label}`: {why}"))),
+        }
         let doctest_only: Vec<String> = if doctest_namespace_overridden(scope, conftests) {
             Vec::new()
         } else {
@@ -57,6 +94,8 @@ pub fn apply(scope: &mut ModuleScope, conftests: &[Conftest], solution_modules: 
             {
                 continue;
             }
+            // Its messages say where the code runs: when pytest imports the conftest.
+            let why = why.replace("when the test file is imported", "when pytest imports it");
             scope
                 .global_barriers
                 .push((1, format!("in `{label}`: {why}")));
@@ -390,11 +429,140 @@ mod tests {
         options.conftests = vec![Conftest {
             path: "tests/conftest.py".into(),
             source: conftest.into(),
+            package: None,
         }];
         extract(test, &options)
     }
 
     const TEST: &str = "from solution import f\n\ndef test_f():\n    assert f(1) == 2\n\ndef test_g(db):\n    assert f(db) == 2\n";
+
+    /// A conftest in the package `pkg.tests` of the solution module `pkg`, under `config`'s addopts.
+    fn in_package(
+        test: &str,
+        conftest: &str,
+        package: &str,
+        addopts: Option<&str>,
+    ) -> crate::Extraction {
+        let mut options = Options::new("pkg/tests/test_x.py");
+        options.solution_modules = vec!["pkg".into()];
+        options.conftests = vec![Conftest {
+            path: "conftest.py".into(),
+            source: conftest.into(),
+            package: Some(package.into()),
+        }];
+        options.pytest_config = addopts.map(|a| crate::pytest::config::Config {
+            name: "pytest.ini".into(),
+            options: vec![("addopts".into(), vec![a.into()])],
+        });
+        extract(test, &options)
+    }
+
+    const PKG_TEST: &str =
+        "from pkg import f\n\ndef test_f():\n    any = 1\n    assert f(any) == 2\n";
+    const PKG_CONFTEST: &str = "import os\nimport sys\n\nif sys.platform == 'win32' and not any(os.environ.get(n) for n in ('USER',)):\n    os.environ['USERNAME'] = 'user'\n";
+
+    #[test]
+    fn a_conftest_in_a_solution_package_is_replayed_first_in_its_own_lambda() {
+        let e = in_package(PKG_TEST, PKG_CONFTEST, "pkg.tests", None);
+        let a = &e.assertions[0];
+        assert_eq!(a.status, Status::Kept, "{:?}", a.reason);
+        let expr = a.expr.as_deref().unwrap();
+        // Before the test's own code; builtins spelled so that neither the solution's globals nor
+        // the test's local `any` stand in for them.
+        assert!(
+            expr.starts_with("((lambda: ((([None for __import__(\"os\").environ['USERNAME'] in ['user']], None) if (__import__(\"sys\").platform == 'win32' and not __import__(\"builtins\").any("),
+            "{expr}"
+        );
+        assert!(expr.ends_with(", (f(1) == 2))[-1]"), "{expr}");
+    }
+
+    #[test]
+    fn a_conftest_binding_nothing_replayed_reads_is_left_out() {
+        // Harmless code whose bindings no replayed statement reads: nothing a test sees.
+        let conftest = "import re\n_V = re.compile(r'_py(\\d)')\nX = 1\n";
+        let e = in_package(PKG_TEST, conftest, "pkg.tests", None);
+        assert_eq!(e.assertions[0].expr.as_deref(), Some("f(1) == 2"));
+        // Read by a statement that is replayed, it is replayed first (a literal constant is
+        // written out).
+        let conftest = "import os\nNAME = 'BX'.lower()\nKEY = 'k'\nos.environ[NAME + KEY] = '1'\n";
+        let e = in_package(PKG_TEST, conftest, "pkg.tests", None);
+        let expr = e.assertions[0].expr.as_deref().unwrap();
+        assert!(
+            expr.starts_with("((lambda: (NAME := 'BX'.lower(), [None for __import__(\"os\").environ[NAME + 'k'] in ['1']], None))(), "),
+            "{expr}"
+        );
+    }
+
+    #[test]
+    fn a_conftest_replay_needs_the_solution_imported_first() {
+        for (package, addopts) in [
+            ("other.tests", None),
+            ("pkg.tests", Some("--import-mode=importlib")),
+        ] {
+            let e = in_package(PKG_TEST, PKG_CONFTEST, package, addopts);
+            let why = e.assertions[0].reason.as_deref().unwrap_or_default();
+            assert!(
+                why.contains("on line 4") && why.contains("before the solution is"),
+                "{package} {addopts:?}: {why}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_conftest_replay_that_reaches_beyond_the_standard_library_is_a_barrier() {
+        for (what, conftest) in [
+            (
+                "a solution name",
+                "import pkg\nif pkg.DEBUG:\n    pkg.DEBUG = False\n",
+            ),
+            (
+                "globals()",
+                "import os\nif os.sep:\n    globals()['X'] = 1\n",
+            ),
+            (
+                "importlib",
+                "import importlib\nimportlib.import_module('pkg').f = None\n",
+            ),
+            ("sys.modules", "import sys\nsys.modules['pkg'].f = None\n"),
+            (
+                "its __file__",
+                "import os\nHERE = os.path.dirname(__file__)\nos.environ['H'] = HERE\n",
+            ),
+        ] {
+            let e = in_package(PKG_TEST, conftest, "pkg.tests", None);
+            let a = &e.assertions[0];
+            assert_eq!(a.status, Status::Dropped, "{what}: {:?}", a.expr);
+            assert!(
+                a.reason.as_deref().unwrap().contains("conftest.py"),
+                "{what}: {:?}",
+                a.reason
+            );
+        }
+    }
+
+    #[test]
+    fn a_test_that_loads_the_solution_again_does_not_take_the_replay() {
+        // The bench's convention, with the conftest in a package `solution` (so it ran after the
+        // solution's import): a test that loads its own copy reads a module the conftest never saw.
+        let test = "import importlib.util\nfrom solution import f\n\ndef _load_solution():\n    spec = importlib.util.spec_from_file_location('solution', 'solution.py')\n    m = importlib.util.module_from_spec(spec)\n    spec.loader.exec_module(m)\n    return m\n\ndef test_f():\n    assert f(1) == 2\n\ndef test_g():\n    assert _load_solution().f(1) == 2\n";
+        let e = in_package(test, PKG_CONFTEST, "solution.tests", None);
+        assert_eq!(
+            e.assertions[0].status,
+            Status::Kept,
+            "{:?}",
+            e.assertions[0].reason
+        );
+        let a = &e.assertions[1];
+        assert_eq!(a.status, Status::Dropped, "{:?}", a.expr);
+        assert!(
+            a.reason
+                .as_deref()
+                .unwrap()
+                .contains("loads the solution again"),
+            "{:?}",
+            a.reason
+        );
+    }
 
     #[test]
     fn an_autouse_fixture_in_a_conftest_drops_every_assert() {

@@ -216,7 +216,13 @@ fn module_scope<'a>(
     error_ranges: &[TextRange],
 ) -> ModuleScope<'a> {
     let mut scope = ModuleScope::analyse(body, map, &options.solution_modules, error_ranges);
-    crate::conftest::apply(&mut scope, &options.conftests, &options.solution_modules);
+    let prepend = crate::pytest::config::import_mode_is_prepend(options.pytest_config.as_ref());
+    crate::conftest::apply(
+        &mut scope,
+        &options.conftests,
+        &options.solution_modules,
+        prepend,
+    );
     scope
         .solution_attrs
         .extend(options.solution_globals.iter().cloned());

@@ -122,9 +122,25 @@ pub struct ModuleScope<'a> {
     /// the object `X` held when it imported the file (a snapshot), and fails to collect the whole
     /// file when the solution has no `X` (see `flatten::imports`).
     pub imported_from_solution: Vec<(String, String)>,
+    /// The import-time code of the conftest files that is replayed before every test, outermost
+    /// first (see `conftest::apply`).
+    pub conftest_replays: Vec<ConftestReplay>,
+    /// For a conftest's own scope: pytest imported the solution before it runs the file's code (the
+    /// conftest sits in a solution package), as if the file began with `import solution`.
+    after_solution: bool,
     /// The constants so far, as replacements (kept as they are found, so each constant is
     /// rendered once against the ones before it).
     constants: HashMap<String, Replacement>,
+}
+
+/// A conftest's import-time code, replayed at the start of every fold in a lambda of its own (its
+/// names stay in their own scope, as they do in the conftest's module): `text` is that call,
+/// `label` the conftest's path, `line` its first replayed line.
+#[derive(Clone, Debug)]
+pub struct ConftestReplay {
+    pub label: String,
+    pub text: String,
+    pub line: u32,
 }
 
 /// What binding one statement needs to know about the whole file.
@@ -194,6 +210,34 @@ impl<'a> ModuleScope<'a> {
         scope
     }
 
+    /// A conftest's scope; `after_solution`: pytest imported a solution module before the
+    /// conftest's code runs (see `Conftest::package`), so its code is replayed as code after the
+    /// solution's import is.
+    pub fn analyse_conftest(
+        body: &'a [Stmt],
+        map: &SourceMap,
+        solution_modules: &[String],
+        after_solution: bool,
+    ) -> Self {
+        let mut scope = ModuleScope::empty(solution_modules);
+        scope.after_solution = after_solution;
+        scope.loaders = solution_loaders(body, &scope.solution_modules);
+        let file = FileFacts::of(body, map);
+        for stmt in body {
+            scope.bind(stmt, &file);
+        }
+        scope.untrust_global_declared(body, map);
+        scope.shared_changes = shared_solution_changes(body, &scope.globals);
+        scope.settle_prelude(body, map);
+        scope.solution_attrs = solution_attrs(body, &scope);
+        scope
+    }
+
+    /// Whether a dotted package is a solution module or inside one.
+    pub fn is_solution_package(&self, package: &str) -> bool {
+        self.is_solution_module_name(package)
+    }
+
     /// Nothing bound yet; `solution` and `solution_modules` are the solution's module names.
     fn empty(solution_modules: &[String]) -> Self {
         ModuleScope {
@@ -214,6 +258,8 @@ impl<'a> ModuleScope<'a> {
             prelude: Vec::new(),
             prelude_names: HashSet::default(),
             imported_from_solution: Vec::new(),
+            conftest_replays: Vec::new(),
+            after_solution: false,
             constants: HashMap::default(),
         }
     }
@@ -654,6 +700,7 @@ impl<'a> ModuleScope<'a> {
             {
                 return Some(false);
             }
+            Stmt::If(i) => return self.replayable_if(i).then_some(!effect),
             _ => return None,
         };
         if self.is_solution_module_expr(value)
@@ -676,6 +723,71 @@ impl<'a> ModuleScope<'a> {
             return None;
         }
         Some(!effect)
+    }
+
+    /// Whether a module-level `if`/`elif`/`else` is replayed as a conditional expression
+    /// (`flatten::items::Piece::Cond`): not `if __name__ == "__main__":`; conditions that bind
+    /// nothing and call none of pytest's code (the namespace has no pytest); branches of statements
+    /// the prelude replays itself (asserts excepted: a failing one would end the fold's segment,
+    /// not the branch), or `pass`, or such an `if`; and every branch (a missing `else` is an empty
+    /// one) binding the same names. At module level a name one branch leaves unbound is read from
+    /// the builtins, or fails with `NameError`; inside the fold's lambda it would be an unbound
+    /// local, so a name bound on one path only is refused.
+    fn replayable_if(&self, i: &ast::StmtIf) -> bool {
+        if is_main_guard(&i.test) {
+            return false;
+        }
+        let mut clauses: Vec<(Option<&Expr>, &[Stmt])> = vec![(Some(i.test.as_ref()), &i.body)];
+        clauses.extend(
+            i.elif_else_clauses
+                .iter()
+                .map(|c| (c.test.as_ref(), c.body.as_slice())),
+        );
+        let has_else = clauses.last().is_some_and(|(test, _)| test.is_none());
+        let mut bound_sets: Vec<Vec<String>> = Vec::new();
+        for (test, body) in clauses {
+            if let Some(test) = test {
+                let mut refused = !names::Facts::of(test).walrus.is_empty()
+                    || self.pytest_path(test).is_some()
+                    || self.is_solution_module_expr(test);
+                EveryExpr(&mut |e: &Expr| {
+                    refused |= matches!(e, Expr::Call(_)) && self.pytest_path(e).is_some();
+                })
+                .visit_expr(test);
+                if refused {
+                    return false;
+                }
+            }
+            for s in body {
+                // A walrus that may not run would leave its name unbound on that path too.
+                let mut walrus = false;
+                for_import_time_exprs(s, &mut |e| walrus |= matches!(e, Expr::Named(_)));
+                let ok = match s {
+                    _ if walrus => false,
+                    Stmt::Pass(_) => true,
+                    Stmt::Assert(_) => false,
+                    Stmt::If(inner) => self.replayable_if(inner),
+                    other => self
+                        .replayable(other, self.import_effect(other).is_some())
+                        .is_some(),
+                };
+                if !ok {
+                    return false;
+                }
+            }
+            let mut bound = BoundNames::default();
+            for s in body {
+                bound.visit_stmt(s);
+            }
+            let mut names = bound.names;
+            names.sort();
+            names.dedup();
+            bound_sets.push(names);
+        }
+        if !has_else {
+            bound_sets.push(Vec::new());
+        }
+        bound_sets.windows(2).all(|w| w[0] == w[1])
     }
 
     /// The argument lists of `parametrize` decorators (of a module-level test function, or of a test
@@ -809,6 +921,9 @@ impl<'a> ModuleScope<'a> {
     /// file imports it at module level; code that runs before that import (or before a loader
     /// call in a test) could change what the solution does at import, so it is not replayed.
     fn solution_import_start(&self, body: &[Stmt]) -> Option<TextSize> {
+        if self.after_solution {
+            return Some(TextSize::new(0));
+        }
         body.iter().find_map(|stmt| {
             let imports = match stmt {
                 Stmt::Import(i) => i
@@ -932,6 +1047,26 @@ impl<'a> ModuleScope<'a> {
             Stmt::Import(_) | Stmt::ImportFrom(_) | Stmt::Pass(_) => return None,
             // `if __name__ == "__main__":` never runs when pytest imports the file.
             Stmt::If(i) if is_main_guard(&i.test) => return None,
+            // What any branch does, or a call in a condition.
+            Stmt::If(i) => {
+                let branches = i
+                    .body
+                    .iter()
+                    .chain(i.elif_else_clauses.iter().flat_map(|c| c.body.iter()));
+                if let Some(why) = branches.filter_map(|s| self.import_effect(s)).next() {
+                    return Some(why);
+                }
+                let mut calls = false;
+                let tests = std::iter::once(i.test.as_ref())
+                    .chain(i.elif_else_clauses.iter().filter_map(|c| c.test.as_ref()));
+                for test in tests {
+                    EveryExpr(&mut |e: &Expr| {
+                        calls |= matches!(e, Expr::Call(_)) && !self.harmless_call(e);
+                    })
+                    .visit_expr(test);
+                }
+                return calls.then_some("calls code");
+            }
             Stmt::FunctionDef(f) if is_xunit_module_setup(f.name.as_str()) => {
                 return Some("is xunit setup that pytest runs before the tests");
             }

@@ -112,6 +112,7 @@ fn run_fixture(dir: &Path) -> Result<(), String> {
                 vec![bench_explorer::Conftest {
                     path: format!("{name}/conftest.py"),
                     source,
+                    package: None,
                 }]
             })
             .unwrap_or_default(),

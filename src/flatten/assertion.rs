@@ -57,10 +57,44 @@ pub(super) fn assertion(
     if let Some((reason, listed)) = decision.refusal(&mut names) {
         return emit::dropped(ctx, test.case, stmt, reason, listed, shapes, names.origins);
     }
-    match decision.write(&mut names, &shared) {
+    match decision
+        .write(&mut names, &shared)
+        .and_then(|text| with_conftests(ctx, test, text))
+    {
         Ok(text) => emit::kept(ctx, test.case, stmt, text, shapes, names.origins),
         Err(reason) => emit::dropped(ctx, test.case, stmt, reason, vec![], shapes, names.origins),
     }
+}
+
+/// The conftests' import-time code (`ModuleScope::conftest_replays`, outermost first) run before
+/// the whole expression, as pytest runs it before it imports the test file: before the names the
+/// file imports from the solution are bound (`(lambda f=f: …)`), outside the fold's lambda (its
+/// locals are not the conftest's). Each is a lambda of its own whose one free name is `__import__`
+/// (see `conftest_replay`): refused when the solution may bind `__import__`, or when the test
+/// loads the solution again (the conftest ran on the module the file imports, not on that one).
+fn with_conftests(ctx: &Ctx, test: &Test, text: String) -> Result<String, String> {
+    let Some(first) = ctx.scope.conftest_replays.first() else {
+        return Ok(text);
+    };
+    let label = format!(
+        "the import-time code of `{}` (from line {})",
+        first.label, first.line
+    );
+    if let Some(why) = super::fresh_load_reason(ctx, test.case.func) {
+        return Err(format!("{label} runs when pytest imports it, on the solution module the file imports; {why}, which the evaluation namespace cannot tell apart"));
+    }
+    if resolve::shadows_import(ctx) {
+        return Err(format!(
+            "{label} is replayed through `__import__`, which the solution may rebind"
+        ));
+    }
+    let replays: Vec<&str> = ctx
+        .scope
+        .conftest_replays
+        .iter()
+        .map(|r| r.text.as_str())
+        .collect();
+    Ok(format!("({}, ({text}))[-1]", replays.join(", ")))
 }
 
 /// What the names an assertion and its replay read stand for, and the ones that cannot be
@@ -115,6 +149,29 @@ impl Names {
         sources: &Sources,
     ) -> Option<Resolution> {
         let name = load.name.as_str();
+        // `sys.platform`: every read of the file's `sys` is checked, each must be such a value.
+        if !test.is_local(name) && !test.aliases.contains_key(name) {
+            if let Some(Global::Import { module, .. }) = ctx.scope.globals.get(name) {
+                if module == "sys" && name == "sys" {
+                    return Some(match resolve::sys_value(ctx, name, load.attr.as_deref()) {
+                        Some(value) => {
+                            self.map
+                                .insert(name.to_string(), Replacement::Value(Rc::new(value)));
+                            Resolution::Stdlib
+                        }
+                        None => resolve::resolve_global(
+                            ctx,
+                            name,
+                            load.attr.as_deref(),
+                            only_called(sources, name),
+                            &mut self.map,
+                            &mut self.origins,
+                            &mut self.solution_names,
+                        ),
+                    });
+                }
+            }
+        }
         let mapped = self.map.contains_key(name) && !test.aliases.contains_key(name);
         let module_read =
             load.attr.is_some() && matches!(self.map.get(name), Some(Replacement::SolutionModule));
@@ -488,6 +545,15 @@ fn piece_exprs<'a>(fold: &Result<Piece<'a>, Blocker>) -> Vec<&'a Expr> {
         Ok(Bind(_, v) | BindName(_, v) | BindParams(_, v) | Eval(v) | Check(v)) => vec![*v],
         Ok(Unpack(t, v) | Store(t, v) | Augmented(t, _, v) | DelItem(t, v)) => vec![*t, *v],
         Ok(DelAttr(v, _)) => vec![*v],
+        Ok(Cond(clauses)) => clauses
+            .iter()
+            .flat_map(|(test, pieces)| {
+                test.iter()
+                    .copied()
+                    .chain(pieces.iter().flat_map(|p| piece_exprs(&Ok(p.clone()))))
+                    .collect::<Vec<_>>()
+            })
+            .collect(),
         Ok(BindIndexed(..)) | Err(_) => Vec::new(),
     }
 }

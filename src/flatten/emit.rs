@@ -286,6 +286,24 @@ pub fn fold(
     })
 }
 
+/// Replayed pieces alone, each as an element of a fold's tuple (no assert among them).
+pub(super) fn steps(ctx: &Ctx, pieces: Vec<Piece>, map: &Aliases) -> Result<Vec<String>, String> {
+    let mut fold = Fold {
+        ctx,
+        map,
+        segments: Vec::new(),
+        current: Vec::new(),
+        binds: false,
+    };
+    for piece in pieces {
+        if matches!(piece, Piece::Check(_)) {
+            return Err("an assert cannot be replayed there".into());
+        }
+        fold.piece(piece)?;
+    }
+    Ok(fold.current)
+}
+
 /// A local the fold binds (a replayed binding, a shared constant, a walrus of the assert) under
 /// the name of a solution global the assertion reads would hide that global.
 fn refuse_hidden_solution_names(
@@ -368,9 +386,48 @@ impl<'e> Fold<'_, '_, '_, 'e> {
             ),
             Piece::DelAttr(value, attr) => self.del_attr(value, attr)?,
             Piece::Unpack(target, value) => self.unpack(target, value)?,
+            Piece::Cond(clauses) => self.cond(clauses)?,
         };
         self.current.push(text);
         Ok(())
+    }
+
+    /// `if c: A elif d: B else: C` → `((A…, None) if (c) else (B…, None) if (d) else (C…, None))`
+    /// (see `Piece::Cond`); an empty branch, or a missing `else`, is `None`.
+    fn cond(&mut self, clauses: Vec<super::items::Clause<'e>>) -> Result<String, String> {
+        let mut text = String::from("(");
+        let mut has_else = false;
+        for (test, pieces) in clauses {
+            let outer = std::mem::take(&mut self.current);
+            let mut rendered = Ok(());
+            for piece in pieces {
+                rendered = self.piece(piece);
+                if rendered.is_err() {
+                    break;
+                }
+            }
+            let parts = std::mem::replace(&mut self.current, outer);
+            rendered?;
+            let branch = if parts.is_empty() {
+                "None".to_string()
+            } else {
+                format!("({}, None)", parts.join(", "))
+            };
+            match test {
+                Some(test) => {
+                    text.push_str(&format!("{branch} if ({}) else ", self.render(test)?));
+                }
+                None => {
+                    text.push_str(&branch);
+                    has_else = true;
+                }
+            }
+        }
+        if !has_else {
+            text.push_str("None");
+        }
+        text.push(')');
+        Ok(text)
     }
 
     /// `a = b = value` → `a := (b := value)`.

@@ -43,7 +43,15 @@ pub enum Piece<'a> {
     DelItem(&'a Expr, &'a Expr),
     /// `del obj.attr` → `__import__("builtins").delattr(obj, "attr")`.
     DelAttr(&'a Expr, &'a str),
+    /// `if c: A` / `elif d: B` / `else: C`, each branch of plain statements →
+    /// `((A…, None) if (c) else (B…, None) if (d) else (C…, None))`: Python's conditional expression
+    /// evaluates `c` once (one truth test, as `if` does), then exactly one branch, whose pieces run
+    /// in order as the statements would; `d` only when `c` is false. A missing `else` is `None`.
+    Cond(Vec<Clause<'a>>),
 }
+
+/// One branch of a `Piece::Cond`: its condition (`None` for `else`) and its statements' pieces.
+pub type Clause<'a> = (Option<&'a Expr>, Vec<Piece<'a>>);
 
 /// Why an item cannot be replayed inside an expression.
 #[derive(Clone)]
@@ -114,6 +122,8 @@ pub struct Item<'a> {
     pub role: OriginRole,
     /// Locals the item binds (or unbinds).
     pub defs: Vec<Ident>,
+    /// Of `defs`, those the item may leave as they were (bound in some branches of an `if` only).
+    pub maybe_defs: Vec<Ident>,
     /// Locals the item reads.
     pub reads: Vec<Ident>,
     /// Provably runs no user code and cannot raise: may be left out when nothing reads what it binds.
@@ -147,6 +157,7 @@ impl Item<'_> {
             kind,
             role,
             defs: Vec::new(),
+            maybe_defs: Vec::new(),
             reads: Vec::new(),
             inert: false,
             value: None,
@@ -269,6 +280,10 @@ pub fn statement<'a>(
         }
         Stmt::Delete(d) => delete(ctx, &mut item, d, &reads),
         Stmt::Pass(_) => item.fold = Err(Blocker::Silent),
+        Stmt::If(i) => {
+            compound(ctx, stmt, &mut item, is_local);
+            conditional(ctx, i, &mut item, is_local);
+        }
         _ => compound(ctx, stmt, &mut item, is_local),
     }
     item
@@ -408,6 +423,89 @@ fn compound<'a>(
     }));
 }
 
+/// An `if` whose branches hold only statements that are replayed as pieces themselves (no assert,
+/// no block that is not itself such an `if`, no `return`, import or `def`), and whose conditions
+/// bind nothing (a walrus in a condition would bind in one scope or the other depending on the
+/// branch): written as a conditional expression (`Piece::Cond`). Its item (already read as a
+/// compound statement: what it binds and the locals it mentions) keeps the compound's reason
+/// otherwise. A name bound in one branch only stays unbound when the other runs, in the fold's
+/// lambda as in the test function (a local either way); module-level code needs more, which
+/// `ModuleScope` checks before it replays an `if` (see `module::replayable_if`).
+fn conditional<'a>(
+    ctx: &Ctx<'_, 'a>,
+    i: &'a ast::StmtIf,
+    item: &mut Item<'a>,
+    is_local: &dyn Fn(&str) -> bool,
+) {
+    let mut loads = Vec::new();
+    // What the conditions and the branches' statements read (the compound's reading of the
+    // whole statement counts the names it stores into as read).
+    let mut reads: Vec<Ident> = Vec::new();
+    let mut branch_defs: Vec<Vec<String>> = Vec::new();
+    let mut clauses: Vec<Clause<'a>> = Vec::new();
+    let branches = std::iter::once((Some(i.test.as_ref()), &i.body)).chain(
+        i.elif_else_clauses
+            .iter()
+            .map(|c| (c.test.as_ref(), &c.body)),
+    );
+    for (test, body) in branches {
+        if let Some(test) = test {
+            let facts = Facts::of(test);
+            if !facts.walrus.is_empty() {
+                return;
+            }
+            reads.extend(
+                facts
+                    .loads
+                    .iter()
+                    .filter(|l| is_local(l.name.as_str()))
+                    .map(|l| l.name.clone()),
+            );
+            loads.extend(facts.loads);
+        }
+        let mut pieces = Vec::new();
+        // The names this branch certainly binds: not those a nested `if` binds on some paths only.
+        let mut certain: Vec<String> = Vec::new();
+        for s in body {
+            if matches!(s, Stmt::Pass(_)) {
+                continue;
+            }
+            let sub = statement(ctx, s, is_local);
+            match sub.fold {
+                Ok(Piece::Check(_)) | Err(_) => return,
+                Ok(piece) => pieces.push(piece),
+            }
+            certain.extend(
+                sub.defs
+                    .iter()
+                    .filter(|d| !sub.maybe_defs.contains(d))
+                    .map(|d| d.to_string()),
+            );
+            loads.extend(sub.loads);
+            reads.extend(sub.reads);
+        }
+        branch_defs.push(certain);
+        clauses.push((test, pieces));
+    }
+    if i.elif_else_clauses.last().is_none_or(|c| c.test.is_some()) {
+        branch_defs.push(Vec::new());
+    }
+    item.maybe_defs = item
+        .defs
+        .iter()
+        .filter(|d| {
+            !branch_defs
+                .iter()
+                .all(|b| b.iter().any(|n| n == d.as_str()))
+        })
+        .cloned()
+        .collect();
+    item.loads.extend(loads);
+    item.reads = reads;
+    item.fold = Ok(Piece::Cond(clauses));
+    item.place = None;
+}
+
 fn is_plain_unpack(target: &Expr) -> bool {
     match target {
         Expr::Name(_) => true,
@@ -434,6 +532,7 @@ impl Reads<'_> {
             }
         }
         item.defs.extend(facts.walrus);
+        item.maybe_defs.extend(facts.walrus_maybe);
         item.loads.extend(facts.loads);
     }
 
@@ -512,7 +611,7 @@ impl Bound {
                 | Piece::Augmented(..))
         );
         for d in &item.defs {
-            if straight {
+            if straight && !item.maybe_defs.contains(d) {
                 self.names.insert(d.clone());
             } else {
                 self.names.remove(d);

@@ -14,6 +14,7 @@
 //! replays from `replay`, and the decision for each assert from `assertion`.
 
 mod assertion;
+mod conftest_replay;
 mod effects;
 mod emit;
 mod imports;
@@ -33,6 +34,8 @@ use crate::model::Assertion;
 use crate::module::{BoundNames, Fixture, Global, ModuleScope, PreludeStmt};
 use crate::source::SourceMap;
 use items::{Aliases, Bound, Item};
+
+pub(crate) use conftest_replay::conftest_replay;
 
 /// The most source text (bytes of the test body before an assert, setup included) an assertion
 /// replays. Replaying the whole prefix makes the output of a long test grow with the square of its
@@ -120,7 +123,7 @@ fn test_of<'t, 'a>(ctx: &Ctx<'_, 'a>, case: &'t Case<'a>) -> (Test<'t, 'a>, Hash
 
 /// Whether the test loads the solution itself (a loader call, a fixture returning the module),
 /// reading a module other than the one the file's import-time code worked on: how, if it does.
-fn fresh_load_reason(ctx: &Ctx, f: &ast::StmtFunctionDef) -> Option<String> {
+pub(super) fn fresh_load_reason(ctx: &Ctx, f: &ast::StmtFunctionDef) -> Option<String> {
     resolve::loader_calls(ctx, f)
         .first()
         .map(|r| {
@@ -145,7 +148,13 @@ fn prelude_replay_chars(ctx: &Ctx) -> usize {
         .iter()
         .filter(|p| !matches!(p, PreludeStmt::Stmt { inert: true, .. }))
         .map(|p| p.range().len().to_usize())
-        .sum()
+        .sum::<usize>()
+        + ctx
+            .scope
+            .conftest_replays
+            .iter()
+            .map(|r| r.text.len())
+            .sum::<usize>()
 }
 
 /// The walk through a test's body, statement by statement: the items so far, the names they

@@ -28,6 +28,7 @@ pub(super) fn replay_set(test: &Test, facts: &Facts, items: &[Item]) -> Replay {
         .collect();
     let mut chosen = Vec::new();
     let mut binds = Vec::new();
+    let mut maybe_bound: HashSet<Ident> = HashSet::default();
     for (i, item) in items.iter().enumerate().rev() {
         let hits: Vec<Ident> = item
             .defs
@@ -38,8 +39,15 @@ pub(super) fn replay_set(test: &Test, facts: &Facts, items: &[Item]) -> Replay {
         if hits.is_empty() && item.inert {
             continue;
         }
+        // An `if`, or a walrus that may not run (`a or (z := 1)`), may leave a name as it was:
+        // what bound it before is still needed. If nothing did, the name is unbound in the test
+        // and in the fold's lambda alike (a local of both), so it is not reported unbound.
         for d in &item.defs {
-            needed.remove(d);
+            if item.maybe_defs.contains(d) {
+                maybe_bound.insert(d.clone());
+            } else {
+                needed.remove(d);
+            }
         }
         // A block that cannot be replayed reads names it binds itself (`for step in …`); its
         // reads only matter for the reason it gives.
@@ -53,7 +61,10 @@ pub(super) fn replay_set(test: &Test, facts: &Facts, items: &[Item]) -> Replay {
     }
     chosen.reverse();
     binds.reverse();
-    let mut unbound: Vec<Ident> = needed.into_iter().collect();
+    let mut unbound: Vec<Ident> = needed
+        .into_iter()
+        .filter(|n| !maybe_bound.contains(n))
+        .collect();
     unbound.sort();
     Replay {
         items: chosen,
@@ -112,6 +123,19 @@ pub(super) fn first_blocker(
     None
 }
 
+/// A piece run for its effect on an object (a call, a store, `+=`, `del`), or an `if` with one.
+fn changes_state(piece: &Piece) -> bool {
+    match piece {
+        Piece::Eval(_)
+        | Piece::Store(..)
+        | Piece::Augmented(..)
+        | Piece::DelItem(..)
+        | Piece::DelAttr(..) => true,
+        Piece::Cond(clauses) => clauses.iter().flat_map(|(_, p)| p).any(changes_state),
+        _ => false,
+    }
+}
+
 fn names_of(hits: &[Ident]) -> Vec<String> {
     hits.iter().map(|n| n.to_string()).collect()
 }
@@ -150,15 +174,7 @@ pub(super) fn shapes_of(
     };
     if replay.iter().any(|&i| {
         let it = &items[i];
-        (statement(it)
-            && matches!(
-                it.fold,
-                Ok(Piece::Eval(_)
-                    | Piece::Store(..)
-                    | Piece::Augmented(..)
-                    | Piece::DelItem(..)
-                    | Piece::DelAttr(..))
-            ))
+        (statement(it) && it.fold.as_ref().is_ok_and(changes_state))
             // An earlier assert that works on an object this one reads (`it.next()`).
             || (it.kind == Kind::Assert && reads(it))
     }) {

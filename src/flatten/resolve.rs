@@ -13,6 +13,32 @@ use crate::model::{Origin, OriginRole};
 use crate::module::{BoundNames, Global};
 use crate::names::{self, Replacement};
 
+/// Attributes of `sys` that are values fixed for the interpreter (never the caller's frame or
+/// module, never state a test or pytest changes: not `argv`, `path`, `modules`, `_getframe`):
+/// `sys.platform` read through `__import__("sys")` is the object the test file's `sys` gives.
+/// (`sys` is otherwise not spelled out: `names::imports::reads_the_callers_module`.)
+pub const SYS_VALUES: &[&str] = &[
+    "platform",
+    "version_info",
+    "version",
+    "hexversion",
+    "implementation",
+    "maxsize",
+    "maxunicode",
+    "byteorder",
+    "float_info",
+    "int_info",
+];
+
+/// `sys.<one of SYS_VALUES>` where `sys` is the test file's plain `import sys` (not rebound, nothing
+/// shadows `__import__`): its spelling in the solution's namespace.
+pub fn sys_value(ctx: &Ctx, name: &str, attr: Option<&str>) -> Option<names::Rendered> {
+    let is_sys = matches!(ctx.scope.globals.get(name),
+        Some(Global::Import { module, stdlib: None, .. }) if module == "sys" && name == "sys");
+    (is_sys && attr.is_some_and(|a| SYS_VALUES.contains(&a)) && !shadows_import(ctx))
+        .then(|| names::import_value("__import__(\"sys\")"))
+}
+
 pub enum Resolution {
     Ok,
     /// Resolved to a standard-library import's spelling (the seventh shape, kept).
@@ -825,4 +851,41 @@ pub fn module_attr(
     solution_names.push(attr.to_string());
     map.insert(name.to_string(), Replacement::SolutionModule);
     Resolution::Ok
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::{extract, Options, Status};
+
+    fn first(test: &str) -> crate::Assertion {
+        extract(test, &Options::new("tests/test_x.py"))
+            .assertions
+            .remove(0)
+    }
+
+    #[test]
+    fn sys_values_fixed_for_the_interpreter_are_spelled_out() {
+        let a = first("import sys\nfrom solution import f\n\ndef test_f():\n    assert f(sys.maxsize) and sys.version_info >= (3,)\n");
+        assert_eq!(a.status, Status::Kept, "{:?}", a.reason);
+        assert_eq!(
+            a.expr.as_deref(),
+            Some("f(__import__(\"sys\").maxsize) and __import__(\"sys\").version_info >= (3,)")
+        );
+    }
+
+    #[test]
+    fn any_other_read_of_sys_is_not() {
+        // `argv` is pytest's in pytest; `modules` reaches the solution; `sys` alone may be passed on.
+        for read in [
+            "sys.argv",
+            "sys.modules",
+            "sys",
+            "sys.platform and sys.path",
+        ] {
+            let a = first(&format!(
+                "import sys\nfrom solution import f\n\ndef test_f():\n    assert f({read})\n"
+            ));
+            assert_eq!(a.status, Status::Dropped, "{read}: {:?}", a.expr);
+        }
+    }
 }

@@ -66,6 +66,10 @@ pub struct Facts {
     pub loads: Vec<Load>,
     /// Names a walrus inside the expression binds in the enclosing function.
     pub walrus: Vec<Ident>,
+    /// Of `walrus`, those bound where the walrus may not run (behind `and`/`or`, in a branch of a
+    /// conditional expression, in a comprehension that may not iterate): the name may keep the
+    /// value it had.
+    pub walrus_maybe: Vec<Ident>,
     pub has_call: bool,
     /// The ranges of the calls the expression makes.
     pub calls: Vec<TextRange>,
@@ -256,6 +260,9 @@ impl<'a> Visitor<'a> for FactsWalker {
             Expr::Named(named) => {
                 self.visit_expr(&named.value);
                 collect_target_idents(&named.target, &mut self.facts.walrus);
+                if self.conditional > 0 || self.repeated > 0 {
+                    collect_target_idents(&named.target, &mut self.facts.walrus_maybe);
+                }
             }
             Expr::Lambda(lambda) => self.lambda(lambda),
             Expr::ListComp(c) => self.comprehension(&c.generators, &[&c.elt]),

@@ -97,6 +97,9 @@ pub fn judge(config: &Config) -> Judgement {
         .collect();
     let mut cmdline_filters = Vec::new();
     let mut strict_markers = false;
+    // The ini key `strict_config`, or `--strict-config` in `addopts` (which overrides the key).
+    let mut strict_config = false;
+    let mut disables_plugins = false;
     for (key, values) in &config.options {
         let joined = values.join(" ");
         let why = match key.as_str() {
@@ -116,11 +119,16 @@ pub fn judge(config: &Config) -> Judgement {
                 strict_markers |= is_true(&joined);
                 None
             }
-            // `strict` also makes parametrize ids and the configuration itself strict.
-            "strict" | "strict_config" if is_true(&joined) => Some(format!(
+            // `strict` also makes parametrize ids strict, which may refuse a file's collection.
+            "strict" if is_true(&joined) => Some(format!(
                 "makes pytest strict (`{key} = {}`), which may refuse the file or the run",
                 joined.trim()
             )),
+            // Judged once every key is read (`strict_config_blocker`).
+            "strict_config" => {
+                strict_config |= is_true(&joined);
+                None
+            }
             "required_plugins" if !joined.trim().is_empty() => Some(format!(
                 "requires plugins (`required_plugins = {}`), without which pytest refuses to run",
                 joined.trim()
@@ -129,6 +137,8 @@ pub fn judge(config: &Config) -> Judgement {
                 Ok(opts) => {
                     cmdline_filters.extend(opts.warning_filters);
                     strict_markers |= opts.strict_markers;
+                    strict_config |= opts.strict_config;
+                    disables_plugins |= opts.disables_plugins;
                     if opts.mark_expr.is_some() {
                         judgement.mark_expr = opts.mark_expr;
                     }
@@ -146,10 +156,98 @@ pub fn judge(config: &Config) -> Judgement {
                 .get_or_insert(format!("pytest's configuration (`{}`) {why}", config.name));
         }
     }
+    if strict_config {
+        if let Some(why) = strict_config_blocker(config, disables_plugins) {
+            judgement
+                .blocker
+                .get_or_insert(format!("pytest's configuration (`{}`) {why}", config.name));
+        }
+    }
     judgement.warning_filters.extend(cmdline_filters);
     judgement.registered_markers = registered;
     judgement.strict_markers = strict_markers;
     judgement
+}
+
+/// The ini keys pytest 9.0.2 registers itself (`parser.addini` in its default plugins, and the
+/// alias `xfail_strict`), for every run: with no `-p no:` in `addopts`, none is unknown to it.
+/// (`pytester_example_dir` is not here: the `pytester` plugin is not loaded by default.)
+const PYTEST_INI_KEYS: &[&str] = &[
+    "addopts",
+    "cache_dir",
+    "collect_imported_tests",
+    "consider_namespace_packages",
+    "console_output_style",
+    "disable_test_id_escaping_and_forfeit_all_rights_to_community_support",
+    "doctest_encoding",
+    "doctest_optionflags",
+    "empty_parameter_set_mark",
+    "enable_assertion_pass_hook",
+    "faulthandler_exit_on_timeout",
+    "faulthandler_timeout",
+    "filterwarnings",
+    "junit_duration_report",
+    "junit_family",
+    "junit_log_passing_tests",
+    "junit_logging",
+    "junit_suite_name",
+    "log_auto_indent",
+    "log_cli",
+    "log_cli_date_format",
+    "log_cli_format",
+    "log_cli_level",
+    "log_date_format",
+    "log_file",
+    "log_file_date_format",
+    "log_file_format",
+    "log_file_level",
+    "log_file_mode",
+    "log_format",
+    "log_level",
+    "markers",
+    "minversion",
+    "norecursedirs",
+    "python_classes",
+    "python_files",
+    "python_functions",
+    "pythonpath",
+    "required_plugins",
+    "strict",
+    "strict_config",
+    "strict_markers",
+    "strict_parametrization_ids",
+    "strict_xfail",
+    "testpaths",
+    "tmp_path_retention_count",
+    "tmp_path_retention_policy",
+    "truncation_limit_chars",
+    "truncation_limit_lines",
+    "usefixtures",
+    "verbosity_assertions",
+    "verbosity_subtests",
+    "verbosity_test_cases",
+    "xfail_strict",
+];
+
+/// Why strict configuration (`--strict-config`, `strict_config = true`) may refuse the run, if it
+/// may. In pytest 9.0.2 it does one thing (`Config._warn_or_fail_if_strict`, called only from
+/// `_validate_config_options`): an ini key no plugin registered becomes a usage error instead of a
+/// warning. When every key is one pytest itself registers and no default plugin is disabled (a
+/// disabled plugin's keys are unknown), there is no such key: the option changes nothing. A key of
+/// a third-party plugin is known only when that plugin is installed, which the extractor cannot see.
+fn strict_config_blocker(config: &Config, disables_plugins: bool) -> Option<String> {
+    if disables_plugins {
+        return Some(
+            "makes the configuration strict (`--strict-config`) and disables a plugin with `-p no:`, whose options pytest would then refuse".to_string(),
+        );
+    }
+    config
+        .options
+        .iter()
+        .find(|(key, _)| !PYTEST_INI_KEYS.contains(&key.as_str()))
+        .map(|(key, _)| {
+            format!("makes the configuration strict (`--strict-config`) and sets `{key}`, which pytest itself does not register: unless a plugin does, pytest refuses the run")
+        })
 }
 
 /// Why an option other than `filterwarnings`, `markers` and `addopts` may change every test.
@@ -208,6 +306,10 @@ struct Addopts {
     warning_filters: Vec<Filter>,
     mark_expr: Option<(String, MarkExpr)>,
     strict_markers: bool,
+    /// `--strict-config`: judged against the file's keys (`strict_config_blocker`).
+    strict_config: bool,
+    /// A `-p no:name`: that plugin's ini keys are unknown to pytest.
+    disables_plugins: bool,
 }
 
 /// Options that only report, format, measure coverage or concern doctests.
@@ -287,14 +389,17 @@ fn read_addopts(addopts: &str) -> Result<Addopts, String> {
             if !arg.starts_with("no:") {
                 return Err(format!("-p {arg}"));
             }
+            out.disables_plugins = true;
         } else if let Some(arg) = value("-W") {
             out.warning_filters
                 .push(Filter::parse(&arg, true).map_err(|_| format!("-W {arg}"))?);
         } else if let Some(arg) = value("-m") {
             let parsed = MarkExpr::parse(&arg).map_err(|_| format!("-m {arg}"))?;
             out.mark_expr = Some((arg, parsed));
-        } else if matches!(w, "--strict-markers" | "--strict") {
+        } else if w == "--strict-markers" {
             out.strict_markers = true;
+        } else if w == "--strict-config" {
+            out.strict_config = true;
         } else if HARMLESS.contains(&w) || TAKES_VALUE.contains(&w) {
             if TAKES_VALUE.contains(&w) {
                 i += 1;
@@ -306,6 +411,30 @@ fn read_addopts(addopts: &str) -> Result<Addopts, String> {
         }
     }
     Ok(out)
+}
+
+/// Whether pytest imports test files and conftests in its default mode, `prepend` (no
+/// `--import-mode` other than `prepend` in `addopts`): a conftest inside a package is then imported
+/// as a submodule of that package, after the package itself.
+pub fn import_mode_is_prepend(config: Option<&Config>) -> bool {
+    let Some(config) = config else {
+        return true;
+    };
+    config
+        .options
+        .iter()
+        .filter(|(key, _)| key == "addopts")
+        .all(|(_, values)| {
+            let words = split_words(&values.join(" "));
+            words.iter().enumerate().all(|(i, w)| {
+                let mode = match w.strip_prefix("--import-mode") {
+                    Some("") => words.get(i + 1).map(String::as_str),
+                    Some(rest) => rest.strip_prefix('='),
+                    None => return true,
+                };
+                mode == Some("prepend")
+            })
+        })
 }
 
 /// Words as a shell would split them (quotes group, and are removed).
@@ -335,4 +464,87 @@ fn split_words(text: &str) -> Vec<String> {
         words.push(word);
     }
     words
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn config(options: &[(&str, &[&str])]) -> Config {
+        Config {
+            name: "pyproject.toml".into(),
+            options: options
+                .iter()
+                .map(|(k, v)| (k.to_string(), v.iter().map(|s| s.to_string()).collect()))
+                .collect(),
+        }
+    }
+
+    #[test]
+    fn strict_config_with_only_pytest_keys_is_inert() {
+        // toolz's table: every key is pytest's own.
+        let j = judge(&config(&[
+            ("minversion", &["6.0"]),
+            ("testpaths", &["toolz"]),
+            ("xfail_strict", &["true"]),
+            ("addopts", &["--strict-config", "--strict-markers", "-ra"]),
+            ("log_cli_level", &["info"]),
+        ]));
+        assert_eq!(j.blocker, None);
+        assert!(j.strict_markers);
+        let j = judge(&config(&[
+            ("strict_config", &["true"]),
+            ("cache_dir", &[".c"]),
+        ]));
+        assert_eq!(j.blocker, None);
+    }
+
+    #[test]
+    fn strict_config_with_a_key_pytest_does_not_register_blocks() {
+        for options in [
+            config(&[
+                ("addopts", &["--strict-config"]),
+                ("asyncio_mode", &["auto"]),
+            ]),
+            config(&[("asyncio_mode", &["auto"]), ("strict_config", &["true"])]),
+            // `pytester` is not a default plugin.
+            config(&[
+                ("addopts", &["--strict-config"]),
+                ("pytester_example_dir", &["x"]),
+            ]),
+        ] {
+            let why = judge(&options).blocker.expect("blocked");
+            assert!(why.contains("does not register"), "{why}");
+        }
+        // The same key without strictness is only a warning pytest prints.
+        assert_eq!(judge(&config(&[("asyncio_mode", &["auto"])])).blocker, None);
+        assert_eq!(
+            judge(&config(&[
+                ("strict_config", &["false"]),
+                ("asyncio_mode", &["auto"])
+            ]))
+            .blocker,
+            None
+        );
+    }
+
+    #[test]
+    fn strict_config_with_a_disabled_plugin_blocks() {
+        let why = judge(&config(&[(
+            "addopts",
+            &["--strict-config", "-p", "no:cacheprovider"],
+        )]))
+        .blocker
+        .expect("blocked");
+        assert!(why.contains("-p no:"), "{why}");
+    }
+
+    #[test]
+    fn strict_in_addopts_is_every_strictness() {
+        // pytest 9's `--strict` is `strict = true`: parametrize ids too, which may refuse a file.
+        let why = judge(&config(&[("addopts", &["--strict"])]))
+            .blocker
+            .expect("blocked");
+        assert!(why.contains("--strict"), "{why}");
+    }
 }

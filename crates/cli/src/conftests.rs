@@ -33,6 +33,7 @@ pub fn for_file(test_file: &str) -> Vec<Conftest> {
             found.push(Conftest {
                 path: format!("{up}conftest.py"),
                 source,
+                package: package_of(d),
             });
         }
         up.push_str("../");
@@ -52,6 +53,28 @@ pub fn for_file(test_file: &str) -> Vec<Conftest> {
     }
     found.reverse();
     found
+}
+
+/// The dotted package a folder is, as pytest's default import mode resolves it: the folders from the
+/// outermost one holding an `__init__.py` (with no `__init__.py` above it) down to `dir`; `None`
+/// when `dir` has no `__init__.py`.
+fn package_of(dir: &Path) -> Option<String> {
+    let dir = if dir.as_os_str().is_empty() {
+        Path::new(".")
+    } else {
+        dir
+    };
+    let mut here = dir.canonicalize().ok()?;
+    let mut parts = Vec::new();
+    while here.join("__init__.py").is_file() {
+        parts.push(here.file_name()?.to_str()?.to_string());
+        here = here.parent()?.to_path_buf();
+    }
+    if parts.is_empty() || parts.iter().any(|p| p.contains('.')) {
+        return None;
+    }
+    parts.reverse();
+    Some(parts.join("."))
 }
 
 /// The top-level names of the `solution.py` beside the test file (the bench's convention), if any.
@@ -80,9 +103,14 @@ mod tests {
         std::fs::write(root.join("conftest.py"), "# top\n").unwrap();
         std::fs::write(sub.join("conftest.py"), "# near\n").unwrap();
         std::fs::write(sub.join("test_x.py"), "def test_x():\n    assert 1\n").unwrap();
+        std::fs::write(root.join("pkg/__init__.py"), "").unwrap();
+        std::fs::write(sub.join("__init__.py"), "").unwrap();
         let found = for_file(sub.join("test_x.py").to_str().unwrap());
         let sources: Vec<&str> = found.iter().map(|c| c.source.as_str()).collect();
         assert_eq!(sources, ["# top\n", "# near\n"]);
+        // The near one is in the package `pkg.tests`; the top one (no `__init__.py`) in none.
+        let packages: Vec<Option<&str>> = found.iter().map(|c| c.package.as_deref()).collect();
+        assert_eq!(packages, [None, Some("pkg.tests")]);
         std::fs::remove_dir_all(&root).unwrap();
     }
 }

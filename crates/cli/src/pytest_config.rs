@@ -160,6 +160,10 @@ mod tests {
             assert!(j.registered_markers.iter().any(|r| r == name), "{name}");
         }
         assert!(!judged("pytest.ini", "[pytest]\naddopts = -ra\n").strict_markers);
+        assert_eq!(
+            block("pytest.ini", "[pytest]\naddopts = --strict-config -ra\n"),
+            None
+        );
         assert!(judged("pytest.ini", "[pytest]\nstrict_markers = yes\n").strict_markers);
         assert!(
             block("pytest.ini", "[pytest]\naddopts = -m 'dev(serial=1)'\n")
@@ -173,7 +177,11 @@ mod tests {
         let cases = [
             ("[pytest]\naddopts = -k 'not slow'\n", "`-k`"),
             ("[pytest]\naddopts = -x\n", "`-x`"),
-            ("[pytest]\naddopts = --strict-config\n", "`--strict-config`"),
+            // Inert alone (pytest 9 registers every key here); with a plugin's key, a usage error.
+            (
+                "[pytest]\naddopts = --strict-config\nasyncio_mode = auto\n",
+                "`--strict-config`",
+            ),
             ("[pytest]\nstrict = true\n", "`strict = true`"),
             (
                 "[pytest]\nrequired_plugins = pytest-xdist\n",

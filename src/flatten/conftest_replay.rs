@@ -1,0 +1,217 @@
+//! A conftest's import-time code, replayed at the start of every fold.
+//!
+//! pytest imports each `conftest.py` once, before the test module, in a module namespace of its
+//! own. Its replay is exact under these conditions, each checked here or by the caller:
+//!
+//! - **Order with the solution's import.** The bench loop imports the solution before it evaluates
+//!   anything, so the replay runs after that import. It is replayed only when pytest ran it after
+//!   the solution's import too: the conftest sits in a package of a solution module (importing
+//!   `glom.test.conftest` imports `glom` first, in pytest's default import mode), or it imports
+//!   the solution itself before that code (`ModuleScope::analyse_conftest`, `settle_prelude`:
+//!   anything earlier stays a barrier naming its line). This is the rule the test file's own
+//!   prelude follows.
+//! - **Its own namespace, and first.** The replay is a lambda of its own, `(lambda: (…, None))()`,
+//!   run before the whole kept expression (`assertion::with_conftests`): before the names the test
+//!   file imports from the solution are bound, as pytest imports the conftest before the test
+//!   module, and outside the fold's lambda, so what the conftest binds are that lambda's locals,
+//!   never the fold's: no name of the test is bound, shadowed or read by it. What it reads is
+//!   only its own bindings, its literal constants (written out), standard-library modules
+//!   (spelled `__import__("os")`, as the test file's are; `sys` only for values fixed for the
+//!   interpreter), and builtins, spelled `__import__("builtins").any` so that a solution global
+//!   of the same name is not read instead. Its only free name is `__import__`, which the caller
+//!   refuses when the solution may bind it. Anything else it reads (a solution name, a module
+//!   that is not the standard library's or that reaches other modules, `globals()`, the
+//!   conftest's `__file__`) keeps it a barrier naming the line.
+//! - **Only what matters.** Harmless code (`PreludeStmt::Stmt { inert: true }`) is left out
+//!   unless a replayed statement reads what it binds, as in the test file's prelude.
+//! - **Once per session, once per fold.** pytest runs it once; each fold runs it once, on a fresh
+//!   import of the solution. What it changes is process state or the solution's modules (its own
+//!   bindings are invisible to the tests: a test cannot read a conftest's globals without importing
+//!   it, which is not the standard library). Under the one assumption (tests do not depend on the
+//!   order they run in) a test sees what a fresh session leaves; what pytest keeps across tests
+//!   and tests visibly consume (the RNG, the environment changed by calls) is a barrier already
+//!   (`shared_solution_changes`), and a conftest's fixtures and hooks are barriers or unsupported
+//!   fixtures (`conftest::apply`).
+//! - **A test that loads the solution again** reads a module the conftest never saw: the replay is
+//!   a blocker for it (`assertion::with_conftests`).
+
+use ruff_text_size::Ranged;
+
+use super::items::{self, Aliases, Blocker};
+use super::{emit, resolve, Ctx};
+use crate::module::{Global, ModuleScope, PreludeStmt};
+use crate::names::{self, Replacement};
+use crate::source::SourceMap;
+use std::rc::Rc;
+
+/// Builtins that reach the evaluation namespace or any module by name (`globals()` in the replay
+/// is the solution's namespace, not the conftest's), or read input: a replay that uses one is refused.
+const REACHING_BUILTINS: &[&str] = &[
+    "globals",
+    "locals",
+    "vars",
+    "eval",
+    "exec",
+    "compile",
+    "breakpoint",
+    "input",
+    "help",
+];
+
+/// Standard-library modules that reach other modules (the solution's among them) by name or by
+/// walking objects: what pytest's conftest changed through them it changed before the test file
+/// imported the solution's names, which the namespace has bound already.
+const REACHING_MODULES: &[&str] = &[
+    "importlib",
+    "gc",
+    "ctypes",
+    "runpy",
+    "pkgutil",
+    "site",
+    "builtins",
+    "types",
+    "weakref",
+];
+
+/// The prelude entries the replay runs, in order: every one that may change state, and the inert
+/// ones (`PreludeStmt::Stmt { inert: true }`: harmless calls only, as the test file's prelude
+/// leaves out) that bind a name one of those reads. What the conftest binds is invisible to the
+/// tests, so an inert entry nothing replayed reads changes nothing a test sees.
+fn needed_entries<'s, 'a>(scope: &'s ModuleScope<'a>) -> Vec<&'s PreludeStmt<'a>> {
+    let mut needed: Vec<String> = Vec::new();
+    let mut kept = Vec::new();
+    for entry in scope.prelude.iter().rev() {
+        let (stmt, inert) = match entry {
+            PreludeStmt::Stmt { stmt, inert } => (*stmt, *inert),
+            PreludeStmt::ParamList { .. } => {
+                kept.push(entry);
+                continue;
+            }
+        };
+        let mut bound = crate::module::BoundNames::default();
+        ruff_python_ast::visitor::Visitor::visit_stmt(&mut bound, stmt);
+        if inert && !bound.names.iter().any(|n| needed.contains(n)) {
+            continue;
+        }
+        let mut reads = Vec::new();
+        ruff_python_ast::visitor::Visitor::visit_stmt(&mut NameReads(&mut reads), stmt);
+        needed.extend(reads);
+        kept.push(entry);
+    }
+    kept.reverse();
+    kept
+}
+
+/// Every name a statement mentions (a superset of what it reads: enough to keep what it needs).
+struct NameReads<'v>(&'v mut Vec<String>);
+
+impl<'e> ruff_python_ast::visitor::Visitor<'e> for NameReads<'_> {
+    fn visit_expr(&mut self, expr: &'e ruff_python_ast::Expr) {
+        if let ruff_python_ast::Expr::Name(n) = expr {
+            self.0.push(n.id.to_string());
+        }
+        ruff_python_ast::visitor::walk_expr(self, expr);
+    }
+}
+
+/// The conftest's replay as `(text, first line)`, `None` when it runs nothing; or the line and why
+/// it cannot be replayed.
+pub(crate) fn conftest_replay(
+    scope: &ModuleScope,
+    map: &SourceMap,
+) -> Result<Option<(String, u32)>, (u32, String)> {
+    let ctx = Ctx {
+        scope,
+        map,
+        slug: "",
+        errors: &[],
+        shared_params: Default::default(),
+    };
+    let mut aliases = Aliases::default();
+    let mut pieces = Vec::new();
+    let mut first_line = None;
+    for entry in needed_entries(scope) {
+        let range = entry.range();
+        let line = map.line(range.start());
+        let at = |why: String| (line, why);
+        let PreludeStmt::Stmt { stmt, .. } = entry else {
+            return Err(at(format!(
+                "the parametrize values `{}` on line {line} run when pytest imports it",
+                map.snippet(range)
+            )));
+        };
+        let item = items::statement(&ctx, stmt, &|n| scope.prelude_names.contains(n));
+        let what = format!("`{}` on line {line}", map.snippet(stmt.range()));
+        let piece = match item.fold {
+            Ok(piece) => piece,
+            Err(Blocker::Silent) => continue,
+            Err(Blocker::Reason(why)) => {
+                return Err(at(format!(
+                    "{what} runs when pytest imports it and cannot be replayed: {why}"
+                )))
+            }
+        };
+        for load in &item.loads {
+            let name = load.name.as_str();
+            if scope.prelude_names.contains(name) {
+                continue;
+            }
+            let spelled = match scope.globals.get(name) {
+                Some(Global::Import {
+                    module,
+                    stdlib: Some(text),
+                    ..
+                }) if !REACHING_MODULES.contains(&module.split('.').next().unwrap_or("")) => {
+                    Some(names::import_value(text))
+                }
+                // A literal the conftest never changes: its value.
+                Some(Global::Constant { value, .. }) => Some((**value).clone()),
+                Some(Global::Import { module, .. }) if module == "sys" && name == "sys" => {
+                    resolve::SYS_VALUES
+                        .contains(&load.attr.as_deref().unwrap_or(""))
+                        .then(|| names::import_value("__import__(\"sys\")"))
+                }
+                None if !scope.star_import
+                    && !name.starts_with("__")
+                    && !REACHING_BUILTINS.contains(&name)
+                    && ruff_python_stdlib::builtins::is_python_builtin(name, 14, false) =>
+                {
+                    Some(names::import_value(&format!(
+                        "__import__(\"builtins\").{name}"
+                    )))
+                }
+                _ => None,
+            };
+            match spelled {
+                Some(value) => {
+                    aliases.insert(name.to_string(), Replacement::Value(Rc::new(value)));
+                }
+                None => {
+                    return Err(at(format!(
+                        "{what} runs when pytest imports it and reads `{name}`, which the replay cannot reproduce in the solution's namespace"
+                    )))
+                }
+            }
+        }
+        first_line.get_or_insert(line);
+        pieces.push(piece);
+    }
+    let Some(first_line) = first_line else {
+        return Ok(None);
+    };
+    // Every load of `sys` was checked above; a load of the same name through a nested read is
+    // among `item.loads` too.
+    let steps = emit::steps(&ctx, pieces, &aliases).map_err(|why| {
+        (
+            first_line,
+            format!("its code from line {first_line} cannot be written as an expression: {why}"),
+        )
+    })?;
+    if steps.is_empty() {
+        return Ok(None);
+    }
+    Ok(Some((
+        format!("(lambda: ({}, None))()", steps.join(", ")),
+        first_line,
+    )))
+}
