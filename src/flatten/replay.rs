@@ -93,9 +93,14 @@ pub(super) fn first_blocker(
         } else if !hits.is_empty() {
             let be = if hits.len() == 1 { "is" } else { "are" };
             match &item.place {
+                // What the block's own reason adds (a loop's: which statement stops it).
                 Some(place) => format!(
-                    "{} {be} assigned inside {place}, which cannot be folded into an expression",
-                    listed.join(", ")
+                    "{} {be} assigned inside {place}, which cannot be folded into an expression{}",
+                    listed.join(", "),
+                    blocker
+                        .strip_prefix(place.as_str())
+                        .and_then(|r| r.strip_prefix(" cannot be folded into an expression"))
+                        .unwrap_or("")
                 ),
                 // The reason may already cite the name (the statement's own text, an import).
                 None if !blocker.contains(&listed[0]) => {
