@@ -504,7 +504,12 @@ fn for_loop<'a>(
         reads.extend(sub.reads.into_iter().filter(|r| !bound.contains(r)));
         bound.extend(sub.defs.iter().cloned());
         defs.extend(sub.defs);
-        loads.extend(sub.loads);
+        // The body runs once per iteration: a file constant it reads is one object across them,
+        // bound once (see `assertion::shared_constants`), never a fresh literal per iteration.
+        loads.extend(sub.loads.into_iter().map(|mut l| {
+            l.repeated = true;
+            l
+        }));
         pieces.push(piece);
     }
     let piece = Piece::Loop(&f.target, &f.iter, pieces);
