@@ -28,7 +28,15 @@ pub(super) fn assertion(
     items: &[Item],
     all_solution_names: &mut Vec<String>,
 ) -> Assertion {
-    decide(ctx, test, stmt, Some(stmt.test.as_ref()), items, &[], all_solution_names)
+    decide(
+        ctx,
+        test,
+        stmt,
+        Some(stmt.test.as_ref()),
+        items,
+        &[],
+        all_solution_names,
+    )
 }
 
 /// An assert inside the `for` loop that is the last of `items` (whose body folds): the loop, with

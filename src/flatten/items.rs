@@ -454,7 +454,13 @@ fn for_loop<'a>(
     f: &'a ast::StmtFor,
     is_local: &dyn Fn(&str) -> bool,
 ) -> Result<Loop<'a>, String> {
-    let at = |r: TextRange| format!("`{}` on line {}", ctx.map.snippet(r), ctx.map.line(r.start()));
+    let at = |r: TextRange| {
+        format!(
+            "`{}` on line {}",
+            ctx.map.snippet(r),
+            ctx.map.line(r.start())
+        )
+    };
     if f.is_async {
         return Err("it is an `async for`".into());
     }
@@ -497,7 +503,10 @@ fn for_loop<'a>(
         let piece = match sub.fold {
             Ok(piece) => piece,
             Err(Blocker::Silent) => {
-                return Err(format!("{} cannot be replayed in an expression", at(s.range())))
+                return Err(format!(
+                    "{} cannot be replayed in an expression",
+                    at(s.range())
+                ))
             }
             Err(Blocker::Reason(why)) => return Err(why),
         };

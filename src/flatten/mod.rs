@@ -242,14 +242,18 @@ impl<'a> Walk<'_, '_, 'a, '_> {
         for (a, around) in loops {
             let mut fresh = Vec::new();
             // Locals bound before the outermost loop may change inside it: only that loop reads them.
-            let empty = around.iter().enumerate().find(|(depth, l)| {
-                let probe = Probe {
-                    ctx,
-                    test: self.test,
-                    items: (*depth == 0).then_some(self.items.as_slice()),
-                };
-                !probe.nonempty(&l.iter, &mut fresh, 0)
-            }).map(|(_, l)| l);
+            let empty = around
+                .iter()
+                .enumerate()
+                .find(|(depth, l)| {
+                    let probe = Probe {
+                        ctx,
+                        test: self.test,
+                        items: (*depth == 0).then_some(self.items.as_slice()),
+                    };
+                    !probe.nonempty(&l.iter, &mut fresh, 0)
+                })
+                .map(|(_, l)| l);
             if let Some(l) = empty {
                 self.out.push(emit::dropped(
                     ctx,
@@ -603,21 +607,24 @@ impl Probe<'_, '_, '_, '_> {
             Expr::Dict(d) => d.items.iter().any(|i| i.key.is_some()),
             Expr::StringLiteral(s) => !s.value.to_str().is_empty(),
             Expr::BytesLiteral(b) => b.value.iter().any(|p| !p.as_slice().is_empty()),
-            Expr::Name(n) if test.locals.contains(n.id.as_str()) => self.items.and_then(|items| untouched_local(items, n.id.as_str()))
+            Expr::Name(n) if test.locals.contains(n.id.as_str()) => self
+                .items
+                .and_then(|items| untouched_local(items, n.id.as_str()))
                 .is_some_and(|value| self.nonempty(value, fresh, depth + 1)),
-            Expr::Name(n) => {
-                match ctx.scope.globals.get(n.id.as_str()) {
-                    Some(Global::Constant { source, .. }) => {
-                        let ok = self.nonempty(source, fresh, depth + 1);
-                        if ok {
-                            fresh.push(n.id.to_string());
-                        }
-                        ok
+            Expr::Name(n) => match ctx.scope.globals.get(n.id.as_str()) {
+                Some(Global::Constant { source, .. }) => {
+                    let ok = self.nonempty(source, fresh, depth + 1);
+                    if ok {
+                        fresh.push(n.id.to_string());
                     }
-                    _ => false,
+                    ok
                 }
-            }
-            Expr::Call(c) if c.arguments.keywords.is_empty() || builtin(&c.func, &["sorted", "enumerate"]) => {
+                _ => false,
+            },
+            Expr::Call(c)
+                if c.arguments.keywords.is_empty()
+                    || builtin(&c.func, &["sorted", "enumerate"]) =>
+            {
                 let args = &c.arguments.args;
                 if args.iter().any(Expr::is_starred_expr)
                     || c.arguments.keywords.iter().any(|k| k.arg.is_none())
@@ -625,7 +632,8 @@ impl Probe<'_, '_, '_, '_> {
                     return false;
                 }
                 if builtin(&c.func, &["range"]) {
-                    let ints: Option<Vec<i128>> = args.iter().map(|a| self.const_int(a, 0)).collect();
+                    let ints: Option<Vec<i128>> =
+                        args.iter().map(|a| self.const_int(a, 0)).collect();
                     return match ints.as_deref() {
                         Some([stop]) => *stop > 0,
                         Some([start, stop]) => stop > start,
@@ -646,7 +654,16 @@ impl Probe<'_, '_, '_, '_> {
                 };
                 builtin(
                     &c.func,
-                    &["enumerate", "reversed", "list", "tuple", "sorted", "set", "frozenset", "iter"],
+                    &[
+                        "enumerate",
+                        "reversed",
+                        "list",
+                        "tuple",
+                        "sorted",
+                        "set",
+                        "frozenset",
+                        "iter",
+                    ],
                 ) && self.nonempty(one, fresh, depth + 1)
             }
             Expr::BinOp(b) if b.op == ast::Operator::Add => {
@@ -692,14 +709,14 @@ impl Probe<'_, '_, '_, '_> {
                     _ => None,
                 }
             }
-            Expr::Name(n) if test.locals.contains(n.id.as_str()) => self.items.and_then(|items| untouched_local(items, n.id.as_str()))
+            Expr::Name(n) if test.locals.contains(n.id.as_str()) => self
+                .items
+                .and_then(|items| untouched_local(items, n.id.as_str()))
                 .and_then(|value| self.const_int(value, depth + 1)),
-            Expr::Name(n) => {
-                match ctx.scope.globals.get(n.id.as_str()) {
-                    Some(Global::Constant { source, .. }) => self.const_int(source, depth + 1),
-                    _ => None,
-                }
-            }
+            Expr::Name(n) => match ctx.scope.globals.get(n.id.as_str()) {
+                Some(Global::Constant { source, .. }) => self.const_int(source, depth + 1),
+                _ => None,
+            },
             _ => None,
         }
     }
@@ -716,8 +733,10 @@ fn untouched_local<'a>(items: &[Item<'a>], name: &str) -> Option<&'a Expr> {
         .rposition(|it| it.defs.iter().any(|d| d.as_str() == name))?;
     let item = &before[at];
     let value = item.value?;
-    let plain = matches!(item.kind, items::Kind::Assign | items::Kind::Param | items::Kind::Fixture)
-        && item.defs.len() == 1;
+    let plain = matches!(
+        item.kind,
+        items::Kind::Assign | items::Kind::Param | items::Kind::Fixture
+    ) && item.defs.len() == 1;
     let immutable = crate::names::is_immutable_literal(value);
     let touched = before[at + 1..]
         .iter()
