@@ -28,6 +28,7 @@ pub(super) fn replay_set(test: &Test, facts: &Facts, items: &[Item]) -> Replay {
         .collect();
     let mut chosen = Vec::new();
     let mut binds = Vec::new();
+    let mut maybe: HashSet<Ident> = HashSet::default();
     for (i, item) in items.iter().enumerate().rev() {
         let hits: Vec<Ident> = item
             .defs
@@ -38,8 +39,14 @@ pub(super) fn replay_set(test: &Test, facts: &Facts, items: &[Item]) -> Replay {
         if hits.is_empty() && item.inert {
             continue;
         }
-        for d in &item.defs {
-            needed.remove(d);
+        // A loop may iterate nothing: what it binds keeps its earlier binding then, which is
+        // replayed too (and a name only the loop binds is unbound after it in both).
+        if matches!(item.fold, Ok(Piece::Loop(..))) {
+            maybe.extend(item.defs.iter().cloned());
+        } else {
+            for d in &item.defs {
+                needed.remove(d);
+            }
         }
         // A block that cannot be replayed reads names it binds itself (`for step in …`); its
         // reads only matter for the reason it gives.
@@ -53,7 +60,7 @@ pub(super) fn replay_set(test: &Test, facts: &Facts, items: &[Item]) -> Replay {
     }
     chosen.reverse();
     binds.reverse();
-    let mut unbound: Vec<Ident> = needed.into_iter().collect();
+    let mut unbound: Vec<Ident> = needed.into_iter().filter(|n| !maybe.contains(n)).collect();
     unbound.sort();
     Replay {
         items: chosen,
