@@ -584,6 +584,8 @@ const ONLY = process.env.ONLY || "";
 try {
   if (ONLY === "heavy") {
     await heavy(session);
+  } else if (ONLY === "keys") {
+    await keystrokes(session);
   } else {
   await startup(session);
   await perSize(session);

@@ -5,10 +5,15 @@
 //! inside a step's own text.
 //!
 //! A fold is `(lambda: BODY)()`, where `BODY` is a step sequence `(s1, s2, …, check)[-1]`, or earlier
-//! asserts joined to it by `and` (pytest stops at the first that fails). Anything else (an inlined
-//! assertion, a plain expression) has no steps to show and gets no readable view.
+//! asserts joined to it by `and` (pytest stops at the first that fails). A `for` loop the fold
+//! replays (`[(t := _bx_t, …) and None for _bx_t in it]`, or `not any(… for _bx_t in it)` when its
+//! body asserts) is unfolded the same way: its body one step per line, its `for` clause last.
+//! Anything else (an inlined assertion, a plain expression) has no steps to show and gets no
+//! readable view.
 
-use ruff_python_ast::{Expr, ExprBoolOp, ExprCall, ExprSubscript, ExprUnaryOp, UnaryOp};
+use ruff_python_ast::{
+    BoolOp, Expr, ExprBoolOp, ExprCall, ExprGenerator, ExprSubscript, ExprUnaryOp, UnaryOp,
+};
 use ruff_python_parser::parse_expression;
 use ruff_text_size::Ranged;
 
@@ -58,9 +63,14 @@ fn fold_body(expr: &Expr) -> Option<(Option<&ruff_python_ast::Parameters>, &Expr
         }
     }
     let body = lambda.body.as_ref();
+    let unfolds = |v: &Expr| steps(v).is_some() || is_loop(v);
     let has_steps = match body {
-        Expr::BoolOp(ExprBoolOp { values, .. }) => values.iter().any(|v| steps(v).is_some()),
-        other => steps(other).is_some(),
+        Expr::BoolOp(ExprBoolOp {
+            op: BoolOp::And,
+            values,
+            ..
+        }) => values.iter().any(unfolds),
+        other => unfolds(other),
     };
     has_steps.then_some((params, body))
 }
@@ -112,7 +122,7 @@ fn write_part(src: &str, part: &Expr, prefix: &str, depth: usize, out: &mut Stri
             out.push_str(&format!("{pad}{prefix}(\n"));
             let inner = INDENT.repeat(depth + 1);
             for step in steps {
-                out.push_str(&format!("{inner}{},\n", &src[step.range()]));
+                out.push_str(&format!("{inner}{},\n", step_text(src, step, depth + 1)));
             }
             out.push_str(&format!("{pad})[-1]\n"));
         }
@@ -125,7 +135,131 @@ fn write_part(src: &str, part: &Expr, prefix: &str, depth: usize, out: &mut Stri
         {
             out.push_str(&format!("{pad}{prefix}({})\n", &src[part.range()]))
         }
-        None => out.push_str(&format!("{pad}{prefix}{}\n", &src[part.range()])),
+        None => out.push_str(&format!("{pad}{prefix}{}\n", step_text(src, part, depth))),
+    }
+}
+
+/// `any(… for …)` with a generator as its one argument: a loop whose body asserts.
+fn any_generator(expr: &Expr) -> Option<&ExprGenerator> {
+    let Expr::Call(ExprCall {
+        func, arguments, ..
+    }) = expr
+    else {
+        return None;
+    };
+    match (func.as_ref(), &arguments.args[..]) {
+        (Expr::Name(n), [Expr::Generator(g)]) if n.id == "any" && arguments.keywords.is_empty() => {
+            Some(g)
+        }
+        _ => None,
+    }
+}
+
+/// The steps of a loop replayed for its effect: `[(s1, s2, …) and None for …]`.
+fn effect_loop(expr: &Expr) -> Option<(&[Expr], &ruff_python_ast::ExprListComp)> {
+    let Expr::ListComp(comp) = expr else {
+        return None;
+    };
+    let Expr::BoolOp(ExprBoolOp {
+        op: BoolOp::And,
+        values,
+        ..
+    }) = comp.elt.as_ref()
+    else {
+        return None;
+    };
+    match &values[..] {
+        [Expr::Tuple(t), Expr::NoneLiteral(_)] if t.parenthesized => Some((&t.elts, comp)),
+        _ => None,
+    }
+}
+
+/// Whether `expr` is a loop the fold replays.
+fn is_loop(expr: &Expr) -> bool {
+    match expr {
+        Expr::UnaryOp(ExprUnaryOp {
+            op: UnaryOp::Not,
+            operand,
+            ..
+        }) => any_generator(operand).is_some(),
+        other => any_generator(other).is_some() || effect_loop(other).is_some(),
+    }
+}
+
+/// The `for … in …` clauses of a comprehension, as written.
+fn clauses<'s>(src: &'s str, generators: &[ruff_python_ast::Comprehension]) -> &'s str {
+    match (generators.first(), generators.last()) {
+        (Some(first), Some(last)) => {
+            &src[first.range().start().to_usize()..last.range().end().to_usize()]
+        }
+        _ => "",
+    }
+}
+
+/// One step as text, starting on a line indented `depth` times: a loop unfolded over lines (only
+/// inside its own brackets), anything else exactly as written.
+fn step_text(src: &str, step: &Expr, depth: usize) -> String {
+    let pad = INDENT.repeat(depth);
+    let inner = INDENT.repeat(depth + 1);
+    if let Expr::UnaryOp(ExprUnaryOp {
+        op: UnaryOp::Not,
+        operand,
+        ..
+    }) = step
+    {
+        if any_generator(operand).is_some() {
+            return format!("not {}", step_text(src, operand, depth));
+        }
+    }
+    if let Some(g) = any_generator(step) {
+        let parts: Vec<&Expr> = match g.elt.as_ref() {
+            Expr::BoolOp(ExprBoolOp {
+                op: BoolOp::Or,
+                values,
+                ..
+            }) => values.iter().collect(),
+            other => vec![other],
+        };
+        let mut out = String::from("any(\n");
+        for (i, part) in parts.iter().enumerate() {
+            let prefix = if i == 0 { "" } else { "or " };
+            out.push_str(&format!(
+                "{inner}{prefix}{}\n",
+                sequence_text(src, part, depth + 1)
+            ));
+        }
+        out.push_str(&format!("{inner}{}\n{pad})", clauses(src, &g.generators)));
+        return out;
+    }
+    if let Some((steps, comp)) = effect_loop(step) {
+        let deeper = INDENT.repeat(depth + 2);
+        let mut out = format!("[\n{inner}(\n");
+        for s in steps {
+            out.push_str(&format!("{deeper}{},\n", step_text(src, s, depth + 2)));
+        }
+        out.push_str(&format!(
+            "{inner}) and None\n{inner}{}\n{pad}]",
+            clauses(src, &comp.generators)
+        ));
+        return out;
+    }
+    src[step.range()].to_string()
+}
+
+/// A step sequence `(s1, …, check)[-1]` inside a loop, one step per line; anything else as a step.
+fn sequence_text(src: &str, part: &Expr, depth: usize) -> String {
+    match steps(part) {
+        Some(steps) => {
+            let pad = INDENT.repeat(depth);
+            let inner = INDENT.repeat(depth + 1);
+            let mut out = String::from("(\n");
+            for s in steps {
+                out.push_str(&format!("{inner}{},\n", step_text(src, s, depth + 1)));
+            }
+            out.push_str(&format!("{pad})[-1]"));
+            out
+        }
+        None => step_text(src, part, depth),
     }
 }
 
@@ -183,6 +317,22 @@ mod tests {
         let view = readable(expr).unwrap();
         assert!(view.contains("    and (x == 1 and y)\n"), "{view}");
         assert!(same_ast(expr, &view));
+    }
+
+    #[test]
+    fn a_loop_shows_its_body_one_step_per_line_and_its_for_clause_last() {
+        let expr = r#"(lambda: (t := T(), [(w := _bx_w, t.add(w)) and None for _bx_w in ["a", "b"]], not any((k := _bx_k, not (t.n == k))[-1] or not (k) for _bx_k in range(1, 3)))[-1] and t.n == 2)()"#;
+        let view = readable(expr).unwrap();
+        assert!(view.contains("        [\n            (\n                w := _bx_w,\n                t.add(w),\n            ) and None\n            for _bx_w in [\"a\", \"b\"]\n        ],\n"), "{view}");
+        assert!(view.contains("        not any(\n            (\n                k := _bx_k,\n                not (t.n == k),\n            )[-1]\n            or not (k)\n            for _bx_k in range(1, 3)\n        ),\n"), "{view}");
+        assert!(same_ast(expr, &view));
+        // A fold that is only the loop, and a one-step body (a one-element tuple stays one).
+        let only = "(lambda f=f: not any((x := _bx_x, not (f(x)))[-1] for _bx_x in (1, 2)))()";
+        let view = readable(only).unwrap();
+        assert!(view.starts_with("(lambda f=f:\n    not any(\n"), "{view}");
+        assert!(same_ast(only, &view));
+        let one = "(lambda: (s := [], [(x := _bx_x,) and None for _bx_x in s], x)[-1])()";
+        assert!(same_ast(one, &readable(one).unwrap()));
     }
 
     #[test]

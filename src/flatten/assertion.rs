@@ -28,8 +28,42 @@ pub(super) fn assertion(
     items: &[Item],
     all_solution_names: &mut Vec<String>,
 ) -> Assertion {
-    let expr = stmt.test.as_ref();
-    let facts = Facts::of(expr);
+    decide(
+        ctx,
+        test,
+        stmt,
+        Some(stmt.test.as_ref()),
+        items,
+        &[],
+        all_solution_names,
+    )
+}
+
+/// An assert inside the `for` loop that is the last of `items` (whose body folds): the loop, with
+/// every assert of its body, is the check (see `Piece::Loop`). `fresh`: module constants the loop
+/// iterates that must be written out where the loop reads them (their value is what shows that it
+/// runs at least once); a constant bound once and shared with other reads may have been changed.
+pub(super) fn in_loop(
+    ctx: &Ctx,
+    test: &Test,
+    stmt: &ast::StmtAssert,
+    items: &[Item],
+    fresh: &[String],
+    all_solution_names: &mut Vec<String>,
+) -> Assertion {
+    decide(ctx, test, stmt, None, items, fresh, all_solution_names)
+}
+
+fn decide(
+    ctx: &Ctx,
+    test: &Test,
+    stmt: &ast::StmtAssert,
+    expr: Option<&Expr>,
+    items: &[Item],
+    fresh: &[String],
+    all_solution_names: &mut Vec<String>,
+) -> Assertion {
+    let facts = expr.map(Facts::of).unwrap_or_default();
     let replay = replay::replay_set(test, &facts, items);
     let mut sources: Vec<(&[names::Load], Option<usize>)> = vec![(&facts.loads, None)];
     for &i in &replay.items {
@@ -56,6 +90,17 @@ pub(super) fn assertion(
     };
     if let Some((reason, listed)) = decision.refusal(&mut names) {
         return emit::dropped(ctx, test.case, stmt, reason, listed, shapes, names.origins);
+    }
+    if let Some((name, _)) = shared.iter().find(|(n, _)| fresh.contains(n)) {
+        return emit::dropped(
+            ctx,
+            test.case,
+            stmt,
+            format!("the loop iterates the module's mutable `{name}`, which the test also reads elsewhere (one object for both): what runs before the loop may empty it, and then pytest never runs this assert"),
+            vec![name.clone()],
+            shapes,
+            names.origins,
+        );
     }
     match decision
         .write(&mut names, &shared)
@@ -338,7 +383,8 @@ fn shapes(
 struct Decision<'d, 's, 'a, 't> {
     ctx: &'d Ctx<'s, 'a>,
     test: &'d Test<'t, 'a>,
-    expr: &'d Expr,
+    /// The assert's test; `None` for an assert inside the loop replayed last.
+    expr: Option<&'d Expr>,
     facts: &'d Facts,
     items: &'d [Item<'a>],
     replay: &'d Replay,
@@ -389,12 +435,12 @@ impl Decision<'_, '_, '_, '_> {
     /// (`a < b < c`), then joins the results; Python stops at the first false comparison.
     fn chained_comparison(&self) -> Option<(String, Vec<String>)> {
         let items = self.items;
-        let checks = std::iter::once(self.expr).chain(self.replay.items.iter().filter_map(|&i| {
-            match &items[i].fold {
-                Ok(Piece::Check(e)) => Some(*e),
-                _ => None,
+        let mut checks: Vec<&Expr> = self.expr.into_iter().collect();
+        for &i in &self.replay.items {
+            if let Ok(piece) = &items[i].fold {
+                piece_checks(piece, &mut checks);
             }
-        }));
+        }
         let chain = checks.into_iter().find_map(chained_comparison)?;
         Some((
             format!(
@@ -415,7 +461,7 @@ impl Decision<'_, '_, '_, '_> {
             .flat_map(|&i| piece_exprs(&items[i].fold));
         let name = imports::live_read_of_snapshot(
             self.ctx.scope,
-            std::iter::once(self.expr).chain(replayed_exprs),
+            self.expr.into_iter().chain(replayed_exprs),
             self.snapshots,
         )?;
         Some((
@@ -429,10 +475,10 @@ impl Decision<'_, '_, '_, '_> {
     /// The kept expression: inlined if that is exact (and no constant is shared), else folded.
     fn write(&self, names: &mut Names, shared: &[(String, String)]) -> Result<String, String> {
         let (ctx, items) = (self.ctx, self.items);
-        let inlined = if shared.is_empty() {
+        let inlined = if let (true, Some(expr)) = (shared.is_empty(), self.expr) {
             emit::try_inline(
                 ctx,
-                self.expr,
+                expr,
                 self.facts,
                 items,
                 &self.replay.items,
@@ -538,6 +584,15 @@ fn chained_comparison(expr: &Expr) -> Option<&ast::ExprCompare> {
     finder.0
 }
 
+/// The asserts' tests a piece checks (an earlier assert's, those of a loop's body).
+fn piece_checks<'a>(piece: &Piece<'a>, out: &mut Vec<&'a Expr>) {
+    match piece {
+        Piece::Check(e) => out.push(e),
+        Piece::Loop(_, _, body) => body.iter().for_each(|p| piece_checks(p, out)),
+        _ => {}
+    }
+}
+
 /// The expressions a replayed item evaluates.
 fn piece_exprs<'a>(fold: &Result<Piece<'a>, Blocker>) -> Vec<&'a Expr> {
     use Piece::*;
@@ -554,6 +609,13 @@ fn piece_exprs<'a>(fold: &Result<Piece<'a>, Blocker>) -> Vec<&'a Expr> {
                     .collect::<Vec<_>>()
             })
             .collect(),
+        Ok(Loop(t, it, body)) => {
+            let mut out = vec![*t, *it];
+            for p in body {
+                out.extend(piece_exprs(&Ok(p.clone())));
+            }
+            out
+        }
         Ok(BindIndexed(..)) | Err(_) => Vec::new(),
     }
 }

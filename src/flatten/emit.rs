@@ -246,14 +246,14 @@ fn is_singleton(items: &[Item], replay: &[usize], name: &Ident) -> bool {
 /// The lambda keeps walrus targets out of the solution's namespace.
 pub fn fold(
     ctx: &Ctx,
-    test: &Expr,
+    test: Option<&Expr>,
     items: &[Item],
     replay: &[usize],
     map: &Aliases,
     solution_names: &[String],
     shared: &[(String, String)],
 ) -> Result<String, String> {
-    let facts = Facts::of(test);
+    let facts = test.map(Facts::of).unwrap_or_default();
     refuse_hidden_solution_names(&facts, items, replay, solution_names, shared)?;
     let mut fold = Fold {
         ctx,
@@ -268,7 +268,12 @@ pub fn fold(
     for &i in replay {
         fold.piece(items[i].fold.clone().map_err(|b| b.text().to_string())?)?;
     }
-    fold.check(test)?;
+    match test {
+        Some(test) => fold.check(test)?,
+        // An assert inside a loop: the loop, replayed last, is the check.
+        None if fold.current.is_empty() && !fold.segments.is_empty() => {}
+        None => return Err("nothing in the replay checks the assert".into()),
+    }
     // A walrus inside a replayed statement or an earlier assert (`[best := v for v in xs]`) binds
     // too: only inside the lambda does it stay out of the solution's namespace.
     let binds = fold.binds || replay.iter().any(|&i| !items[i].defs.is_empty());
@@ -276,7 +281,7 @@ pub fn fold(
     let body = fold
         .segments
         .into_iter()
-        .map(|(parts, check)| segment(parts, check, joined))
+        .map(|(parts, last)| segment(parts, last, joined))
         .collect::<Vec<_>>()
         .join(" and ");
     Ok(if binds {
@@ -327,15 +332,23 @@ fn refuse_hidden_solution_names(
 
 /// A fold being written: the finished segments (each ends with an assert's test), the parts of
 /// the current one, and whether anything binds a name (then the whole is wrapped in a lambda).
-struct Fold<'f, 's, 'a, 'e> {
+struct Fold<'f, 's, 'a> {
     ctx: &'f Ctx<'s, 'a>,
     map: &'f Aliases,
-    segments: Vec<(Vec<String>, &'e Expr)>,
+    segments: Vec<(Vec<String>, Last)>,
     current: Vec<String>,
     binds: bool,
 }
 
-impl<'e> Fold<'_, '_, '_, 'e> {
+/// What ends a segment of a fold: an assert's test (as a tuple element, and whether it needs
+/// parentheses standing alone next to `and`), or a loop whose body asserts, written as the
+/// `any(…)` that is true when an iteration fails.
+enum Last {
+    Check(String, bool),
+    Loop(String),
+}
+
+impl<'e> Fold<'_, '_, '_> {
     fn render(&self, e: &Expr) -> Result<String, String> {
         names::render(e, self.map, self.ctx.map)
             .map(|r| r.text)
@@ -350,8 +363,68 @@ impl<'e> Fold<'_, '_, '_, 'e> {
     /// An assert's test, which ends the current segment.
     fn check(&mut self, e: &'e Expr) -> Result<(), String> {
         let text = self.value(e)?;
-        self.current.push(text);
-        self.segments.push((std::mem::take(&mut self.current), e));
+        let alone = !is_bare_wrap(e) && names::precedence(e) <= Prec::And;
+        self.segments
+            .push((std::mem::take(&mut self.current), Last::Check(text, alone)));
+        Ok(())
+    }
+
+    /// `for t in it: body` → `[(t := _bx_t, …) and None for _bx_t in it]`, or, when the body asserts,
+    /// a check: `not any(… for _bx_t in it)`, each iteration true when one of its asserts fails
+    /// (`any` stops there, as pytest stops the test), every assert's truth tested once by `not`.
+    fn for_loop(&mut self, target: &Expr, iter: &Expr, body: &[Piece<'e>]) -> Result<(), String> {
+        let mut names = Vec::new();
+        names::collect_targets_vec(target, &mut names);
+        let mut inner = Fold {
+            ctx: self.ctx,
+            map: self.map,
+            segments: Vec::new(),
+            current: names
+                .iter()
+                .map(|n| format!("{n} := {}", unpack_temp(n)))
+                .collect(),
+            binds: true,
+        };
+        for p in body {
+            inner.piece(p.clone())?;
+        }
+        let it = names::render(iter, self.map, self.ctx.map).map_err(|c| c.describe())?;
+        let it = if it.prec < Prec::Or {
+            format!("({})", it.text)
+        } else {
+            it.text
+        };
+        let clause = format!("for {} in {it}", unpack_target(self.ctx, target));
+        self.binds = true;
+        if inner.segments.is_empty() {
+            let comma = if inner.current.len() == 1 { "," } else { "" };
+            self.current.push(format!(
+                "[({}{comma}) and None {clause}]",
+                inner.current.join(", ")
+            ));
+            return Ok(());
+        }
+        let mut flags: Vec<String> = inner
+            .segments
+            .into_iter()
+            .map(|(parts, last)| {
+                let fails = match last {
+                    Last::Check(text, _) => format!("not ({text})"),
+                    Last::Loop(any) => any,
+                };
+                if parts.is_empty() {
+                    fails
+                } else {
+                    format!("({}, {fails})[-1]", parts.join(", "))
+                }
+            })
+            .collect();
+        if !inner.current.is_empty() {
+            flags.push(format!("({}, False)[-1]", inner.current.join(", ")));
+        }
+        let any = format!("any({} {clause})", flags.join(" or "));
+        self.segments
+            .push((std::mem::take(&mut self.current), Last::Loop(any)));
         Ok(())
     }
 
@@ -387,6 +460,7 @@ impl<'e> Fold<'_, '_, '_, 'e> {
             Piece::DelAttr(value, attr) => self.del_attr(value, attr)?,
             Piece::Unpack(target, value) => self.unpack(target, value)?,
             Piece::Cond(clauses) => self.cond(clauses)?,
+            Piece::Loop(target, iter, body) => return self.for_loop(target, iter, &body),
         };
         self.current.push(text);
         Ok(())
@@ -572,15 +646,20 @@ fn unpack_target(ctx: &Ctx, target: &Expr) -> String {
 
 /// One segment of a fold: the items since the last assert, then that assert's test. Joined to
 /// other segments by `and`, a lone test that binds as loosely as `and` needs parentheses.
-fn segment(mut parts: Vec<String>, check: &Expr, joined: bool) -> String {
-    if parts.len() == 1 {
-        let only = parts.remove(0);
-        if joined && !is_bare_wrap(check) && names::precedence(check) <= Prec::And {
-            format!("({only})")
+fn segment(mut parts: Vec<String>, last: Last, joined: bool) -> String {
+    let (text, alone) = match last {
+        Last::Check(text, alone) => (text, alone),
+        // `not` binds tighter than `and`.
+        Last::Loop(any) => (format!("not {any}"), false),
+    };
+    if parts.is_empty() {
+        if joined && alone {
+            format!("({text})")
         } else {
-            only
+            text
         }
     } else {
+        parts.push(text);
         format!("({})[-1]", parts.join(", "))
     }
 }

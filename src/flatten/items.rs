@@ -48,6 +48,13 @@ pub enum Piece<'a> {
     /// evaluates `c` once (one truth test, as `if` does), then exactly one branch, whose pieces run
     /// in order as the statements would; `d` only when `c` is false. A missing `else` is `None`.
     Cond(Vec<Clause<'a>>),
+    /// `for t in it: body` (target, iterable, the body's pieces in order), replayed as a
+    /// comprehension over the same iterable, evaluated once and iterated once: each iteration binds
+    /// the target through a temporary (`t := _bx_t`, so that it stays bound after the loop, as the
+    /// statement leaves it) and replays the body. Without asserts in the body it is an effect
+    /// (`[(t := _bx_t, …) and None for _bx_t in it]`); with them, a guard that stops at the first
+    /// failing assert, as pytest does (`not any(… or (…, not (check))[-1] for _bx_t in it)`).
+    Loop(&'a Expr, &'a Expr, Vec<Piece<'a>>),
 }
 
 /// One branch of a `Piece::Cond`: its condition (`None` for `else`) and its statements' pieces.
@@ -284,6 +291,29 @@ pub fn statement<'a>(
             compound(ctx, stmt, &mut item, is_local);
             conditional(ctx, i, &mut item, is_local);
         }
+        Stmt::For(f) => {
+            compound(ctx, stmt, &mut item, is_local);
+            let mut seen = HashSet::default();
+            item.defs.retain(|d| seen.insert(d.clone()));
+            match for_loop(ctx, f, is_local) {
+                Ok(lp) => {
+                    item.fold = Ok(lp.piece);
+                    item.reads = lp.reads;
+                    item.loads = lp.loads;
+                    for d in lp.defs {
+                        if !item.defs.contains(&d) {
+                            item.defs.push(d);
+                        }
+                    }
+                }
+                Err(why) => {
+                    if let Err(Blocker::Reason(r)) = &mut item.fold {
+                        r.push_str(": ");
+                        r.push_str(&why);
+                    }
+                }
+            }
+        }
         _ => compound(ctx, stmt, &mut item, is_local),
     }
     item
@@ -472,7 +502,8 @@ fn conditional<'a>(
             }
             let sub = statement(ctx, s, is_local);
             match sub.fold {
-                Ok(Piece::Check(_)) | Err(_) => return,
+                // An assert, also one inside a loop, would run only on one path: not replayed.
+                Ok(Piece::Check(_) | Piece::Loop(..)) | Err(_) => return,
                 Ok(piece) => pieces.push(piece),
             }
             certain.extend(
@@ -504,6 +535,98 @@ fn conditional<'a>(
     item.reads = reads;
     item.fold = Ok(Piece::Cond(clauses));
     item.place = None;
+}
+
+/// A `for` loop whose body is plain statements, as a piece: what it binds and reads.
+struct Loop<'a> {
+    piece: Piece<'a>,
+    /// Locals read before the loop binds them (the iterable's, and the body's first reads).
+    reads: Vec<Ident>,
+    loads: Vec<names::Load>,
+    defs: Vec<Ident>,
+}
+
+/// `for t in it: body` with plain names as the target, no `else:`, and a body of statements that
+/// each fold (nested loops included); otherwise why not, naming the statement.
+fn for_loop<'a>(
+    ctx: &Ctx<'_, 'a>,
+    f: &'a ast::StmtFor,
+    is_local: &dyn Fn(&str) -> bool,
+) -> Result<Loop<'a>, String> {
+    let at = |r: TextRange| {
+        format!(
+            "`{}` on line {}",
+            ctx.map.snippet(r),
+            ctx.map.line(r.start())
+        )
+    };
+    if f.is_async {
+        return Err("it is an `async for`".into());
+    }
+    if let Some(first) = f.orelse.first() {
+        return Err(format!(
+            "its `else:` block ({}) runs only when no `break` ends it",
+            at(first.range())
+        ));
+    }
+    if !is_plain_unpack(&f.target) || matches!(f.target.as_ref(), Expr::Starred(_)) {
+        return Err(format!(
+            "its target `{}` is not plain names",
+            ctx.map.snippet(f.target.range())
+        ));
+    }
+    let iter = Facts::of(&f.iter);
+    if !iter.walrus.is_empty() {
+        return Err("its iterable binds a name with `:=`".into());
+    }
+    let mut reads: Vec<Ident> = iter
+        .loads
+        .iter()
+        .filter(|l| is_local(&l.name))
+        .map(|l| l.name.clone())
+        .collect();
+    let mut loads = iter.loads;
+    let mut defs = Vec::new();
+    names::collect_target_idents(&f.target, &mut defs);
+    let mut bound: HashSet<Ident> = defs.iter().cloned().collect();
+    let mut pieces = Vec::new();
+    for s in &f.body {
+        match s {
+            Stmt::Pass(_) => continue,
+            Stmt::Break(_) | Stmt::Continue(_) | Stmt::Return(_) | Stmt::Raise(_) => {
+                return Err(format!("{} leaves the iteration early", at(s.range())));
+            }
+            _ => {}
+        }
+        let sub = statement(ctx, s, is_local);
+        let piece = match sub.fold {
+            Ok(piece) => piece,
+            Err(Blocker::Silent) => {
+                return Err(format!(
+                    "{} cannot be replayed in an expression",
+                    at(s.range())
+                ))
+            }
+            Err(Blocker::Reason(why)) => return Err(why),
+        };
+        reads.extend(sub.reads.into_iter().filter(|r| !bound.contains(r)));
+        bound.extend(sub.defs.iter().cloned());
+        defs.extend(sub.defs);
+        // The body runs once per iteration: a file constant it reads is one object across them,
+        // bound once (see `assertion::shared_constants`), never a fresh literal per iteration.
+        loads.extend(sub.loads.into_iter().map(|mut l| {
+            l.repeated = true;
+            l
+        }));
+        pieces.push(piece);
+    }
+    let piece = Piece::Loop(&f.target, &f.iter, pieces);
+    Ok(Loop {
+        piece,
+        reads,
+        loads,
+        defs,
+    })
 }
 
 fn is_plain_unpack(target: &Expr) -> bool {

@@ -195,16 +195,30 @@ impl<'a> Walk<'_, '_, 'a, '_> {
                     ctx.map.line(stmt.range().start())
                 ));
             }
-            _ => self.other_statement(stmt),
+            _ => self.other_statement(stmt, solution_names),
         }
     }
 
     /// Any statement but an assert, `return` or `raise`: the asserts nested in it are dropped, and
     /// it becomes an item (unless it only binds an alias of the solution).
-    fn other_statement(&mut self, stmt: &'a Stmt) {
+    fn other_statement(&mut self, stmt: &'a Stmt, solution_names: &mut Vec<String>) {
         let ctx = self.ctx;
-        if let Some(why) = container_reason(ctx, stmt) {
-            self.drop_nested(stmt, &why);
+        let test = self.test;
+        let mut item = items::statement(ctx, stmt, &|n| test.is_local(n));
+        let folded_loop = match (stmt, &item.fold) {
+            (Stmt::For(f), Ok(_)) => Some(f),
+            _ => None,
+        };
+        if folded_loop.is_none() {
+            if let Some(why) = container_reason(ctx, stmt) {
+                let why = match (stmt, &item.fold) {
+                    (Stmt::For(_), Err(b)) if !b.text().is_empty() => {
+                        format!("{why}; {}", b.text())
+                    }
+                    _ => why,
+                };
+                self.drop_nested(stmt, &why);
+            }
         }
         if is_pytest_exit(ctx, stmt) {
             self.unreachable = Some(format!(
@@ -216,14 +230,75 @@ impl<'a> Walk<'_, '_, 'a, '_> {
         if resolve::is_alias_stmt(stmt, &self.test.aliases) {
             return;
         }
-        let test = self.test;
-        let mut item = items::statement(ctx, stmt, &|n| test.is_local(n));
         // A name a lambda, generator or nested function reads when it runs (late binding): every
         // binding of it matters, whoever reads it first.
         item.inert = effects::stmt_is_inert(stmt, &|n| is_bound(ctx, test, &self.bound, n), &|n| {
             is_builtin(ctx, n)
         }) && !item.defs.iter().any(|d| self.deferred.contains(d.as_str()));
         self.push(item);
+        if let Some(f) = folded_loop {
+            self.decide_in_loop(f, solution_names);
+        }
+    }
+
+    /// The asserts inside a `for` loop whose body folds (the loop is the last item): each is kept
+    /// as the loop replayed with every assert of its body (see `items::Piece::Loop`), where pytest
+    /// certainly runs it: every loop around it iterates something that is not empty. A loop over
+    /// an empty iterable never runs its asserts, which then are neither passed nor failed.
+    fn decide_in_loop(&mut self, f: &'a ast::StmtFor, solution_names: &mut Vec<String>) {
+        let ctx = self.ctx;
+        let loops = loops_around_asserts(f);
+        for (a, around) in loops {
+            let mut fresh = Vec::new();
+            // Locals bound before the outermost loop may change inside it: only that loop reads them.
+            let empty = around
+                .iter()
+                .enumerate()
+                .find(|(depth, l)| {
+                    let probe = Probe {
+                        ctx,
+                        test: self.test,
+                        items: (*depth == 0).then_some(self.items.as_slice()),
+                    };
+                    !probe.nonempty(&l.iter, &mut fresh, 0)
+                })
+                .map(|(_, l)| l);
+            if let Some(l) = empty {
+                self.out.push(emit::dropped(
+                    ctx,
+                    self.test.case,
+                    a,
+                    format!(
+                        "it is inside the `for` loop on line {} over `{}`, which may be empty: then pytest never runs it, and no check can stand for an assert that does not run",
+                        ctx.map.line(l.range.start()),
+                        ctx.map.snippet(l.iter.range())
+                    ),
+                    vec![],
+                    vec![],
+                    vec![],
+                ));
+                continue;
+            }
+            let before = (f.range.end() - self.test.case.func.body[0].range().start()).to_usize()
+                + self.prelude_chars;
+            if before > MAX_REPLAY_SOURCE {
+                self.out.push(emit::dropped(
+                    ctx,
+                    self.test.case,
+                    a,
+                    format!(
+                        "the test runs {before} characters of code up to the end of its loop; replaying all of that inside one expression is more than this extractor writes ({MAX_REPLAY_SOURCE})"
+                    ),
+                    vec![],
+                    vec![],
+                    vec![],
+                ));
+                continue;
+            }
+            let decided =
+                assertion::in_loop(ctx, self.test, a, &self.items, &fresh, solution_names);
+            self.out.push(decided);
+        }
     }
 
     fn push(&mut self, item: Item<'a>) {
@@ -481,6 +556,201 @@ fn container_reason(ctx: &Ctx, stmt: &Stmt) -> Option<String> {
         Stmt::ClassDef(c) => format!("it is inside the class `{}` (line {line}) defined in the test", c.name),
         _ => return None,
     })
+}
+
+/// Every assert inside a loop whose body folds (only statements and nested loops), with the loops
+/// around it, outermost first.
+fn loops_around_asserts(f: &ast::StmtFor) -> Vec<(&ast::StmtAssert, Vec<&ast::StmtFor>)> {
+    fn walk<'a>(
+        f: &'a ast::StmtFor,
+        around: &mut Vec<&'a ast::StmtFor>,
+        out: &mut Vec<(&'a ast::StmtAssert, Vec<&'a ast::StmtFor>)>,
+    ) {
+        around.push(f);
+        for s in &f.body {
+            match s {
+                Stmt::Assert(a) => out.push((a, around.clone())),
+                Stmt::For(inner) => walk(inner, around, out),
+                _ => {}
+            }
+        }
+        around.pop();
+    }
+    let mut out = Vec::new();
+    walk(f, &mut Vec::new(), &mut out);
+    out
+}
+
+/// Proofs that a loop runs at least once. `items`: the items up to the loop (the last), whose locals
+/// the loop may read as they were bound (see `untouched_local`); `None` for a nested loop, which an
+/// earlier iteration of the loop around it may have changed them for.
+struct Probe<'p, 's, 'a, 't> {
+    ctx: &'p Ctx<'s, 'a>,
+    test: &'p Test<'t, 'a>,
+    items: Option<&'p [Item<'a>]>,
+}
+
+impl Probe<'_, '_, '_, '_> {
+    /// Whether iterating `iter` (evaluated where the loop starts) certainly yields at least once, for
+    /// any solution: a non-empty display or string, `range` of literal integers with a non-empty
+    /// span, `enumerate`/`reversed`/`list`/`tuple`/`sorted`/`set`/`iter` of such, `zip` of such, a
+    /// concatenation of builtin sequences one of which is not empty, and the file's constants of
+    /// those (collected in `fresh`: see `assertion::in_loop`). Anything else may be empty.
+    fn nonempty(&self, iter: &Expr, fresh: &mut Vec<String>, depth: usize) -> bool {
+        let (ctx, test) = (self.ctx, self.test);
+        if depth > 8 {
+            return false;
+        }
+        let builtin = |e: &Expr, names: &[&str]| match e {
+            Expr::Name(n) => {
+                names.contains(&n.id.as_str())
+                    && !test.locals.contains(n.id.as_str())
+                    && is_builtin(ctx, n.id.as_str())
+            }
+            _ => false,
+        };
+        match iter {
+            Expr::List(l) => l.elts.iter().any(|e| !e.is_starred_expr()),
+            Expr::Tuple(t) => t.elts.iter().any(|e| !e.is_starred_expr()),
+            Expr::Set(t) => t.elts.iter().any(|e| !e.is_starred_expr()),
+            Expr::Dict(d) => d.items.iter().any(|i| i.key.is_some()),
+            Expr::StringLiteral(s) => !s.value.to_str().is_empty(),
+            Expr::BytesLiteral(b) => b.value.iter().any(|p| !p.as_slice().is_empty()),
+            Expr::Name(n) if test.locals.contains(n.id.as_str()) => self
+                .items
+                .and_then(|items| untouched_local(items, n.id.as_str()))
+                .is_some_and(|value| self.nonempty(value, fresh, depth + 1)),
+            Expr::Name(n) => match ctx.scope.globals.get(n.id.as_str()) {
+                Some(Global::Constant { source, .. }) => {
+                    let ok = self.nonempty(source, fresh, depth + 1);
+                    if ok {
+                        fresh.push(n.id.to_string());
+                    }
+                    ok
+                }
+                _ => false,
+            },
+            Expr::Call(c)
+                if c.arguments.keywords.is_empty()
+                    || builtin(&c.func, &["sorted", "enumerate"]) =>
+            {
+                let args = &c.arguments.args;
+                if args.iter().any(Expr::is_starred_expr)
+                    || c.arguments.keywords.iter().any(|k| k.arg.is_none())
+                {
+                    return false;
+                }
+                if builtin(&c.func, &["range"]) {
+                    let ints: Option<Vec<i128>> =
+                        args.iter().map(|a| self.const_int(a, 0)).collect();
+                    return match ints.as_deref() {
+                        Some([stop]) => *stop > 0,
+                        Some([start, stop]) => stop > start,
+                        Some([start, stop, step]) => {
+                            (*step > 0 && stop > start) || (*step < 0 && stop < start)
+                        }
+                        _ => false,
+                    };
+                }
+                if builtin(&c.func, &["zip"]) {
+                    return !args.is_empty()
+                        && args.iter().all(|a| self.nonempty(a, fresh, depth + 1));
+                }
+                let one = match &args[..] {
+                    [one] => one,
+                    [one, _] if builtin(&c.func, &["enumerate"]) => one,
+                    _ => return false,
+                };
+                builtin(
+                    &c.func,
+                    &[
+                        "enumerate",
+                        "reversed",
+                        "list",
+                        "tuple",
+                        "sorted",
+                        "set",
+                        "frozenset",
+                        "iter",
+                    ],
+                ) && self.nonempty(one, fresh, depth + 1)
+            }
+            Expr::BinOp(b) if b.op == ast::Operator::Add => {
+                let seq = |e: &Expr| {
+                    matches!(e, Expr::List(_) | Expr::Tuple(_))
+                        || matches!(e, Expr::Call(c) if builtin(&c.func, &["list", "tuple"]))
+                };
+                seq(&b.left)
+                    && seq(&b.right)
+                    && (self.nonempty(&b.left, fresh, depth + 1)
+                        || self.nonempty(&b.right, fresh, depth + 1))
+            }
+            _ => false,
+        }
+    }
+
+    /// An integer the file writes with literals and its constants alone (`32 * 33`, `-95`, `SIZE`).
+    fn const_int(&self, e: &Expr, depth: usize) -> Option<i128> {
+        let (ctx, test) = (self.ctx, self.test);
+        if depth > 8 {
+            return None;
+        }
+        match e {
+            Expr::NumberLiteral(n) => match &n.value {
+                ast::Number::Int(i) => i.as_i64().map(i128::from),
+                _ => None,
+            },
+            Expr::UnaryOp(u) => {
+                let v = self.const_int(&u.operand, depth + 1)?;
+                match u.op {
+                    ast::UnaryOp::USub => Some(-v),
+                    ast::UnaryOp::UAdd => Some(v),
+                    _ => None,
+                }
+            }
+            Expr::BinOp(b) => {
+                let l = self.const_int(&b.left, depth + 1)?;
+                let r = self.const_int(&b.right, depth + 1)?;
+                match b.op {
+                    ast::Operator::Add => l.checked_add(r),
+                    ast::Operator::Sub => l.checked_sub(r),
+                    ast::Operator::Mult => l.checked_mul(r),
+                    _ => None,
+                }
+            }
+            Expr::Name(n) if test.locals.contains(n.id.as_str()) => self
+                .items
+                .and_then(|items| untouched_local(items, n.id.as_str()))
+                .and_then(|value| self.const_int(value, depth + 1)),
+            Expr::Name(n) => match ctx.scope.globals.get(n.id.as_str()) {
+                Some(Global::Constant { source, .. }) => self.const_int(source, depth + 1),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+}
+
+/// The value a local holds where the loop (the last item) starts, when that is certain: its last
+/// binding before the loop is a plain one (`x = value`, a parameter, a fixture's value), nothing
+/// binds it again, and, unless the value is an immutable literal, nothing else reads it (a read may
+/// hand the object to code that empties it).
+fn untouched_local<'a>(items: &[Item<'a>], name: &str) -> Option<&'a Expr> {
+    let (_, before) = items.split_last()?;
+    let at = before
+        .iter()
+        .rposition(|it| it.defs.iter().any(|d| d.as_str() == name))?;
+    let item = &before[at];
+    let value = item.value?;
+    let plain = matches!(
+        item.kind,
+        items::Kind::Assign | items::Kind::Param | items::Kind::Fixture
+    ) && item.defs.len() == 1;
+    let immutable = crate::names::is_immutable_literal(value);
+    let touched = before[at + 1..]
+        .iter()
+        .any(|it| !immutable && it.reads.iter().any(|r| r.as_str() == name));
+    (plain && !touched).then_some(value)
 }
 
 fn nested_asserts(stmt: &Stmt) -> Vec<&ast::StmtAssert> {

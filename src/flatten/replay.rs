@@ -39,14 +39,20 @@ pub(super) fn replay_set(test: &Test, facts: &Facts, items: &[Item]) -> Replay {
         if hits.is_empty() && item.inert {
             continue;
         }
-        // An `if`, or a walrus that may not run (`a or (z := 1)`), may leave a name as it was:
-        // what bound it before is still needed. If nothing did, the name is unbound in the test
-        // and in the fold's lambda alike (a local of both), so it is not reported unbound.
-        for d in &item.defs {
-            if item.maybe_defs.contains(d) {
-                maybe_bound.insert(d.clone());
-            } else {
-                needed.remove(d);
+        // A loop may iterate nothing: what it binds keeps its earlier binding then, which is
+        // replayed too (and a name only the loop binds is unbound after it in both).
+        if matches!(item.fold, Ok(Piece::Loop(..))) {
+            maybe_bound.extend(item.defs.iter().cloned());
+        } else {
+            // An `if`, or a walrus that may not run (`a or (z := 1)`), may leave a name as it was:
+            // what bound it before is still needed. If nothing did, the name is unbound in the test
+            // and in the fold's lambda alike (a local of both), so it is not reported unbound.
+            for d in &item.defs {
+                if item.maybe_defs.contains(d) {
+                    maybe_bound.insert(d.clone());
+                } else {
+                    needed.remove(d);
+                }
             }
         }
         // A block that cannot be replayed reads names it binds itself (`for step in …`); its
@@ -104,9 +110,14 @@ pub(super) fn first_blocker(
         } else if !hits.is_empty() {
             let be = if hits.len() == 1 { "is" } else { "are" };
             match &item.place {
+                // What the block's own reason adds (a loop's: which statement stops it).
                 Some(place) => format!(
-                    "{} {be} assigned inside {place}, which cannot be folded into an expression",
-                    listed.join(", ")
+                    "{} {be} assigned inside {place}, which cannot be folded into an expression{}",
+                    listed.join(", "),
+                    blocker
+                        .strip_prefix(place.as_str())
+                        .and_then(|r| r.strip_prefix(" cannot be folded into an expression"))
+                        .unwrap_or("")
                 ),
                 // The reason may already cite the name (the statement's own text, an import).
                 None if !blocker.contains(&listed[0]) => {

@@ -160,7 +160,22 @@ def assert_spans(test_path: pathlib.Path) -> dict[int, tuple[int, bool]]:
             for stmt in func.body:
                 if isinstance(stmt, ast.Assert):
                     spans[stmt.lineno] = (stmt.end_lineno, True)
+                elif isinstance(stmt, ast.For):
+                    # An assert in a top-level loop (through nested loops): pytest passed it when the
+                    # test failed after the whole loop ran; a failure inside the loop is not after it.
+                    for inner in _loop_asserts(stmt):
+                        spans[inner.lineno] = (stmt.end_lineno, True)
     return spans
+
+
+def _loop_asserts(loop: ast.For) -> list[ast.Assert]:
+    out = []
+    for stmt in loop.body:
+        if isinstance(stmt, ast.Assert):
+            out.append(stmt)
+        elif isinstance(stmt, ast.For):
+            out.extend(_loop_asserts(stmt))
+    return out
 
 
 def _first(text: str) -> str:

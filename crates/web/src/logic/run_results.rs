@@ -882,7 +882,7 @@ def test_cases(a, b, c):
 
 
 def test_loop():
-    for i in range(3):
+    for i in range(add(1, 2)):
         assert add(i, 0) == i
 "#;
 
@@ -1023,7 +1023,8 @@ def test_loop():
         assert_eq!(run.count(Verdict::MeasurementBug), 0);
         assert_eq!(run.count(Verdict::SolutionBug), 0);
         assert_eq!(run.count(Verdict::Agree), e.kept().count());
-        // The loop's assert is dropped: not measured, with pytest's outcome beside it.
+        // The loop's assert is dropped (its loop may iterate nothing): not measured, with pytest's
+        // outcome beside it.
         assert_eq!(run.count(Verdict::NotMeasured), 1);
         let dropped = run.rows().find(|r| !r.kept).unwrap();
         assert_eq!(dropped.pytest, PytestOutcome::Passed);
