@@ -147,10 +147,17 @@ fn any_generator(expr: &Expr) -> Option<&ExprGenerator> {
     else {
         return None;
     };
-    match (func.as_ref(), &arguments.args[..]) {
-        (Expr::Name(n), [Expr::Generator(g)]) if n.id == "any" && arguments.keywords.is_empty() => {
-            Some(g)
-        }
+    // `__import__("builtins").any(…)`, as the fold spells it (a bare `any` may be rebound).
+    let builtins_any = match func.as_ref() {
+        Expr::Attribute(a) if a.attr.as_str() == "any" => matches!(
+            a.value.as_ref(),
+            Expr::Call(c) if matches!(c.func.as_ref(), Expr::Name(n) if n.id == "__import__")
+                && matches!(&c.arguments.args[..], [Expr::StringLiteral(s)] if s.value.to_str() == "builtins")
+        ),
+        _ => false,
+    };
+    match &arguments.args[..] {
+        [Expr::Generator(g)] if builtins_any && arguments.keywords.is_empty() => Some(g),
         _ => None,
     }
 }
@@ -220,7 +227,7 @@ fn step_text(src: &str, step: &Expr, depth: usize) -> String {
             }) => values.iter().collect(),
             other => vec![other],
         };
-        let mut out = String::from("any(\n");
+        let mut out = String::from("__import__(\"builtins\").any(\n");
         for (i, part) in parts.iter().enumerate() {
             let prefix = if i == 0 { "" } else { "or " };
             out.push_str(&format!(
@@ -321,15 +328,15 @@ mod tests {
 
     #[test]
     fn a_loop_shows_its_body_one_step_per_line_and_its_for_clause_last() {
-        let expr = r#"(lambda: (t := T(), [(w := _bx_w, t.add(w)) and None for _bx_w in ["a", "b"]], not any((k := _bx_k, not (t.n == k))[-1] or not (k) for _bx_k in range(1, 3)))[-1] and t.n == 2)()"#;
+        let expr = r#"(lambda: (t := T(), [(w := _bx_w, t.add(w)) and None for _bx_w in ["a", "b"]], not __import__("builtins").any((k := _bx_k, not (t.n == k))[-1] or not (k) for _bx_k in range(1, 3)))[-1] and t.n == 2)()"#;
         let view = readable(expr).unwrap();
         assert!(view.contains("        [\n            (\n                w := _bx_w,\n                t.add(w),\n            ) and None\n            for _bx_w in [\"a\", \"b\"]\n        ],\n"), "{view}");
-        assert!(view.contains("        not any(\n            (\n                k := _bx_k,\n                not (t.n == k),\n            )[-1]\n            or not (k)\n            for _bx_k in range(1, 3)\n        ),\n"), "{view}");
+        assert!(view.contains("        not __import__(\"builtins\").any(\n            (\n                k := _bx_k,\n                not (t.n == k),\n            )[-1]\n            or not (k)\n            for _bx_k in range(1, 3)\n        ),\n"), "{view}");
         assert!(same_ast(expr, &view));
         // A fold that is only the loop, and a one-step body (a one-element tuple stays one).
-        let only = "(lambda f=f: not any((x := _bx_x, not (f(x)))[-1] for _bx_x in (1, 2)))()";
+        let only = r#"(lambda f=f: not __import__("builtins").any((x := _bx_x, not (f(x)))[-1] for _bx_x in (1, 2)))()"#;
         let view = readable(only).unwrap();
-        assert!(view.starts_with("(lambda f=f:\n    not any(\n"), "{view}");
+        assert!(view.starts_with("(lambda f=f:\n    not __import__(\"builtins\").any(\n"), "{view}");
         assert!(same_ast(only, &view));
         let one = "(lambda: (s := [], [(x := _bx_x,) and None for _bx_x in s], x)[-1])()";
         assert!(same_ast(one, &readable(one).unwrap()));

@@ -422,7 +422,12 @@ impl<'e> Fold<'_, '_, '_> {
         if !inner.current.is_empty() {
             flags.push(format!("({}, False)[-1]", inner.current.join(", ")));
         }
-        let any = format!("any({} {clause})", flags.join(" or "));
+        // `any` spelled through the builtins module: a local, a loop target or the solution may
+        // bind the bare name (a list-only `any`, a pool's `any`).
+        let any = format!(
+            "__import__(\"builtins\").any({} {clause})",
+            flags.join(" or ")
+        );
         self.segments
             .push((std::mem::take(&mut self.current), Last::Loop(any)));
         Ok(())

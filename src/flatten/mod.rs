@@ -591,6 +591,13 @@ struct Probe<'p, 's, 'a, 't> {
 }
 
 impl Probe<'_, '_, '_, '_> {
+    /// Whether every item before the loop is inert (runs no user code).
+    fn nothing_runs_before(&self) -> bool {
+        self.items
+            .and_then(|items| items.split_last())
+            .is_some_and(|(_, before)| before.iter().all(|it| it.inert))
+    }
+
     /// Whether iterating `iter` (evaluated where the loop starts) certainly yields at least once, for
     /// any solution: a non-empty display or string, `range` of literal integers with a non-empty
     /// span, `enumerate`/`reversed`/`list`/`tuple`/`sorted`/`set`/`iter` of such, `zip` of such, a
@@ -618,10 +625,21 @@ impl Probe<'_, '_, '_, '_> {
             Expr::BytesLiteral(b) => b.value.iter().any(|p| !p.as_slice().is_empty()),
             Expr::Name(n) if test.locals.contains(n.id.as_str()) => self
                 .items
-                .and_then(|items| untouched_local(items, n.id.as_str()))
+                .and_then(|items| untouched_local(ctx, items, n.id.as_str()))
                 .is_some_and(|value| self.nonempty(value, fresh, depth + 1)),
             Expr::Name(n) => match ctx.scope.globals.get(n.id.as_str()) {
-                Some(Global::Constant { source, .. }) => {
+                // A tuple, string or bytes constant cannot be emptied. A list, set or dict display
+                // can, by any code that runs before the loop and reaches it (a call handed the
+                // object, a closure): only when nothing before the loop in this test runs code.
+                // A constant built by a call (`zip`, `iter`) may be an iterator that something
+                // consumed already (a parametrize at import): never.
+                Some(Global::Constant { source, .. })
+                    if matches!(
+                        source,
+                        Expr::Tuple(_) | Expr::StringLiteral(_) | Expr::BytesLiteral(_)
+                    ) || (matches!(source, Expr::List(_) | Expr::Set(_) | Expr::Dict(_))
+                        && self.nothing_runs_before()) =>
+                {
                     let ok = self.nonempty(source, fresh, depth + 1);
                     if ok {
                         fresh.push(n.id.to_string());
@@ -720,7 +738,7 @@ impl Probe<'_, '_, '_, '_> {
             }
             Expr::Name(n) if test.locals.contains(n.id.as_str()) => self
                 .items
-                .and_then(|items| untouched_local(items, n.id.as_str()))
+                .and_then(|items| untouched_local(ctx, items, n.id.as_str()))
                 .and_then(|value| self.const_int(value, depth + 1)),
             Expr::Name(n) => match ctx.scope.globals.get(n.id.as_str()) {
                 Some(Global::Constant { source, .. }) => self.const_int(source, depth + 1),
@@ -735,7 +753,7 @@ impl Probe<'_, '_, '_, '_> {
 /// binding before the loop is a plain one (`x = value`, a parameter, a fixture's value), nothing
 /// binds it again, and, unless the value is an immutable literal, nothing else reads it (a read may
 /// hand the object to code that empties it).
-fn untouched_local<'a>(items: &[Item<'a>], name: &str) -> Option<&'a Expr> {
+fn untouched_local<'a>(ctx: &Ctx, items: &[Item<'a>], name: &str) -> Option<&'a Expr> {
     let (_, before) = items.split_last()?;
     let at = before
         .iter()
@@ -747,10 +765,19 @@ fn untouched_local<'a>(items: &[Item<'a>], name: &str) -> Option<&'a Expr> {
         items::Kind::Assign | items::Kind::Param | items::Kind::Fixture
     ) && item.defs.len() == 1;
     let immutable = crate::names::is_immutable_literal(value);
-    let touched = before[at + 1..]
+    // A mutable value may be emptied by any code that runs after its binding: through a read that
+    // hands it on, an alias, or a closure made before it was bound and called after.
+    let touched = !immutable
+        && before[at + 1..]
+            .iter()
+            .any(|it| !it.inert || it.reads.iter().any(|r| r.as_str() == name));
+    // A value that reads other names is what they held where it was bound, not where the loop
+    // starts (`limit = attempts; attempts = 4`): only builtins are read the same at both points.
+    let reads_names = crate::names::Facts::of(value)
+        .loads
         .iter()
-        .any(|it| !immutable && it.reads.iter().any(|r| r.as_str() == name));
-    (plain && !touched).then_some(value)
+        .any(|l| !is_builtin(ctx, l.name.as_str()));
+    (plain && !touched && !reads_names).then_some(value)
 }
 
 fn nested_asserts(stmt: &Stmt) -> Vec<&ast::StmtAssert> {
