@@ -19,3 +19,12 @@ def test_plan_entries():
 
 def test_plan_length():
     assert len(retry_plan(3)) == 3
+
+
+def test_closure_clears_the_later_list():
+    pending = []
+    reset = lambda: pending.clear()  # closes over the name, not over this list
+    pending = [1, 2]
+    reset()  # clears [1, 2]: the loop below iterates nothing
+    for k in pending:
+        assert backoff(k) == 2 ** k
