@@ -1,0 +1,2 @@
+def normalise(word):
+    return word.lower()

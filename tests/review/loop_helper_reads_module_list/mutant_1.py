@@ -1,0 +1,3 @@
+def log_event(event, sink):
+    sink = sink + [event.upper()]
+    return len(sink)

@@ -1,0 +1,2 @@
+def is_palindrome(word):
+    return word == word[::-1]
