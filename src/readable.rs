@@ -336,7 +336,10 @@ mod tests {
         // A fold that is only the loop, and a one-step body (a one-element tuple stays one).
         let only = r#"(lambda f=f: not __import__("builtins").any((x := _bx_x, not (f(x)))[-1] for _bx_x in (1, 2)))()"#;
         let view = readable(only).unwrap();
-        assert!(view.starts_with("(lambda f=f:\n    not __import__(\"builtins\").any(\n"), "{view}");
+        assert!(
+            view.starts_with("(lambda f=f:\n    not __import__(\"builtins\").any(\n"),
+            "{view}"
+        );
         assert!(same_ast(only, &view));
         let one = "(lambda: (s := [], [(x := _bx_x,) and None for _bx_x in s], x)[-1])()";
         assert!(same_ast(one, &readable(one).unwrap()));
