@@ -100,6 +100,8 @@ pub struct ModuleScope<'a> {
     pub global_barriers: Vec<(u32, String)>,
     /// `from solution import *`: unknown names may come from the solution.
     pub star_import: bool,
+    /// The names of the module's fixture functions (`def` names), whatever name they register.
+    pub fixture_functions: HashSet<String>,
     /// Local aliases of pytest: name → canonical dotted prefix (`pytest`, `pytest.mark`, …).
     pub pytest_aliases: HashMap<String, String>,
     /// Statements that change a solution module all tests share (see `shared_solution_changes`).
@@ -249,6 +251,7 @@ impl<'a> ModuleScope<'a> {
             fixtures: HashMap::default(),
             global_barriers: Vec::new(),
             star_import: false,
+            fixture_functions: HashSet::default(),
             pytest_aliases: HashMap::default(),
             shared_changes: Vec::new(),
             module_skip: None,
@@ -301,6 +304,25 @@ impl<'a> ModuleScope<'a> {
         self.globals.insert(name, global);
     }
 
+    /// pytest finds fixtures among the module's attributes once it is imported (`dir()` order, the
+    /// last registration of a name winning): a fixture function whose name a later statement binds
+    /// again is gone, or replaced by what that statement binds. Such a name is not a fixture the
+    /// extractor can replay.
+    fn unregister_rebound_fixtures(&mut self, stmt: &'a Stmt, line: u32) {
+        let mut bound = BoundNames::default();
+        bound.visit_stmt(stmt);
+        for name in bound.names {
+            if self.fixture_functions.contains(&name) {
+                self.fixtures.insert(
+                    name.clone(),
+                    Fixture::Unsupported {
+                        why: format!("fixture `{name}` is bound again on line {line}, and pytest takes what the module holds at the end"),
+                    },
+                );
+            }
+        }
+    }
+
     /// A statement with a syntax error: every name it binds is untrusted.
     fn bind_broken(&mut self, stmt: &'a Stmt, map: &SourceMap, error_line: u32) {
         let line = map.line(stmt.range().start());
@@ -330,6 +352,7 @@ impl<'a> ModuleScope<'a> {
     /// One module-level statement: what it runs at import, then what each name it binds means.
     fn bind(&mut self, stmt: &'a Stmt, file: &FileFacts) {
         let line = file.map.line(stmt.range().start());
+        self.unregister_rebound_fixtures(stmt, line);
         self.note_module_skip(stmt, line, file.map);
         self.note_import_effect(stmt, line, file.map);
         match stmt {
@@ -522,7 +545,23 @@ impl<'a> ModuleScope<'a> {
             if let Some(autouse) = autouse {
                 self.global_barriers.push((line, autouse));
             }
-            self.fixtures.insert(name.clone(), fixture);
+            // `@pytest.fixture(name="x")`: registered as `x`, and pytest picks among fixtures of
+            // one name by attribute order, not by where they are defined; neither name is one the
+            // extractor can replay.
+            if let Some(alias) = fixture_name_option(f) {
+                let why = format!(
+                    "fixture `{}` (line {line}) is registered under `name=`, which pytest resolves among the module's attributes",
+                    f.name
+                );
+                if let Some(alias) = alias {
+                    self.fixtures
+                        .insert(alias, Fixture::Unsupported { why: why.clone() });
+                }
+                self.fixtures.insert(name.clone(), Fixture::Unsupported { why });
+            } else {
+                self.fixtures.insert(name.clone(), fixture);
+            }
+            self.fixture_functions.insert(name.clone());
         }
         self.globals.insert(
             name,
@@ -1233,6 +1272,23 @@ impl<'a> ModuleScope<'a> {
 
 /// What `@pytest.fixture(...)`'s options say: why it runs before every test (`autouse=True`), and
 /// why the extractor does not reproduce it (a wider scope, `params=`).
+/// The `name=` of a `@pytest.fixture(...)` decorator: `Some(Some(x))` for a literal, `Some(None)`
+/// for any other value, `None` without it.
+fn fixture_name_option(f: &ast::StmtFunctionDef) -> Option<Option<String>> {
+    f.decorator_list.iter().find_map(|d| match &d.expression {
+        Expr::Call(call) => call
+            .arguments
+            .keywords
+            .iter()
+            .find(|k| k.arg.as_ref().is_some_and(|a| a.as_str() == "name"))
+            .map(|k| match &k.value {
+                Expr::StringLiteral(s) => Some(s.value.to_str().to_string()),
+                _ => None,
+            }),
+        _ => None,
+    })
+}
+
 fn fixture_options(
     f: &ast::StmtFunctionDef,
     decorator: &Expr,
