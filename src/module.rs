@@ -557,7 +557,8 @@ impl<'a> ModuleScope<'a> {
                     self.fixtures
                         .insert(alias, Fixture::Unsupported { why: why.clone() });
                 }
-                self.fixtures.insert(name.clone(), Fixture::Unsupported { why });
+                self.fixtures
+                    .insert(name.clone(), Fixture::Unsupported { why });
             } else {
                 self.fixtures.insert(name.clone(), fixture);
             }
