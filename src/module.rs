@@ -492,22 +492,6 @@ impl<'a> ModuleScope<'a> {
             let name = alias.name.to_string();
             if name == "*" {
                 self.star_import |= from_solution;
-                if from_solution {
-                    // Every name bound before it may be one the solution also defines, which
-                    // the star import rebinds: what it was bound to before no longer says.
-                    let why = format!(
-                        "may be rebound by `from {module} import *` on line {line}, which binds the solution's names over it"
-                    );
-                    for (_, g) in self.globals.iter_mut() {
-                        if !matches!(g, Global::SolutionName { .. } | Global::SolutionModule) {
-                            *g = Global::Computed {
-                                line,
-                                why: why.clone(),
-                            };
-                        }
-                    }
-                    self.constants.clear();
-                }
                 continue;
             }
             let bound = alias.asname.as_ref().unwrap_or(&alias.name).to_string();
