@@ -158,10 +158,28 @@ fn places(
             Some(j) => value_facts.get(&j),
         }
     };
+    // For each name, the containers that read it, in order (the assertion, then the replayed
+    // values): looking each binding's first reader up here keeps this linear in the replay's size
+    // (a scan of every container per binding was quadratic: 10,000 chained module constants).
+    let mut readers: HashMap<&str, Vec<Option<usize>>> = HashMap::default();
+    for container in std::iter::once(None).chain(replay.iter().map(|&j| Some(j))) {
+        let Some(cf) = container_facts(container) else {
+            continue;
+        };
+        for l in &cf.loads {
+            let list = readers.entry(l.name.as_str()).or_default();
+            if list.last() != Some(&container) {
+                list.push(container);
+            }
+        }
+    }
     let mut place: Places = HashMap::default();
     for &i in replay {
         let name = &items[i].defs[0];
-        for container in std::iter::once(None).chain(replay.iter().map(|&j| Some(j))) {
+        let Some(containers) = readers.get(name.as_str()) else {
+            continue;
+        };
+        for &container in containers {
             if container == Some(i) {
                 continue;
             }
