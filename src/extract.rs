@@ -89,6 +89,29 @@ pub fn slug_from_path(path: &str) -> String {
 /// Extract every assertion of a pytest file. Never panics on any input; syntax errors are listed
 /// and what parses is still extracted.
 pub fn extract(source: &str, options: &Options) -> Extraction {
+    extract_limited(source, options, usize::MAX).0
+}
+
+/// [`extract`], or `None` as soon as the kept expressions would run to more than
+/// `max_expression_chars` characters in all: a caller that must not wait long (the page's main
+/// thread) tries this first and hands larger work to a worker. An extraction's cost grows with
+/// what it writes (a test's every assert replays what ran before it), so this bounds its time
+/// for a text of bounded size. When it returns `Some`, the extraction is the same as
+/// [`extract`]'s.
+pub fn extract_within(
+    source: &str,
+    options: &Options,
+    max_expression_chars: usize,
+) -> Option<Extraction> {
+    match extract_limited(source, options, max_expression_chars) {
+        (e, false) => Some(e),
+        (_, true) => None,
+    }
+}
+
+/// The extraction, and whether it stopped early at `limit` characters of kept expressions (then
+/// it is incomplete).
+fn extract_limited(source: &str, options: &Options, limit: usize) -> (Extraction, bool) {
     let slug = options
         .slug
         .clone()
@@ -107,7 +130,7 @@ pub fn extract(source: &str, options: &Options) -> Extraction {
         syntax_errors: syntax_errors(&map, &too_deep, parsed.errors()),
     };
     let ruff_python_ast::Mod::Module(module) = parsed.syntax() else {
-        return extraction;
+        return (extraction, false);
     };
     let body = &module.body;
     // CPython also refuses what ruff's parser accepts: a starred value standing alone.
@@ -135,8 +158,13 @@ pub fn extract(source: &str, options: &Options) -> Extraction {
         map: &map,
         slug: &slug,
         shared_params: Default::default(),
+        written: Default::default(),
+        write_limit: limit,
     };
     let (full, solution_names) = flatten_cases(&ctx, &cases);
+    if ctx.over_budget() {
+        return (extraction, true);
+    }
     extraction.solution_names = solution_names;
     let helpers = helper_asserts(body, &cases, &unlisted);
     extraction.assertions = match options.stage {
@@ -159,7 +187,7 @@ pub fn extract(source: &str, options: &Options) -> Extraction {
             .findings
             .extend(unlisted.iter().map(|u| unlisted_finding(&map, u)));
     }
-    extraction
+    (extraction, false)
 }
 
 /// The statements the depth guard skipped, then the parser's errors.
@@ -240,6 +268,9 @@ fn flatten_cases(
     let mut solution_names = Vec::new();
     let mut full: Vec<crate::model::Assertion> = Vec::new();
     for case in cases {
+        if ctx.over_budget() {
+            break;
+        }
         let mut flat = flatten::flatten_case(ctx, case, &mut solution_names);
         for a in &mut flat {
             refuse_uncompilable(a);

@@ -27,7 +27,7 @@ pub mod shape;
 pub mod synth;
 
 pub use conftest::Conftest;
-pub use extract::{extract, module_globals, slug_from_path, Options};
+pub use extract::{extract, extract_within, module_globals, slug_from_path, Options};
 pub use model::{Assertion, Extraction, Finding, Stage, Status, SyntaxError};
 pub use portable::parses_everywhere;
 /// pytest's configuration file: whether its options may change how every test runs.

@@ -115,6 +115,134 @@ window.benchPython = {
 // request runs and one waits: a newer request replaces the waiting one, and cancels (terminates the
 // worker) a running one older than CANCEL_AFTER_MS. onReply(generation, {modified, parts} | {error}).
 const CANCEL_AFTER_MS = 250;
+// Small extractions on the page itself. The worker's round trip costs a frame or two (its reply waits
+// behind the frame that draws the keystroke); a bench file's extraction takes under a millisecond.
+// So a text of at most INLINE_MAX_CHARS is extracted synchronously, in a second instance of the
+// same wasm module (a panic there traps that instance, never the page's: it is dropped and the
+// worker answers), with a bound on what it may write (INLINE_MAX_EXPRESSION_CHARS of kept
+// expressions: an extraction's cost grows with what it writes), so no input holds the main thread
+// for long (benches/web.mjs measures the worst cases). A text that goes over the bound, or took
+// longer than INLINE_SLOW_MS, goes to the worker until the document is smaller again.
+const INLINE_MAX_CHARS = 8_192;
+const INLINE_MAX_EXPRESSION_CHARS = 16_384;
+const INLINE_SLOW_MS = 12;
+const inline = (() => {
+  let bindings = null;
+  let starting = false;
+  let module = null;
+  let urls = null;
+  let namesTable = null;
+  // Documents at least this long go to the worker (one was too slow or over the bound).
+  let tooLongFrom = Infinity;
+  let instances = 0;
+  const stats = (hook.inline = { runs: 0, overBound: 0, slow: 0, crashes: 0, lastMs: null, longestMs: 0 });
+  const start = () => {
+    if (bindings || starting || !module || !urls) return;
+    starting = true;
+    hook.inlineWarm = false;
+    // A module of its own (another URL): wasm-bindgen's glue holds one instance per module, and
+    // an instance that trapped is replaced by a new one.
+    import(`${urls.js}?inline=${++instances}`).then(
+      (b) => {
+        try {
+          window.benchNoStart = true;
+          b.initSync({ module });
+          if (namesTable) b.benchRegisterNamesTable(namesTable);
+          bindings = b;
+          warm(b);
+        } catch {
+          // No inline extraction: the worker does it all.
+        } finally {
+          window.benchNoStart = false;
+          starting = false;
+        }
+      },
+      () => {
+        starting = false;
+      },
+    );
+  };
+  // Like the worker (www/extract-worker.js): the whole pipeline over the bench's files, one file
+  // per task, so that the engine has optimized this instance's code before the first keystrokes.
+  const warm = (b, step = 0) => {
+    setTimeout(() => {
+      let more = false;
+      try {
+        more = bindings === b && b.benchWorkerWarm(step);
+      } catch {
+        if (bindings === b) {
+          stats.crashes++;
+          bindings = null;
+          start();
+        }
+      }
+      if (more) warm(b, step + 1);
+      else hook.inlineWarm = bindings === b;
+    }, 0);
+  };
+  return {
+    // The page's compiled module and URLs, once the page has started.
+    prepare(m, u) {
+      module = m;
+      urls = u;
+      start();
+    },
+    registerNamesTable(t) {
+      namesTable = t;
+      if (bindings) {
+        try {
+          bindings.benchRegisterNamesTable(t);
+        } catch {}
+      }
+    },
+    // Answer the request here if the text is small enough; whether it did.
+    run(gen, request, onReply) {
+      const editor = hook.editor;
+      if (!bindings || !editor) return false;
+      const n = editor.docLength();
+      if (n > INLINE_MAX_CHARS || n >= tooLongFrom) return false;
+      if (n < tooLongFrom * 0.9) tooLongFrom = Infinity;
+      const t0 = performance.now();
+      let r;
+      try {
+        r = bindings.benchInlineAnalyze(editor.getDoc(), request, INLINE_MAX_EXPRESSION_CHARS);
+      } catch {
+        // A trap (a panic) leaves this instance unusable: start a fresh one, let the worker answer.
+        stats.crashes++;
+        bindings = null;
+        start();
+        return false;
+      }
+      const ms = performance.now() - t0;
+      stats.lastMs = ms;
+      stats.longestMs = Math.max(stats.longestMs, ms);
+      if (ms > INLINE_SLOW_MS) {
+        stats.slow++;
+        tooLongFrom = n;
+      }
+      if (!r) {
+        stats.overBound++;
+        tooLongFrom = Math.min(tooLongFrom, n);
+        return false;
+      }
+      stats.runs++;
+      onReply(gen, { modified: r.modified, parts: r.parts, inline: true });
+      return true;
+    },
+    // For the end-to-end tests: a real panic in the inline instance.
+    crashForTest() {
+      try {
+        bindings && bindings.benchInlinePanic();
+      } catch {
+        stats.crashes++;
+        bindings = null;
+        start();
+      }
+    },
+  };
+})();
+hook.crashInlineExtraction = () => inline.crashForTest();
+
 window.benchExtract = (() => {
   let worker = null;
   let running = null;
@@ -138,7 +266,10 @@ window.benchExtract = (() => {
     running = null;
     // A worker whose wasm trapped is not reused.
     if (reply.error) stop();
-    if (reply.namesTable) namesTable = reply.namesTable;
+    if (reply.namesTable) {
+      namesTable = reply.namesTable;
+      inline.registerNamesTable(namesTable);
+    }
     if (job && job.gen === reply.gen) job.onReply(job.gen, reply);
     next();
   };
@@ -171,6 +302,11 @@ window.benchExtract = (() => {
   };
   return {
     request(gen, request, onReply) {
+      if (inline.run(gen, request, onReply)) {
+        // Answered here: a request still waiting for the worker is stale.
+        waiting = null;
+        return;
+      }
       waiting = { gen, request, onReply };
       if (running && performance.now() - running.started > CANCEL_AFTER_MS) {
         hook.extractionsCancelled = (hook.extractionsCancelled || 0) + 1;
@@ -198,7 +334,32 @@ async function start() {
   const editor = await import("./editor.js");
   window.benchEditor = editor;
   const bindings = await import(me.dataset.benchJs);
-  await bindings.default({ module_or_path: me.dataset.benchWasm });
+  const js = new URL(me.dataset.benchJs, document.baseURI).href;
+  const wasmUrl = new URL(me.dataset.benchWasm, document.baseURI).href;
+  // Compiled once: the page's instance and the inline extraction's share the module.
+  const response = await fetch(wasmUrl);
+  if (!response.ok) throw new Error(`failed to fetch the page's wasm: HTTP ${response.status}`);
+  let module;
+  try {
+    module = await WebAssembly.compileStreaming(response.clone());
+  } catch {
+    // A server that does not send application/wasm.
+    module = await WebAssembly.compile(await response.arrayBuffer());
+  }
+  await bindings.default({ module_or_path: module });
+  inline.prepare(module, { js, wasm: wasmUrl });
+  warmEditorWhenIdle();
+}
+
+// The editor's warm-up (editor.js's warmUp), once the page is idle, on the text it shows.
+function warmEditorWhenIdle() {
+  const go = () => {
+    const e = hook.editor;
+    if (!e || !window.benchEditor || !window.benchEditor.warmUp || e.docLength() > INLINE_MAX_CHARS || e.mode() !== "normal") return;
+    window.benchEditor.warmUp(e.getDoc(), () => (hook.editorWarm = true));
+  };
+  if (window.requestIdleCallback) requestIdleCallback(go, { timeout: 3000 });
+  else setTimeout(go, 1000);
 }
 
 start().catch((e) => {

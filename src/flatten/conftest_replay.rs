@@ -126,6 +126,8 @@ pub(crate) fn conftest_replay(
         slug: "",
         errors: &[],
         shared_params: Default::default(),
+        written: Default::default(),
+        write_limit: usize::MAX,
     };
     let mut aliases = Aliases::default();
     let mut pieces = Vec::new();

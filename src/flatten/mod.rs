@@ -55,6 +55,23 @@ pub struct Ctx<'s, 'a> {
     /// Mutable parametrize values an earlier case already received: pytest hands every case the
     /// same object, which an earlier case may have changed.
     pub shared_params: std::cell::RefCell<HashSet<TextRange>>,
+    /// Characters of kept expressions written so far, against `write_limit`: an extraction that
+    /// would write more stops early (`extract::extract_within`).
+    pub written: std::cell::Cell<usize>,
+    pub write_limit: usize,
+}
+
+impl Ctx<'_, '_> {
+    /// Count what `a` wrote; whether the extraction may go on.
+    pub fn spend(&self, a: &Assertion) -> bool {
+        let n = a.expr.as_ref().map_or(0, String::len);
+        self.written.set(self.written.get().saturating_add(n));
+        !self.over_budget()
+    }
+
+    pub fn over_budget(&self) -> bool {
+        self.written.get() > self.write_limit
+    }
 }
 
 /// What is known about the test as a whole while its asserts are decided.
@@ -176,6 +193,9 @@ struct Walk<'w, 's, 'a, 't> {
 impl<'a> Walk<'_, '_, 'a, '_> {
     fn statement(&mut self, stmt: &'a Stmt, solution_names: &mut Vec<String>) {
         let ctx = self.ctx;
+        if ctx.over_budget() {
+            return;
+        }
         if let Some(why) = &self.unreachable {
             let why = why.clone();
             self.drop_nested(stmt, &why);
@@ -184,6 +204,7 @@ impl<'a> Walk<'_, '_, 'a, '_> {
         match stmt {
             Stmt::Assert(a) => {
                 let decided = self.decide(a, solution_names);
+                ctx.spend(&decided);
                 self.out.push(decided);
                 let item = items::statement(ctx, stmt, &|n| self.test.is_local(n));
                 self.push(item);
@@ -297,7 +318,11 @@ impl<'a> Walk<'_, '_, 'a, '_> {
             }
             let decided =
                 assertion::in_loop(ctx, self.test, a, &self.items, &fresh, solution_names);
+            let go_on = ctx.spend(&decided);
             self.out.push(decided);
+            if !go_on {
+                return;
+            }
         }
     }
 

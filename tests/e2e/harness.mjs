@@ -48,7 +48,7 @@
 //
 //   synthTestFile(lines) -> string    a pytest file of at least `lines` lines, the same text as the
 //                                     library's bench_explorer::synth::test_file (src/synth.rs)
-//   heavyInput(name) -> string        issue 11's large inputs ("10mb", "50k", "pairs", "binary", "deep")
+//   heavyInput(name) -> string        issue 11's large inputs ("10mb", "50k", "pairs", "pairs100", "binary", "deep")
 //
 // Leptos updates the DOM asynchronously: wait for text/attributes (Playwright's expect-like polling
 // via waitForFunction / locator.waitFor), never for a fixed time.
@@ -304,7 +304,7 @@ async function openPage(session, opts = {}) {
 
 /** Issue 11's large inputs, generated (the same text every time): `name` is one of "10mb" (a 10 MB
  *  test file), "50k" (one test with 50,000 asserts), "pairs" (one test with 2,000 put/assert pairs),
- *  "binary" (300 KB of random bytes decoded as a browser's FileReader.readAsText does, U+FFFD for
+ *  "pairs100" (4.5 KB: 100 such pairs, small enough to be tried on the page), "binary" (300 KB of random bytes decoded as a browser's FileReader.readAsText does, U+FFFD for
  *  invalid UTF-8, from a fixed seed), "deep" (50,000-deep brackets). */
 export function heavyInput(name) {
   switch (name) {
@@ -316,6 +316,13 @@ export function heavyInput(name) {
     case "pairs": {
       const lines = ["from solution import Cache", "", "def test_pairs():", "    c = Cache(4)"];
       for (let i = 0; i < 2_000; i++) lines.push(`    c.put(${i}, ${i})`, `    assert c.get(${i}) == ${i}`);
+      return lines.join("\n") + "\n";
+    }
+    case "pairs100": {
+      // Small (4.5 KB) but expensive: each assert replays every put before it. The page tries a
+      // small text on its main thread and must stop at its bound (www/boot.js).
+      const lines = ["from solution import Cache", "", "def test_pairs():", "    c = Cache(4)"];
+      for (let i = 0; i < 100; i++) lines.push(`    c.put(${i}, ${i})`, `    assert c.get(${i}) == ${i}`);
       return lines.join("\n") + "\n";
     }
     case "binary": {

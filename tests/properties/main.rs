@@ -12,6 +12,7 @@
 //! - `fuzz` (proptest): arbitrary strings, Python token soup, mutated bench files; and
 //!   `explore_fuzz_failures`, an ignored tool that groups many failures.
 //! - `size`: a 10 MB pytest file gives a result with thousands of assertions.
+//! - `within`: `extract_within` (the page's bounded extraction) is `extract` or nothing.
 //! - `depth`: inputs nested 10,000 deep, each extracted in a child process on a thread with the
 //!   2 MiB stack `cargo test` gives its threads, so a stack overflow (which aborts the whole process)
 //!   is reported per input with a clear message instead of killing this binary.
@@ -24,3 +25,4 @@ mod corpus;
 mod depth;
 mod fuzz;
 mod size;
+mod within;

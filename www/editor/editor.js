@@ -36,7 +36,7 @@ import {
   indentUnit,
 } from "@codemirror/language";
 import { search, searchKeymap, highlightSelectionMatches } from "@codemirror/search";
-import { lintGutter, lintKeymap, setDiagnostics } from "@codemirror/lint";
+import { lintGutter, lintKeymap, setDiagnostics, forEachDiagnostic } from "@codemirror/lint";
 import { python } from "@codemirror/lang-python";
 // A dependency of @codemirror/language (always installed with it): the highlight tags.
 import { tags as t } from "@lezer/highlight";
@@ -494,6 +494,16 @@ const SLICE_CHARS = 512 * 1024;
 const SLICE_MS = 8;
 const LINE_BREAKS = /\r\n?|\n/;
 
+function sameDiagnostics(state, diags) {
+  let i = 0;
+  let same = true;
+  forEachDiagnostic(state, (d, from, to) => {
+    const n = diags[i++];
+    if (!same || !n || n.from !== from || n.to !== to || n.severity !== d.severity || n.message !== d.message || n.source !== d.source) same = false;
+  });
+  return same && i === diags.length;
+}
+
 class Editor {
   constructor(parent, opts) {
     this.opts = opts;
@@ -574,6 +584,9 @@ class Editor {
       const message = d.message;
       return { from, to, severity: d.severity, message, source: d.source, renderMessage: () => renderCodeSpans(message) };
     });
+    // The same diagnostics as the editor already shows (CodeMirror moves them with each edit): no
+    // transaction (it would make CodeMirror read the DOM selection, a layout, at every keystroke).
+    if (sameDiagnostics(this.view.state, diags)) return;
     this.view.dispatch(setDiagnostics(this.view.state, diags));
   }
   // Nothing to clear is not dispatched: a transaction makes CodeMirror read the DOM selection,
@@ -585,7 +598,11 @@ class Editor {
   // [{from, to, message}] in UTF-16 offsets: the wrong checks of an earlier stage.
   setWrongChecks(list) {
     const items = list || [];
-    if (!items.length && this.view.state.field(wrongField).items.length === 0) return;
+    const current = this.view.state.field(wrongField).items;
+    if (!items.length && current.length === 0) return;
+    // The marks it already shows (moved with each edit): no transaction, as for the diagnostics.
+    const next = buildWrong(this.view.state.doc, items).items;
+    if (next.length === current.length && next.every((w, i) => w.from === current[i].from && w.to === current[i].to && w.message === current[i].message)) return;
     this.view.dispatch({ effects: setWrong.of(items) });
   }
   // {wrap: bool, fontSize: px}: applied now, and to every editor created or reset later.
@@ -620,6 +637,43 @@ class Editor {
 
 export function createEditor(parent, opts) {
   return new Editor(parent, opts || {});
+}
+
+// Typing's first keystrokes ran CodeMirror's code cold (interpreted, then optimized by the engine
+// as it warmed up): the first dozens of keys took two to three times as long as later ones. This
+// edits a hidden copy of the editor, with the same extensions and text, a few keystrokes per task
+// while the page is idle, so that the engine has optimized that code before the user types.
+// done() when finished. The copy is off screen and hidden from assistive technology.
+const WARM_EDITS = 120;
+export function warmUp(text, done) {
+  const host = document.createElement("div");
+  host.setAttribute("aria-hidden", "true");
+  host.inert = true;
+  Object.assign(host.style, { position: "fixed", left: "-10000px", top: "0", width: "800px", height: "400px", overflow: "hidden", contain: "strict" });
+  document.body.append(host);
+  const editor = new Editor(host, { doc: text, label: "warm-up copy" });
+  const view = editor.view;
+  const lines = view.state.doc.lines;
+  let edit = 0;
+  const step = () => {
+    const t0 = performance.now();
+    while (edit < WARM_EDITS && performance.now() - t0 < 4) {
+      const line = view.state.doc.line(1 + ((edit * 7) % lines));
+      // Type a digit at a line's end, then delete it, as a user would (the same user events).
+      if (edit % 2 === 0) {
+        view.dispatch({ changes: { from: line.to, insert: String(edit % 10) }, selection: { anchor: line.to + 1 }, userEvent: "input.type" });
+      } else {
+        const prev = view.state.doc.line(1 + (((edit - 1) * 7) % lines));
+        view.dispatch({ changes: { from: prev.to - 1, to: prev.to }, selection: { anchor: prev.to - 1 }, userEvent: "delete.backward" });
+      }
+      edit++;
+    }
+    if (edit < WARM_EDITS) return setTimeout(step, 0);
+    editor.destroy();
+    host.remove();
+    if (done) done();
+  };
+  setTimeout(step, 0);
 }
 
 export function compress(text) {

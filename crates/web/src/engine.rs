@@ -53,6 +53,8 @@ thread_local! {
     static APP: Cell<Option<AppState>> = const { Cell::new(None) };
     /// The current reply's `namesNotice` (the worker could not load the Unicode names table).
     static NAMES_NOTICE: RefCell<Option<String>> = const { RefCell::new(None) };
+    /// Whether the current reply was computed on the page (www/boot.js's inline extraction).
+    static INLINE: Cell<bool> = const { Cell::new(false) };
 }
 
 /// Ask for an extraction of the editor's current text (in the worker, off the main thread).
@@ -106,8 +108,10 @@ fn send(app: AppState) {
             })
             .clone()
     });
-    worker_request(generation as f64, &json, &on_reply);
+    // Before the request: a small text is answered at once, on this thread (www/boot.js), and
+    // then needs no progress note.
     let shown_before = SHOWN.with(|s| s.get());
+    worker_request(generation as f64, &json, &on_reply);
     set_timeout(
         move || {
             if SHOWN.with(|s| s.get()) == shown_before
@@ -144,6 +148,8 @@ fn on_reply(app: AppState, generation: u64, reply: JsValue) {
         );
         return;
     }
+    let inline = get("inline").and_then(|i| i.as_bool()).unwrap_or(false);
+    INLINE.with(|i| i.set(inline));
     let notice = get("namesNotice").and_then(|n| n.as_string());
     NAMES_NOTICE.with(|n| *n.borrow_mut() = notice);
     let modified = get("modified").and_then(|m| m.as_bool()).unwrap_or(false);
@@ -301,6 +307,7 @@ fn show(app: AppState, modified: bool, mut done: crate::logic::transfer::Assembl
             last_dropped: dropped as f64,
             last_wrong_checks: wrong as f64,
             stage: stage.id(),
+            last_inline: INLINE.with(|i| i.get()),
             // performance.now() counts from navigation start.
             first_extraction_shown_ms: first.then_some(now),
         });

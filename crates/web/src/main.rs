@@ -5,14 +5,20 @@
 /// there it starts nothing and only answers `benchWorkerAnalyze` calls.
 #[cfg(target_arch = "wasm32")]
 fn main() {
-    if web_sys::window().is_some() {
+    // boot.js also runs a second instance on the page, for small extractions (`benchNoStart` set
+    // while it starts): it must not start a second page.
+    let no_start = js_sys::Reflect::get(&js_sys::global(), &"benchNoStart".into())
+        .is_ok_and(|v| v.is_truthy());
+    if web_sys::window().is_some() && !no_start {
         bench_explorer_web::start();
     }
 }
 
 /// Keeps the worker's entry points in the bin's exports.
 #[cfg(target_arch = "wasm32")]
-pub use bench_explorer_web::worker::{register_names_table, worker_analyze};
+pub use bench_explorer_web::worker::{
+    inline_analyze, inline_panic, register_names_table, worker_analyze,
+};
 
 /// Natively there is no page to start: the crate builds so that its logic is tested and linted.
 #[cfg(not(target_arch = "wasm32"))]

@@ -13,7 +13,7 @@ use wasm_bindgen::JsCast;
 
 use crate::bench;
 use crate::logic::names;
-use crate::logic::transfer::{analyze, Request};
+use crate::logic::transfer::{analyze, compute_within, to_parts, Request};
 
 /// `performance.now()` in a worker or a window.
 fn now() -> f64 {
@@ -30,15 +30,59 @@ fn now() -> f64 {
 #[wasm_bindgen(js_name = benchWorkerAnalyze)]
 pub fn worker_analyze(text: &str, request: &str) -> Result<JsValue, JsValue> {
     console_error_panic_hook::set_once();
-    let req: Request = serde_json::from_str(request)
-        .map_err(|e| JsValue::from_str(&format!("bad request: {e}")))?;
+    let req = parse_request(request)?;
+    let (table, notice) = ensure_names_table(text);
+    let parts = analyze(text, &req, now);
+    reply(text, &req, parts, table, notice)
+}
+
+/// The same answer as `benchWorkerAnalyze`, computed on the page's main thread for a small text
+/// (`www/boot.js` runs it in a second instance of this wasm, so that a panic cannot take the
+/// page's own instance down): `null` when the extraction would write more than
+/// `max_expression_chars` characters of kept expressions (its time is bounded by that and the
+/// text's size), or when the text needs the Unicode names table and this instance has none (only
+/// the worker may fetch it, with a synchronous request). The caller then asks the worker.
+#[wasm_bindgen(js_name = benchInlineAnalyze)]
+pub fn inline_analyze(
+    text: &str,
+    request: &str,
+    max_expression_chars: u32,
+) -> Result<JsValue, JsValue> {
+    console_error_panic_hook::set_once();
+    let req = parse_request(request)?;
+    if unicode_names2::may_need_table(text) && !unicode_names2::table_loaded() {
+        return Ok(JsValue::NULL);
+    }
+    let Some(result) = compute_within(text, &req, now, max_expression_chars as usize) else {
+        return Ok(JsValue::NULL);
+    };
+    reply(text, &req, to_parts(result), None, None)
+}
+
+/// For the end-to-end tests: a real panic in the instance that runs it (the page's inline
+/// instance: boot.js must drop it and ask the worker instead).
+#[wasm_bindgen(js_name = benchInlinePanic)]
+pub fn inline_panic() {
+    panic!("simulated panic in the inline extraction instance");
+}
+
+fn parse_request(request: &str) -> Result<Request, JsValue> {
+    serde_json::from_str(request).map_err(|e| JsValue::from_str(&format!("bad request: {e}")))
+}
+
+/// `{ modified, parts, namesTable?, namesNotice? }`.
+fn reply(
+    text: &str,
+    req: &Request,
+    parts: Vec<Vec<u8>>,
+    table: Option<js_sys::Uint8Array>,
+    notice: Option<String>,
+) -> Result<JsValue, JsValue> {
     let modified = req
         .slug
         .as_deref()
         .and_then(bench::find)
         .is_some_and(|p| p.test != text);
-    let (table, notice) = ensure_names_table(text);
-    let parts = analyze(text, &req, now);
     // UTF-8 bytes in their own buffers: the worker transfers them to the page without a copy,
     // and the page copies each into its wasm only when it decodes it.
     let list = Array::new();

@@ -27,6 +27,9 @@ pub struct ExtractionShown {
     pub last_dropped: f64,
     pub last_wrong_checks: f64,
     pub stage: &'static str,
+    /// Whether the last result was computed on the page itself (a small text, www/boot.js) rather
+    /// than in the extraction worker.
+    pub last_inline: bool,
     /// Set once, for the first result shown (`performance.now()`, from navigation start).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub first_extraction_shown_ms: Option<f64>,
@@ -118,6 +121,7 @@ mod tests {
             last_dropped: 0.0,
             last_wrong_checks: 0.0,
             stage: "full",
+            last_inline: true,
             first_extraction_shown_ms: None,
         };
         assert_eq!(
@@ -127,6 +131,7 @@ mod tests {
                 "lastBytes",
                 "lastDropped",
                 "lastExtractionMs",
+                "lastInline",
                 "lastKept",
                 "lastUpdateMs",
                 "lastWrongChecks",

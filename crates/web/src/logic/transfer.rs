@@ -6,7 +6,7 @@
 //! task, so no single task blocks its main thread for long, whatever the output's size.
 
 use bench_explorer::model::{Assertion, Extraction};
-use bench_explorer::{extract, Options, Stage};
+use bench_explorer::{extract, extract_within, Options, Stage};
 use serde::{Deserialize, Serialize};
 
 use super::compare::{compare, tally, StageFidelity, Tally};
@@ -119,27 +119,53 @@ pub struct Assembled {
     pub not_text: Option<String>,
 }
 
-/// The worker's side: everything the page shows about `text`, as parts (UTF-8 JSON but for the
-/// binary offset map, part 1). `now` is a clock in milliseconds (for the extraction time shown).
-pub fn analyze(text: &str, req: &Request, now: impl Fn() -> f64) -> Vec<Vec<u8>> {
+/// Everything the page shows about `text`, computed where it is called: in the worker (then
+/// sent as parts, `analyze`), or on the page's main thread for a small text (`compute_within`).
+/// `now` is a clock in milliseconds (for the extraction time shown).
+pub fn compute(text: &str, req: &Request, now: impl Fn() -> f64) -> Assembled {
+    compute_limited(text, req, now, usize::MAX).expect("no limit")
+}
+
+/// [`compute`], or `None` when the extraction would write more than `max_expression_chars`
+/// characters of kept expressions (`bench_explorer::extract_within`): the page's main thread
+/// computes a small text's result itself, within a bounded time, and leaves the rest to the
+/// worker.
+pub fn compute_within(
+    text: &str,
+    req: &Request,
+    now: impl Fn() -> f64,
+    max_expression_chars: usize,
+) -> Option<Assembled> {
+    compute_limited(text, req, now, max_expression_chars)
+}
+
+fn compute_limited(
+    text: &str,
+    req: &Request,
+    now: impl Fn() -> f64,
+    limit: usize,
+) -> Option<Assembled> {
     let options = req.options();
     let why = not_text(text);
     let t0 = now();
     let (extraction, verdicts) = if why.is_some() {
         (extract("", &options), Vec::new())
     } else {
-        let extraction =
-            crate::logic::settings::without_guessed_slug(extract(text, &options), req.slug_is_real);
+        let extraction = crate::logic::settings::without_guessed_slug(
+            extract_within(text, &options, limit)?,
+            req.slug_is_real,
+        );
         let verdicts = if req.stage == Stage::Full {
             Vec::new()
         } else {
-            let faithful = extract(
+            let faithful = extract_within(
                 text,
                 &Options {
                     stage: Stage::Full,
                     ..options.clone()
                 },
-            );
+                limit,
+            )?;
             compare(&extraction, &faithful)
         };
         (extraction, verdicts)
@@ -151,12 +177,50 @@ pub fn analyze(text: &str, req: &Request, now: impl Fn() -> f64) -> Vec<Vec<u8>>
         OffsetMap::new(text)
     };
     let groups = group_by_test(&extraction.assertions);
-    let mut diags = diagnostics(&extraction, &map);
-    let counts = counts(&diags);
-    let diagnostics_total = diags.len();
-    diags.truncate(MAX_EDITOR_DIAGNOSTICS);
+    let mut diagnostics = diagnostics(&extraction, &map);
+    let counts = counts(&diagnostics);
+    let diagnostics_total = diagnostics.len();
+    diagnostics.truncate(MAX_EDITOR_DIAGNOSTICS);
     let keys = row_keys(&extraction.assertions, &verdicts);
     let tally = tally(&verdicts);
+    Some(Assembled {
+        extraction,
+        map,
+        groups,
+        diagnostics,
+        diagnostics_total,
+        counts,
+        verdicts,
+        tally,
+        keys,
+        ms,
+        bytes: text.len(),
+        not_text: why,
+    })
+}
+
+/// The worker's side: everything the page shows about `text`, as parts (UTF-8 JSON but for the
+/// binary offset map, part 1). `now` is a clock in milliseconds (for the extraction time shown).
+pub fn analyze(text: &str, req: &Request, now: impl Fn() -> f64) -> Vec<Vec<u8>> {
+    to_parts(compute(text, req, now))
+}
+
+/// A result as the worker's parts: a JSON header, the binary offset map, then JSON chunks.
+pub fn to_parts(a: Assembled) -> Vec<Vec<u8>> {
+    let Assembled {
+        extraction,
+        map,
+        groups,
+        diagnostics: diags,
+        diagnostics_total,
+        counts,
+        verdicts,
+        tally,
+        keys,
+        ms,
+        bytes,
+        not_text,
+    } = a;
 
     // Chunks: hand-joined JSON, each item serialized once.
     let mut chunks: Vec<Vec<u8>> = Vec::new();
@@ -206,8 +270,8 @@ pub fn analyze(text: &str, req: &Request, now: impl Fn() -> f64) -> Vec<Vec<u8>>
         counts,
         tally,
         ms,
-        bytes: text.len(),
-        not_text: why,
+        bytes,
+        not_text,
     };
     let mut parts = Vec::with_capacity(chunks.len() + 2);
     parts.push(serde_json::to_vec(&header).unwrap_or_default());
