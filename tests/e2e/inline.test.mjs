@@ -22,14 +22,14 @@ after(async () => {
 });
 
 /** What the CLI extracts from `text` saved as `name`. */
-function cli(text, name) {
+function cli(text, name, slug = "dijkstra_shortest_path") {
   const dir = mkdtempSync(path.join(tmpdir(), "inline-e2e-"));
   const file = path.join(dir, name);
   writeFileSync(file, text);
   // Exit status 1 says some assertion was dropped; the JSON is complete either way.
   const r = spawnSync(
     "cargo",
-    ["run", "--quiet", "--offline", "-p", "bench-explorer-cli", "--bin", "bench-explorer", "--", "extract", "--json", "--slug", "dijkstra_shortest_path", file],
+    ["run", "--quiet", "--offline", "-p", "bench-explorer-cli", "--bin", "bench-explorer", "--", "extract", "--json", "--slug", slug, file],
     { cwd: ROOT, encoding: "utf8", maxBuffer: 64 << 20 },
   );
   assert.ok(r.status === 0 || r.status === 1, `the CLI failed: ${r.stderr}`);
@@ -80,6 +80,39 @@ test("a large file goes to the worker", async () => {
   await p.setText(synthTestFile(2_000));
   assert.equal(await p.hook("lastInline"), false);
   assert.ok((await p.hook("lastKept")) > 100, "the worker's result is shown");
+  p.assertClean();
+  await p.close();
+});
+
+test("in a large file, the worker sends only what changed, and the page rebuilds the CLI's result", async () => {
+  const p = await session.open();
+  const text = synthTestFile(2_000);
+  await p.setText(text);
+  const total = await p.hook("lastKept");
+  // Type in the middle of the file, at the end of an assert line, several times.
+  const lines = text.split("\n");
+  const at = lines.findIndex((l, i) => i > lines.length / 2 && /^\s+assert .*\d\s*$/.test(l));
+  await p.page.evaluate((n) => {
+    const v = window.__benchExplorer.editor.view;
+    v.dispatch({ selection: { anchor: v.state.doc.line(n).to }, scrollIntoView: true });
+    v.focus();
+  }, at + 1);
+  const reused = [];
+  for (const key of ["7", "Backspace", "Enter", "Backspace"]) {
+    const n = await p.extractions();
+    await p.page.keyboard.press(key);
+    await p.waitForExtraction(n);
+    assert.equal(await p.hook("lastInline"), false);
+    reused.push(await p.hook("lastReused"));
+  }
+  // Each reply reused all but the few assertions the edit touched.
+  assert.ok(reused.every((r) => r > total * 0.9), `reused ${JSON.stringify(reused)} of ${total}`);
+  // And the page holds exactly the extraction of its text (every field but the spans' bytes).
+  const now = await p.getText();
+  const full = (e) => e.assertions.map(({ test, line, column, source, status, expr, reason, shapes, origins }) => ({ test, line, column, source, status, expr, reason, shapes, origins: origins.map((o) => [o.role, o.span.line]) }));
+  const slug = await p.tid("problem-picker").inputValue();
+  const file = await p.hook("currentFile");
+  assert.deepEqual(full(await pageJson(p)), full(cli(now, file, slug)));
   p.assertClean();
   await p.close();
 });

@@ -55,6 +55,10 @@ thread_local! {
     static NAMES_NOTICE: RefCell<Option<String>> = const { RefCell::new(None) };
     /// Whether the current reply was computed on the page (www/boot.js's inline extraction).
     static INLINE: Cell<bool> = const { Cell::new(false) };
+    /// The next request asks the worker for a whole result (not one built on the shown result).
+    static WHOLE_NEXT: Cell<bool> = const { Cell::new(false) };
+    /// How many assertions the current reply reused from the shown result (`logic::delta`).
+    static REUSED: Cell<usize> = const { Cell::new(0) };
 }
 
 /// Ask for an extraction of the editor's current text (in the worker, off the main thread).
@@ -90,6 +94,13 @@ fn send(app: AppState) {
         stage: options.stage,
         solution_modules: options.solution_modules,
         slug_is_real: slug_is_real(app),
+        id: REQUESTED.with(|g| g.get()),
+        // The result on screen: the worker's reply may send only what changed from it.
+        base: if WHOLE_NEXT.with(|w| w.replace(false)) {
+            None
+        } else {
+            app.analysis.with_untracked(|a| a.as_ref().map(|a| a.id))
+        },
     };
     let Ok(json) = serde_json::to_string(&req) else {
         return;
@@ -150,6 +161,7 @@ fn on_reply(app: AppState, generation: u64, reply: JsValue) {
     }
     let inline = get("inline").and_then(|i| i.as_bool()).unwrap_or(false);
     INLINE.with(|i| i.set(inline));
+    REUSED.with(|r| r.set(0));
     let notice = get("namesNotice").and_then(|n| n.as_string());
     NAMES_NOTICE.with(|n| *n.borrow_mut() = notice);
     let modified = get("modified").and_then(|m| m.as_bool()).unwrap_or(false);
@@ -203,8 +215,23 @@ fn decode(
     if !is_current(generation) {
         return;
     }
-    match asm.finish() {
-        Ok(done) => show(app, modified, done),
+    let shown = app.analysis.get_untracked();
+    let base = asm.base().and_then(|id| {
+        shown
+            .as_ref()
+            .filter(|a| a.id == id)
+            .map(|a| (id, &a.extraction.assertions[..]))
+    });
+    let builds_on = asm.base();
+    REUSED.with(|r| r.set(asm.reused()));
+    match asm.finish(base) {
+        Ok(done) => show(app, generation, modified, done),
+        // A reply built on a result the page does not show (it should not happen: nothing else is
+        // shown while the current request waits): ask again, for a whole result.
+        Err(_) if builds_on.is_some() => {
+            WHOLE_NEXT.with(|w| w.set(true));
+            request(app);
+        }
         Err(e) => {
             app.extracting.set(false);
             toast(app, e);
@@ -212,7 +239,7 @@ fn decode(
     }
 }
 
-fn show(app: AppState, modified: bool, mut done: crate::logic::transfer::Assembled) {
+fn show(app: AppState, id: u64, modified: bool, mut done: crate::logic::transfer::Assembled) {
     if let Some(notice) = NAMES_NOTICE.with(|n| n.borrow_mut().take()) {
         if crate::logic::names::annotate(&mut done.extraction.syntax_errors, &notice) > 0 {
             toast(app, notice);
@@ -225,6 +252,7 @@ fn show(app: AppState, modified: bool, mut done: crate::logic::transfer::Assembl
     let dropped = done.extraction.dropped().count();
     let wrong = done.tally.wrong;
     let analysis = Arc::new(Analysis {
+        id,
         extraction: done.extraction,
         map: done.map,
         groups: done.groups,
@@ -308,6 +336,7 @@ fn show(app: AppState, modified: bool, mut done: crate::logic::transfer::Assembl
             last_wrong_checks: wrong as f64,
             stage: stage.id(),
             last_inline: INLINE.with(|i| i.get()),
+            last_reused: REUSED.with(|r| r.get()) as f64,
             // performance.now() counts from navigation start.
             first_extraction_shown_ms: first.then_some(now),
         });

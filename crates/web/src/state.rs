@@ -77,6 +77,9 @@ pub enum Theme {
 
 /// One extraction of the editor's text, with everything the views derive from it.
 pub struct Analysis {
+    /// The generation of the request it answers: the worker's next reply may build on it
+    /// (`logic::delta`).
+    pub id: u64,
     pub extraction: Extraction,
     pub map: OffsetMap,
     pub groups: Vec<TestGroup>,

@@ -12,8 +12,9 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
 use crate::bench;
+use crate::logic::delta::History;
 use crate::logic::names;
-use crate::logic::transfer::{analyze, compute_within, to_parts, Request};
+use crate::logic::transfer::{analyze, compute, compute_within, to_parts, Request};
 
 /// `performance.now()` in a worker or a window.
 fn now() -> f64 {
@@ -32,8 +33,15 @@ pub fn worker_analyze(text: &str, request: &str) -> Result<JsValue, JsValue> {
     console_error_panic_hook::set_once();
     let req = parse_request(request)?;
     let (table, notice) = ensure_names_table(text);
-    let parts = analyze(text, &req, now);
-    reply(text, &req, parts, table, notice)
+    let result = compute(text, &req, now);
+    // Only what changed from the result the page shows, when this worker still has it.
+    let delta = HISTORY.with(|h| {
+        let mut h = h.borrow_mut();
+        let d = h.delta(req.base, req.stage, text, &result.extraction.assertions);
+        h.remember(req.id, req.stage, text, &result.extraction.assertions);
+        d
+    });
+    reply(text, &req, to_parts(result, delta), table, notice)
 }
 
 /// The same answer as `benchWorkerAnalyze`, computed on the page's main thread for a small text
@@ -56,7 +64,7 @@ pub fn inline_analyze(
     let Some(result) = compute_within(text, &req, now, max_expression_chars as usize) else {
         return Ok(JsValue::NULL);
     };
-    reply(text, &req, to_parts(result), None, None)
+    reply(text, &req, to_parts(result, None), None, None)
 }
 
 /// For the end-to-end tests: a real panic in the instance that runs it (the page's inline
@@ -125,6 +133,8 @@ pub fn worker_warm(step: u32) -> bool {
         stage: stages[stages.len() - 1 - round % stages.len()],
         solution_modules: Vec::new(),
         slug_is_real: true,
+        id: 0,
+        base: None,
     };
     std::hint::black_box(analyze(p.test, &req, now));
     step + 1 < total
@@ -137,6 +147,8 @@ pub fn register_names_table(bytes: &[u8]) -> Result<(), JsValue> {
 }
 
 thread_local! {
+    /// The worker's last results, for replies that send only what changed (`logic::delta`).
+    static HISTORY: std::cell::RefCell<History> = std::cell::RefCell::new(History::default());
     /// When the table last failed to load (performance.now()), so that a page that cannot reach it
     /// does not ask again at every keystroke.
     static LAST_FAILURE: std::cell::Cell<Option<f64>> = const { std::cell::Cell::new(None) };

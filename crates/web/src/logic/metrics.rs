@@ -30,6 +30,9 @@ pub struct ExtractionShown {
     /// Whether the last result was computed on the page itself (a small text, www/boot.js) rather
     /// than in the extraction worker.
     pub last_inline: bool,
+    /// How many of the last result's assertions the worker did not send, because the result on
+    /// screen had them (`logic::delta`).
+    pub last_reused: f64,
     /// Set once, for the first result shown (`performance.now()`, from navigation start).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub first_extraction_shown_ms: Option<f64>,
@@ -122,6 +125,7 @@ mod tests {
             last_wrong_checks: 0.0,
             stage: "full",
             last_inline: true,
+            last_reused: 0.0,
             first_extraction_shown_ms: None,
         };
         assert_eq!(
@@ -133,6 +137,7 @@ mod tests {
                 "lastExtractionMs",
                 "lastInline",
                 "lastKept",
+                "lastReused",
                 "lastUpdateMs",
                 "lastWrongChecks",
                 "ready",

@@ -4,6 +4,7 @@
 
 pub mod audit;
 pub mod compare;
+pub mod delta;
 pub mod diagnostics;
 pub mod grouping;
 pub mod links;

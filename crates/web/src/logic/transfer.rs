@@ -10,6 +10,7 @@ use bench_explorer::{extract, extract_within, Options, Stage};
 use serde::{Deserialize, Serialize};
 
 use super::compare::{compare, tally, StageFidelity, Tally};
+use super::delta::Delta;
 use super::diagnostics::{counts, diagnostics, Counts, Diagnostic};
 use super::grouping::{group_by_test, TestGroup};
 use super::offsets::OffsetMap;
@@ -35,6 +36,12 @@ pub struct Request {
     /// name): a guessed one raises no slug-name-mismatch.
     #[serde(default = "yes")]
     pub slug_is_real: bool,
+    /// This request's generation (the reply's id), and the id of the result the page shows: the
+    /// worker's reply then sends only what changed from it (`logic::delta`).
+    #[serde(default)]
+    pub id: u64,
+    #[serde(default)]
+    pub base: Option<u64>,
 }
 
 fn yes() -> bool {
@@ -70,6 +77,9 @@ pub struct Header {
     pub ms: f64,
     pub bytes: usize,
     pub not_text: Option<String>,
+    /// The assertions the chunks leave out, as those of an earlier result moved by the edit.
+    #[serde(default)]
+    pub delta: Option<Delta>,
 }
 
 /// One JSON part after the map: any of the lists, each continuing the previous chunk's.
@@ -202,11 +212,12 @@ fn compute_limited(
 /// The worker's side: everything the page shows about `text`, as parts (UTF-8 JSON but for the
 /// binary offset map, part 1). `now` is a clock in milliseconds (for the extraction time shown).
 pub fn analyze(text: &str, req: &Request, now: impl Fn() -> f64) -> Vec<Vec<u8>> {
-    to_parts(compute(text, req, now))
+    to_parts(compute(text, req, now), None)
 }
 
-/// A result as the worker's parts: a JSON header, the binary offset map, then JSON chunks.
-pub fn to_parts(a: Assembled) -> Vec<Vec<u8>> {
+/// A result as the worker's parts: a JSON header, the binary offset map, then JSON chunks. With a
+/// `delta`, the assertions it reuses are left out of the chunks.
+pub fn to_parts(a: Assembled, delta: Option<Delta>) -> Vec<Vec<u8>> {
     let Assembled {
         extraction,
         map,
@@ -238,14 +249,21 @@ pub fn to_parts(a: Assembled) -> Vec<Vec<u8>> {
         }
     };
     for (i, a) in extraction.assertions.iter().enumerate() {
+        let reused = delta
+            .as_ref()
+            .is_some_and(|d| d.plan.get(i).is_some_and(Option::is_some));
         if !k_json.is_empty() {
-            a_json.push(',');
             k_json.push(',');
             if !verdicts.is_empty() {
                 v_json.push(',');
             }
         }
-        a_json.push_str(&serde_json::to_string(a).unwrap_or_else(|_| "null".into()));
+        if !reused {
+            if !a_json.is_empty() {
+                a_json.push(',');
+            }
+            a_json.push_str(&serde_json::to_string(a).unwrap_or_else(|_| "null".into()));
+        }
         if let Some(v) = verdicts.get(i) {
             v_json.push_str(&serde_json::to_string(v).unwrap_or_else(|_| "null".into()));
         }
@@ -272,6 +290,7 @@ pub fn to_parts(a: Assembled) -> Vec<Vec<u8>> {
         ms,
         bytes,
         not_text,
+        delta,
     };
     let mut parts = Vec::with_capacity(chunks.len() + 2);
     parts.push(serde_json::to_vec(&header).unwrap_or_default());
@@ -325,15 +344,31 @@ impl Assembler {
         Ok(())
     }
 
-    pub fn finish(self) -> Result<Assembled, String> {
+    /// How many assertions the reply reuses from the result it builds on.
+    pub fn reused(&self) -> usize {
+        self.header.delta.as_ref().map_or(0, Delta::reused)
+    }
+
+    /// The result the reply builds on (`logic::delta`), if any: the page must show it.
+    pub fn base(&self) -> Option<u64> {
+        self.header.delta.as_ref().map(|d| d.base)
+    }
+
+    /// The decoded result. `base`: the assertions of the result the page shows, with its id, for
+    /// a reply that reuses them.
+    pub fn finish(self, base: Option<(u64, &[Assertion])>) -> Result<Assembled, String> {
         let h = self.header;
         let Some(map) = self.map else {
             return Err("worker reply incomplete: no offset map".into());
         };
+        let sent = h
+            .delta
+            .as_ref()
+            .map_or(h.assertions, |d| d.plan.len() - d.reused());
         if self.chunks_seen != h.chunks
             || self.groups.len() != h.groups
             || self.diagnostics.len() != h.diagnostics
-            || self.assertions.len() != h.assertions
+            || self.assertions.len() != sent
             || self.keys.len() != h.assertions
         {
             return Err(format!(
@@ -345,7 +380,16 @@ impl Assembler {
             ));
         }
         let mut extraction = h.extraction;
-        extraction.assertions = self.assertions;
+        extraction.assertions = match &h.delta {
+            None => self.assertions,
+            Some(d) => match base {
+                Some((id, list)) if id == d.base => d
+                    .rebuild(list, self.assertions)
+                    .filter(|all| all.len() == h.assertions)
+                    .ok_or("worker reply does not fit the result it builds on")?,
+                _ => return Err("worker reply builds on a result the page no longer shows".into()),
+            },
+        };
         Ok(Assembled {
             extraction,
             map,
@@ -374,13 +418,15 @@ mod tests {
             stage,
             solution_modules: Vec::new(),
             slug_is_real: true,
+            id: 0,
+            base: None,
         };
         let parts = analyze(text, &req, || 0.0);
         let mut asm = Assembler::from_bytes(&parts[0]).unwrap();
         for p in &parts[1..] {
             asm.push_bytes(p).unwrap();
         }
-        asm.finish().unwrap()
+        asm.finish(None).unwrap()
     }
 
     #[test]
@@ -399,6 +445,8 @@ mod tests {
                 stage,
                 solution_modules: Vec::new(),
                 slug_is_real: true,
+                id: 0,
+                base: None,
             }
             .options();
             let direct = extract(&src, &opts);
@@ -416,6 +464,48 @@ mod tests {
     }
 
     #[test]
+    fn a_reply_that_builds_on_the_shown_result_decodes_to_the_direct_extraction() {
+        let mut old = String::from("from solution import f\n");
+        for t in 0..30 {
+            old.push_str(&format!(
+                "def test_{t}():\n    r = f({t})\n    assert r == {t}\n"
+            ));
+        }
+        let new = old.replace("assert r == 12", "assert r == 120");
+        let req = |id, base| Request {
+            file: "test_t.py".into(),
+            slug: None,
+            stage: Stage::Full,
+            solution_modules: Vec::new(),
+            slug_is_real: true,
+            id,
+            base,
+        };
+        let first = compute(&old, &req(1, None), || 0.0);
+        let mut history = crate::logic::delta::History::default();
+        history.remember(1, Stage::Full, &old, &first.extraction.assertions);
+        let second = compute(&new, &req(2, Some(1)), || 0.0);
+        let delta = history
+            .delta(Some(1), Stage::Full, &new, &second.extraction.assertions)
+            .expect("a local edit reuses the rest");
+        assert_eq!(delta.reused(), 29);
+        let parts = to_parts(second, Some(delta));
+        let decode = |base: Option<(u64, &[Assertion])>| {
+            let mut asm = Assembler::from_bytes(&parts[0]).unwrap();
+            assert_eq!(asm.base(), Some(1));
+            for p in &parts[1..] {
+                asm.push_bytes(p).unwrap();
+            }
+            asm.finish(base)
+        };
+        let a = decode(Some((1, &first.extraction.assertions))).unwrap();
+        assert_eq!(a.extraction, extract(&new, &req(2, None).options()));
+        // Without the result it builds on (the page shows another), it is refused, not guessed.
+        assert!(decode(None).is_err());
+        assert!(decode(Some((3, &first.extraction.assertions))).is_err());
+    }
+
+    #[test]
     fn large_outputs_come_in_several_chunks() {
         let mut src = String::from("from solution import f\ndef test_many():\n");
         for i in 0..2_000 {
@@ -427,6 +517,8 @@ mod tests {
             stage: Stage::Full,
             solution_modules: Vec::new(),
             slug_is_real: true,
+            id: 0,
+            base: None,
         };
         let parts = analyze(&src, &req, || 0.0);
         // Cut as soon as a chunk reaches the size: of each kind, every chunk but the last is at
@@ -473,13 +565,15 @@ mod tests {
             stage: Stage::Full,
             solution_modules: Vec::new(),
             slug_is_real: true,
+            id: 0,
+            base: None,
         };
         let parts = analyze(&src, &req, || 0.0);
         assert!(parts.len() > 3, "{} parts", parts.len());
         let mut asm = Assembler::from_bytes(&parts[0]).unwrap();
         asm.push_bytes(&parts[1]).unwrap();
         asm.push_bytes(&parts[2]).unwrap();
-        assert!(asm.finish().is_err());
+        assert!(asm.finish(None).is_err());
         // The map must come first: a JSON chunk in its place is refused.
         let mut asm = Assembler::from_bytes(&parts[0]).unwrap();
         assert!(asm.push_bytes(&parts[3]).is_err());

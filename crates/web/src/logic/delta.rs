@@ -1,0 +1,317 @@
+//! Replies that say "as before": an edit changes a few assertions of a large file, yet every reply
+//! carried them all, and decoding 300 KB of JSON on the page's main thread was a large part of a
+//! keystroke's latency on a 2,000-line file. The worker remembers its last results (`History`);
+//! the page names the result it shows (`Request::base`); for each new assertion equal to one of that
+//! result's, moved by the edit (`Edit::shift`), the reply says which one (`Delta::plan`) instead of
+//! sending it, and the page rebuilds it from its own copy with the same `shift`.
+//!
+//! Exact by construction: an assertion is reused only if shifting the old one gives a value equal to
+//! the new one (`==` on the whole `Assertion`), and the page shifts an equal copy (the one it decoded
+//! from that result) with the same function. `shift` moves only spans that lie on lines the edit did
+//! not touch, so a reused assertion's columns and text are those of unchanged lines.
+
+use std::collections::VecDeque;
+
+use bench_explorer::model::{Assertion, Span};
+use bench_explorer::Stage;
+use serde::{Deserialize, Serialize};
+
+/// How many earlier results the worker keeps (the page may show one that is not the latest sent).
+const KEEP: usize = 4;
+
+/// What an edit did to the text, in byte offsets and lines: everything before `keep_before` (the
+/// start of the first changed line) is unchanged; everything from `old_after` on (the start of the
+/// line after the last changed one, in the old text) moved by `bytes` and `lines`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Edit {
+    pub keep_before: u32,
+    pub old_after: u32,
+    pub bytes: i64,
+    pub lines: i64,
+}
+
+impl Edit {
+    /// The edit that turns `old` into `new` (one changed region: their common prefix and suffix
+    /// are kept), widened to whole lines.
+    pub fn between(old: &str, new: &str) -> Edit {
+        let (o, n) = (old.as_bytes(), new.as_bytes());
+        let prefix = o.iter().zip(n).take_while(|(a, b)| a == b).count();
+        let max_suffix = o.len().min(n.len()) - prefix;
+        let suffix = o
+            .iter()
+            .rev()
+            .zip(n.iter().rev())
+            .take(max_suffix)
+            .take_while(|(a, b)| a == b)
+            .count();
+        // The changed region is old[prefix..old_end] (new[prefix..new_end]).
+        let old_end = o.len() - suffix;
+        let new_end = n.len() - suffix;
+        // Whole lines: from the start of the line where the change begins, to the start of the
+        // line after the one where it ends (in the old text). A change that ends right after a
+        // line break touches the next line's start only if it inserted or removed text there,
+        // which is covered: that line's offset moves, its text does not.
+        let keep_before = o[..prefix]
+            .iter()
+            .rposition(|&b| b == b'\n')
+            .map_or(0, |i| i + 1);
+        let old_after = o[old_end..]
+            .iter()
+            .position(|&b| b == b'\n')
+            .map_or(o.len() + 1, |i| old_end + i + 1);
+        let count = |s: &[u8]| s.iter().filter(|&&b| b == b'\n').count() as i64;
+        Edit {
+            keep_before: keep_before as u32,
+            old_after: old_after.min(u32::MAX as usize) as u32,
+            bytes: new_end as i64 - old_end as i64,
+            lines: count(&n[prefix..new_end]) - count(&o[prefix..old_end]),
+        }
+    }
+
+    fn span(&self, s: &Span) -> Option<Span> {
+        if s.end <= self.keep_before && s.start <= s.end {
+            return Some(*s);
+        }
+        if s.start >= self.old_after {
+            let at = |v: u32, d: i64| u32::try_from(v as i64 + d).ok();
+            return Some(Span {
+                start: at(s.start, self.bytes)?,
+                end: at(s.end, self.bytes)?,
+                line: at(s.line, self.lines)?,
+                end_line: at(s.end_line, self.lines)?,
+            });
+        }
+        None
+    }
+
+    /// `a` (of the old text) moved to the new text, if none of its spans touches a changed line.
+    pub fn shift(&self, a: &Assertion) -> Option<Assertion> {
+        let span = self.span(&a.span)?;
+        let mut origins = a.origins.clone();
+        for o in &mut origins {
+            o.span = self.span(&o.span)?;
+        }
+        let line = u32::try_from(a.line as i64 + (span.line as i64 - a.span.line as i64)).ok()?;
+        Some(Assertion {
+            line,
+            span,
+            origins,
+            ..a.clone()
+        })
+    }
+}
+
+/// A reply's reuse of an earlier result: for each assertion, `Some(j)` for the base's assertion `j`
+/// shifted by `edit`, `None` for the next one sent in full.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Delta {
+    pub base: u64,
+    pub edit: Edit,
+    pub plan: Vec<Option<u32>>,
+}
+
+impl Delta {
+    pub fn reused(&self) -> usize {
+        self.plan.iter().filter(|p| p.is_some()).count()
+    }
+
+    /// The full list, from the base's assertions and those sent; `None` if they do not fit.
+    pub fn rebuild(&self, base: &[Assertion], sent: Vec<Assertion>) -> Option<Vec<Assertion>> {
+        let mut sent = sent.into_iter();
+        let mut out = Vec::with_capacity(self.plan.len());
+        for p in &self.plan {
+            out.push(match p {
+                Some(j) => self.edit.shift(base.get(*j as usize)?)?,
+                None => sent.next()?,
+            });
+        }
+        sent.next().is_none().then_some(out)
+    }
+}
+
+struct Entry {
+    id: u64,
+    stage: Stage,
+    text: String,
+    assertions: Vec<Assertion>,
+}
+
+/// The worker's last results.
+#[derive(Default)]
+pub struct History {
+    entries: VecDeque<Entry>,
+}
+
+impl History {
+    pub fn remember(&mut self, id: u64, stage: Stage, text: &str, assertions: &[Assertion]) {
+        self.entries.retain(|e| e.id != id);
+        if self.entries.len() == KEEP {
+            self.entries.pop_front();
+        }
+        self.entries.push_back(Entry {
+            id,
+            stage,
+            text: text.to_string(),
+            assertions: assertions.to_vec(),
+        });
+    }
+
+    /// How `new` (the extraction of `text` under `stage`) reuses the result `base`, if the worker
+    /// still has it and anything is reused.
+    pub fn delta(
+        &self,
+        base: Option<u64>,
+        stage: Stage,
+        text: &str,
+        new: &[Assertion],
+    ) -> Option<Delta> {
+        let e = self
+            .entries
+            .iter()
+            .find(|e| Some(e.id) == base && e.stage == stage)?;
+        let edit = Edit::between(&e.text, text);
+        let (m, n) = (e.assertions.len(), new.len());
+        let plan: Vec<Option<u32>> = new
+            .iter()
+            .enumerate()
+            .map(|(i, a)| {
+                // Before the edit an assertion keeps its index; after it, its distance from the end.
+                let candidates = [Some(i), (i + m).checked_sub(n)];
+                candidates
+                    .into_iter()
+                    .flatten()
+                    .filter(|&j| j < m)
+                    .find(|&j| edit.shift(&e.assertions[j]).as_ref() == Some(a))
+                    .map(|j| j as u32)
+            })
+            .collect();
+        let delta = Delta {
+            base: e.id,
+            edit,
+            plan,
+        };
+        (delta.reused() > 0).then_some(delta)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use bench_explorer::{extract, Options};
+
+    fn assertions(text: &str) -> Vec<Assertion> {
+        extract(text, &Options::new("test_d.py")).assertions
+    }
+
+    fn file(n: usize) -> String {
+        let mut s = String::from("from solution import f, Cache\n\nK = 3\n\n");
+        for i in 0..n {
+            s.push_str(&format!(
+                "def test_{i}():\n    c = Cache(2)\n    c.put({i}, 1)\n    assert c.get({i}) == 1\n    assert f({i}) == K\n\n"
+            ));
+        }
+        s
+    }
+
+    /// Every edit of `text` at `at` (delete `del` bytes, insert `ins`): the rebuilt list is the
+    /// new extraction, and something was reused when the edit is local.
+    fn check(text: &str, at: usize, del: usize, ins: &str) -> usize {
+        let new_text = format!("{}{}{}", &text[..at], ins, &text[at + del..]);
+        let (old, new) = (assertions(text), assertions(&new_text));
+        let mut h = History::default();
+        h.remember(7, Stage::Full, text, &old);
+        let Some(d) = h.delta(Some(7), Stage::Full, &new_text, &new) else {
+            return 0;
+        };
+        let sent: Vec<Assertion> = new
+            .iter()
+            .zip(&d.plan)
+            .filter(|(_, p)| p.is_none())
+            .map(|(a, _)| a.clone())
+            .collect();
+        assert_eq!(
+            d.rebuild(&old, sent).as_deref(),
+            Some(&new[..]),
+            "edit at {at} -{del} +{ins:?}"
+        );
+        d.reused()
+    }
+
+    #[test]
+    fn rebuilt_lists_equal_the_new_extraction() {
+        let text = file(12);
+        let n = assertions(&text).len();
+        // Typing in the middle of an assert: all but that test's two are reused (the second
+        // replays the first).
+        let at = text.find("assert c.get(6)").unwrap() + 14;
+        assert_eq!(check(&text, at, 0, "7"), n - 2);
+        assert_eq!(check(&text, at, 1, ""), n - 2);
+        // A new line inside a test: the later ones move down a line and are reused.
+        let at = text.find("    c.put(3, 1)\n").unwrap();
+        let reused = check(&text, at, 0, "    c.put(99, 9)\n");
+        assert!(reused >= n - 2, "{reused} of {n}");
+        // A module-level constant every test reads: nothing can be reused... except what the
+        // extraction leaves unchanged (the `c.get` asserts do not read K).
+        let at = text.find("K = 3").unwrap() + 4;
+        let reused = check(&text, at, 1, "4");
+        assert!(reused > 0 && reused < n, "{reused} of {n}");
+        // Every position and many sizes of deletion and insertion, on a small file.
+        let small = file(3);
+        for at in (0..small.len()).step_by(7) {
+            for (del, ins) in [(0, "x"), (1, ""), (3, "\n"), (0, "\n\n    assert 1\n")] {
+                if at + del <= small.len() && small.is_char_boundary(at + del) {
+                    check(&small, at, del, ins);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_base_must_be_the_one_named_and_of_the_same_stage() {
+        let text = file(3);
+        let a = assertions(&text);
+        let mut h = History::default();
+        h.remember(1, Stage::Full, &text, &a);
+        assert!(h.delta(Some(1), Stage::Full, &text, &a).is_some());
+        assert!(h.delta(Some(2), Stage::Full, &text, &a).is_none());
+        assert!(h.delta(None, Stage::Full, &text, &a).is_none());
+        assert!(h.delta(Some(1), Stage::AsWritten, &text, &a).is_none());
+        for id in 2..=(KEEP as u64 + 1) {
+            h.remember(id, Stage::Full, &text, &a);
+        }
+        assert!(
+            h.delta(Some(1), Stage::Full, &text, &a).is_none(),
+            "forgotten"
+        );
+        assert!(h
+            .delta(Some(KEEP as u64 + 1), Stage::Full, &text, &a)
+            .is_some());
+    }
+
+    #[test]
+    fn edits_are_widened_to_whole_lines() {
+        let e = Edit::between("ab\ncd\nef\n", "ab\ncXd\nef\n");
+        assert_eq!(
+            e,
+            Edit {
+                keep_before: 3,
+                old_after: 6,
+                bytes: 1,
+                lines: 0
+            }
+        );
+        let e = Edit::between("ab\ncd\nef\n", "ab\ncd\nnew\nef\n");
+        assert_eq!((e.keep_before, e.bytes, e.lines), (6, 4, 1));
+        // A span on a changed line is not moved; one after it is.
+        let span = |start, end, line| Span {
+            start,
+            end,
+            line,
+            end_line: line,
+        };
+        let e = Edit::between("ab\ncd\nef\n", "ab\ncXd\nef\n");
+        assert_eq!(e.span(&span(0, 2, 1)), Some(span(0, 2, 1)));
+        assert_eq!(e.span(&span(3, 5, 2)), None);
+        assert_eq!(e.span(&span(6, 8, 3)), Some(span(7, 9, 3)));
+    }
+}
