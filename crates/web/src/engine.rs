@@ -1,7 +1,9 @@
-//! Live extraction, off the main thread: the editor reports an edit, and once the current task is
-//! done the page asks the extraction worker (`www/extract-worker.js` running this same wasm, see
-//! `worker.rs`) for the whole text (the edits of one task coalesce; so do those made while the
-//! worker is busy). Every edit is a new generation: a reply for an
+//! Live extraction: the editor reports an edit, and once the current task is done the page asks
+//! for the whole text's result (the edits of one task coalesce). A small text is answered at once
+//! on the page, by a second instance of this wasm, within a bound (`www/boot.js`, `worker.rs`'s
+//! `benchInlineAnalyze`); any other goes to the extraction worker (`www/extract-worker.js` running
+//! this same wasm, see `worker.rs`; edits made while it is busy coalesce), whose reply sends only
+//! what changed from the result on screen (`logic::delta`). Every edit is a new generation: a reply for an
 //! older one is dropped, and the last good result stays on screen meanwhile (with a progress note
 //! after ~100 ms). The reply comes as JSON parts, decoded a few milliseconds at a time so that no
 //! task blocks the page, then the views update from the new `Analysis`. Also the actions that load
