@@ -501,6 +501,7 @@ impl Decision<'_, '_, '_, '_> {
         let text = emit::fold(
             ctx,
             self.expr,
+            self.facts,
             items,
             &self.replay.items,
             &names.map,
