@@ -500,8 +500,7 @@ impl Decision<'_, '_, '_, '_> {
         }
         let text = emit::fold(
             ctx,
-            self.expr,
-            self.facts,
+            self.expr.map(|e| (e, self.facts)),
             items,
             &self.replay.items,
             &names.map,

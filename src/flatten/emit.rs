@@ -264,18 +264,22 @@ fn is_singleton(items: &[Item], replay: &[usize], name: &Ident) -> bool {
 /// Replay the items in order inside one expression. Earlier asserts split it into segments joined
 /// by `and` (pytest stops at the first failing assert, and tests its truth once, as `and` does):
 /// `(lambda: (c := Cache(), c.put(1), c.get(1) == 1)[-1] and (c.put(2), c.get(2) == 2)[-1])()`.
-/// The lambda keeps walrus targets out of the solution's namespace. `facts`: `test`'s (the
-/// assertion computed them already; empty without a test).
+/// The lambda keeps walrus targets out of the solution's namespace. `test` comes with its facts
+/// (the assertion computed them already).
 pub fn fold(
     ctx: &Ctx,
-    test: Option<&Expr>,
-    facts: &Facts,
+    test: Option<(&Expr, &Facts)>,
     items: &[Item],
     replay: &[usize],
     map: &Aliases,
     solution_names: &[String],
     shared: &[(String, String)],
 ) -> Result<String, String> {
+    let no_facts = Facts::default();
+    let (test, facts) = match test {
+        Some((test, facts)) => (Some(test), facts),
+        None => (None, &no_facts),
+    };
     refuse_hidden_solution_names(facts, items, replay, solution_names, shared)?;
     let mut fold = Fold {
         ctx,
