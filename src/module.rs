@@ -1215,11 +1215,18 @@ impl<'a> ModuleScope<'a> {
         }
         let Expr::Name(first) = root else { return None };
         let canonical = self.pytest_aliases.get(first.id.as_str())?;
-        let dotted = dotted_name(expr)?;
-        Some(match dotted.split_once('.') {
-            Some((_, rest)) => format!("{canonical}.{rest}"),
-            None => canonical.clone(),
-        })
+        // The canonical name, then the attributes after the first name (a name has no dot).
+        let mut path = String::with_capacity(canonical.len() + 24);
+        path.push_str(canonical);
+        fn attrs(expr: &Expr, out: &mut String) {
+            if let Expr::Attribute(a) = expr {
+                attrs(&a.value, out);
+                out.push('.');
+                out.push_str(a.attr.as_str());
+            }
+        }
+        attrs(expr, &mut path);
+        Some(path)
     }
 
     /// `(fixture, Some(why))` when the fixture is autouse.
@@ -1395,10 +1402,27 @@ impl<'e> Visitor<'e> for EveryExpr<'_> {
 
 /// `a.b.c` for a chain of attributes on a name.
 pub fn dotted_name(expr: &Expr) -> Option<String> {
+    let mut out = String::new();
+    push_dotted(expr, &mut out).then_some(out)
+}
+
+/// Append `expr`'s dotted name to `out` (one string for the whole chain, not one per level);
+/// false, with `out` partly written, when the chain does not start at a name.
+fn push_dotted(expr: &Expr, out: &mut String) -> bool {
     match expr {
-        Expr::Name(n) => Some(n.id.to_string()),
-        Expr::Attribute(a) => Some(format!("{}.{}", dotted_name(&a.value)?, a.attr)),
-        _ => None,
+        Expr::Name(n) => {
+            out.push_str(n.id.as_str());
+            true
+        }
+        Expr::Attribute(a) => {
+            if !push_dotted(&a.value, out) {
+                return false;
+            }
+            out.push('.');
+            out.push_str(a.attr.as_str());
+            true
+        }
+        _ => false,
     }
 }
 

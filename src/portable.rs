@@ -5,6 +5,7 @@
 use ruff_python_ast::visitor::{walk_expr, Visitor};
 use ruff_python_ast::{Comprehension, Expr, PythonVersion};
 use ruff_python_parser::{parse, Mode, ParseOptions};
+use rustc_hash::FxHashMap;
 
 /// Whether `expr` parses as an expression under Python 3.9 (and so under every later version).
 pub fn parses_everywhere(expr: &str) -> bool {
@@ -17,6 +18,60 @@ pub fn parses_everywhere(expr: &str) -> bool {
 /// one that rebinds the comprehension's own variable; or a syntax error (a flattening bug, which
 /// must drop the assertion rather than emit it).
 pub fn compile_error(expr: &str) -> Option<&'static str> {
+    // The answer depends on the text alone, and the page re-extracts the whole file on every
+    // keystroke: nearly every kept expression was checked by the previous extraction (and
+    // parametrized or repeated tests repeat expressions within one), so answers are remembered.
+    CHECKED.with(|checked| {
+        if let Some(answer) = checked.borrow_mut().get(expr) {
+            return answer;
+        }
+        let answer = check(expr);
+        checked.borrow_mut().insert(expr, answer);
+        answer
+    })
+}
+
+/// How many answers each generation of the memory holds: the kept expressions of a large file
+/// fit, and the memory stays small (two generations at most).
+const GENERATION: usize = 4096;
+
+thread_local! {
+    static CHECKED: std::cell::RefCell<Checked> = Default::default();
+}
+
+/// `compile_error`'s answers by expression text, in two generations: when the current one is
+/// full it becomes the previous one (and the one before is forgotten); an answer found in the
+/// previous generation moves to the current one.
+#[derive(Default)]
+struct Checked {
+    current: FxHashMap<Box<str>, Option<&'static str>>,
+    previous: FxHashMap<Box<str>, Option<&'static str>>,
+}
+
+impl Checked {
+    fn get(&mut self, expr: &str) -> Option<Option<&'static str>> {
+        if let Some(&answer) = self.current.get(expr) {
+            return Some(answer);
+        }
+        let (key, answer) = self.previous.remove_entry(expr)?;
+        self.put(key, answer);
+        Some(answer)
+    }
+
+    fn insert(&mut self, expr: &str, answer: Option<&'static str>) {
+        self.put(expr.into(), answer);
+    }
+
+    fn put(&mut self, key: Box<str>, answer: Option<&'static str>) {
+        if self.current.len() >= GENERATION {
+            self.previous = std::mem::take(&mut self.current);
+        }
+        self.current.insert(key, answer);
+    }
+}
+
+/// `compile_error` without the memory.
+fn check(expr: &str) -> Option<&'static str> {
     // One parse answers both questions: the target version only adds "unsupported syntax" errors
     // to what the parser accepts, it does not change what is a syntax error (this runs for every
     // kept assertion, and a second parse was a tenth of a large file's extraction).
@@ -137,7 +192,33 @@ impl Visitor<'_> for CompileCheck {
 
 #[cfg(test)]
 mod tests {
-    use super::{compile_error, parses_everywhere};
+    use super::{check, compile_error, parses_everywhere, Checked, GENERATION};
+
+    #[test]
+    fn remembered_answers_are_the_answers() {
+        let exprs = [
+            "[x for x in [(y := 1)]]",
+            "f(1) ==( 2",
+            "add(1, 2) == 3",
+            r#"f"{"Ada"}""#,
+        ];
+        for _ in 0..2 {
+            for e in exprs {
+                assert_eq!(compile_error(e), check(e), "{e}");
+            }
+        }
+        let mut checked = Checked::default();
+        for i in 0..=GENERATION {
+            assert_eq!(checked.get(&format!("f({i})")), None);
+            checked.insert(&format!("f({i})"), Some("why"));
+        }
+        // The first generation rolled over: its answers are still there, and move back.
+        assert_eq!(checked.current.len(), 1);
+        assert_eq!(checked.get("f(0)"), Some(Some("why")));
+        assert_eq!(checked.current.len(), 2);
+        assert_eq!(checked.get(&format!("f({GENERATION})")), Some(Some("why")));
+        assert_eq!(checked.get("f(-1)"), None);
+    }
 
     #[test]
     fn what_cpython_refuses_to_compile() {

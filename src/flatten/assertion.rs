@@ -500,7 +500,7 @@ impl Decision<'_, '_, '_, '_> {
         }
         let text = emit::fold(
             ctx,
-            self.expr,
+            self.expr.map(|e| (e, self.facts)),
             items,
             &self.replay.items,
             &names.map,

@@ -40,7 +40,10 @@ pub fn try_inline(
     {
         return None;
     }
-    let mut combined = map.clone();
+    // Room for the replayed values from the start (a clone is full: its first insert regrows it).
+    let mut combined =
+        Aliases::with_capacity_and_hasher(map.len() + replay.len(), Default::default());
+    combined.extend(map.iter().map(|(k, v)| (k.clone(), v.clone())));
     for &i in replay {
         let it = &items[i];
         let value = names::render(it.value?, &combined, ctx.map).ok()?;
@@ -261,18 +264,23 @@ fn is_singleton(items: &[Item], replay: &[usize], name: &Ident) -> bool {
 /// Replay the items in order inside one expression. Earlier asserts split it into segments joined
 /// by `and` (pytest stops at the first failing assert, and tests its truth once, as `and` does):
 /// `(lambda: (c := Cache(), c.put(1), c.get(1) == 1)[-1] and (c.put(2), c.get(2) == 2)[-1])()`.
-/// The lambda keeps walrus targets out of the solution's namespace.
+/// The lambda keeps walrus targets out of the solution's namespace. `test` comes with its facts
+/// (the assertion computed them already).
 pub fn fold(
     ctx: &Ctx,
-    test: Option<&Expr>,
+    test: Option<(&Expr, &Facts)>,
     items: &[Item],
     replay: &[usize],
     map: &Aliases,
     solution_names: &[String],
     shared: &[(String, String)],
 ) -> Result<String, String> {
-    let facts = test.map(Facts::of).unwrap_or_default();
-    refuse_hidden_solution_names(&facts, items, replay, solution_names, shared)?;
+    let no_facts = Facts::default();
+    let (test, facts) = match test {
+        Some((test, facts)) => (Some(test), facts),
+        None => (None, &no_facts),
+    };
+    refuse_hidden_solution_names(facts, items, replay, solution_names, shared)?;
     let mut fold = Fold {
         ctx,
         map,

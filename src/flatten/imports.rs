@@ -42,6 +42,10 @@ pub fn live_read_of_snapshot<'e>(
     names: &[String],
 ) -> Option<String> {
     use ruff_python_ast::visitor::{walk_expr, Visitor};
+    // Without snapshots nothing can be found: the expressions are not even walked.
+    if names.is_empty() {
+        return None;
+    }
     struct Finder<'s, 'n> {
         scope: &'s ModuleScope<'s>,
         names: &'n [String],

@@ -494,25 +494,27 @@ impl<'a> Visitor<'a> for Splicer<'_> {
 
 /// The deepest bracket nesting of an expression's text, outside string literals.
 pub fn bracket_depth(text: &str) -> usize {
-    let (mut depth, mut max, mut quote, mut escaped) = (0usize, 0usize, None::<char>, false);
-    for c in text.chars() {
+    // Bytes, not chars: every character that matters is ASCII, and no byte of a multi-byte UTF-8
+    // character is (an escaped one is skipped by its first byte; its other bytes match nothing).
+    let (mut depth, mut max, mut quote, mut escaped) = (0usize, 0usize, None::<u8>, false);
+    for c in text.bytes() {
         match quote {
             Some(q) => {
                 if escaped {
                     escaped = false;
-                } else if c == '\\' {
+                } else if c == b'\\' {
                     escaped = true;
                 } else if c == q {
                     quote = None;
                 }
             }
             None => match c {
-                '\'' | '"' => quote = Some(c),
-                '(' | '[' | '{' => {
+                b'\'' | b'"' => quote = Some(c),
+                b'(' | b'[' | b'{' => {
                     depth += 1;
                     max = max.max(depth);
                 }
-                ')' | ']' | '}' => depth = depth.saturating_sub(1),
+                b')' | b']' | b'}' => depth = depth.saturating_sub(1),
                 _ => {}
             },
         }
