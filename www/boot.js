@@ -136,20 +136,22 @@ const inline = (() => {
   let tooLongFrom = Infinity;
   let instances = 0;
   const stats = (hook.inline = { runs: 0, overBound: 0, slow: 0, crashes: 0, lastMs: null, longestMs: 0 });
-  const start = () => {
-    if (bindings || starting || !module || !urls) return;
+  // Start an instance; resolves when it is ready (or could not start). Its warm-up waits until
+  // the page is idle (`afterStart`), so it does not delay the page's first result.
+  const start = (afterStart = Promise.resolve()) => {
+    if (bindings || starting || !module || !urls) return Promise.resolve();
     starting = true;
     hook.inlineWarm = false;
     // A module of its own (another URL): wasm-bindgen's glue holds one instance per module, and
     // an instance that trapped is replaced by a new one.
-    import(`${urls.js}?inline=${++instances}`).then(
+    return import(`${urls.js}?inline=${++instances}`).then(
       (b) => {
         try {
           window.benchNoStart = true;
           b.initSync({ module });
           if (namesTable) b.benchRegisterNamesTable(namesTable);
           bindings = b;
-          warm(b);
+          afterStart.then(() => warm(b));
         } catch {
           // No inline extraction: the worker does it all.
         } finally {
@@ -181,11 +183,12 @@ const inline = (() => {
     }, 0);
   };
   return {
-    // The page's compiled module and URLs, once the page has started.
-    prepare(m, u) {
+    // The page's compiled module and URLs, before the page starts: its first result can then be
+    // extracted here (a fresh worker must first fetch and compile the wasm). Resolves when ready.
+    prepare(m, u, afterStart) {
       module = m;
       urls = u;
-      start();
+      return start(afterStart);
     },
     registerNamesTable(t) {
       namesTable = t;
@@ -216,7 +219,8 @@ const inline = (() => {
       const ms = performance.now() - t0;
       stats.lastMs = ms;
       stats.longestMs = Math.max(stats.longestMs, ms);
-      if (ms > INLINE_SLOW_MS) {
+      // Only once warmed up: the first runs of a fresh instance are slow for any text.
+      if (ms > INLINE_SLOW_MS && hook.inlineWarm) {
         stats.slow++;
         tooLongFrom = n;
       }
@@ -301,6 +305,11 @@ window.benchExtract = (() => {
     else (part(""), done());
   };
   return {
+    // Start the worker before it is needed (the page's first results come from the on-page
+    // instance), so that a large file does not wait for its start-up.
+    prewarm() {
+      if (!worker) spawn();
+    },
     request(gen, request, onReply) {
       if (inline.run(gen, request, onReply)) {
         // Answered here: a request still waiting for the worker is stale.
@@ -346,8 +355,14 @@ async function start() {
     // A server that does not send application/wasm.
     module = await WebAssembly.compile(await response.arrayBuffer());
   }
+  // The on-page instance first (it answers the page's first extraction), then the page; the
+  // warm-ups and the extraction worker once the page is idle.
+  let started;
+  const afterStart = new Promise((r) => (started = r)).then(() => new Promise((r) => (window.requestIdleCallback ? requestIdleCallback(r, { timeout: 2000 }) : setTimeout(r, 500))));
+  await inline.prepare(module, { js, wasm: wasmUrl }, afterStart);
   await bindings.default({ module_or_path: module });
-  inline.prepare(module, { js, wasm: wasmUrl });
+  started();
+  afterStart.then(() => window.benchExtract.prewarm());
   warmEditorWhenIdle();
 }
 

@@ -58,6 +58,8 @@ const inlineStats = (p) => p.page.evaluate(() => ({ ...window.__benchExplorer.in
 
 test("a bench file is extracted on the page, with the CLI's result", async () => {
   const p = await session.open();
+  // The on-page instance starts before the page: even the first result came from it.
+  assert.equal(await p.hook("lastInline"), true, "the first result, at start-up, came from the page");
   await p.tid("problem-picker").selectOption("dijkstra_shortest_path");
   await p.page.waitForFunction(() => window.__benchExplorer.currentFile === "test_dijkstra_shortest_path.py");
   // The on-page instance starts after the page: wait until it answers.
