@@ -31,9 +31,11 @@ pub fn compile_error(expr: &str) -> Option<&'static str> {
     })
 }
 
-/// How many answers each generation of the memory holds: the kept expressions of a large file
-/// fit, and the memory stays small (two generations at most).
+/// How many answers, and how many bytes of expression text, each generation of the memory holds:
+/// the kept expressions of a large file fit, and the memory stays small (two generations at most:
+/// a file of long folded expressions, 2,000 of 37 KB each, would otherwise keep 74 MB).
 const GENERATION: usize = 4096;
+const GENERATION_BYTES: usize = 4 << 20;
 
 thread_local! {
     static CHECKED: std::cell::RefCell<Checked> = Default::default();
@@ -45,6 +47,8 @@ thread_local! {
 #[derive(Default)]
 struct Checked {
     current: FxHashMap<Box<str>, Option<&'static str>>,
+    /// Bytes of text in `current`'s keys.
+    current_bytes: usize,
     previous: FxHashMap<Box<str>, Option<&'static str>>,
 }
 
@@ -63,9 +67,11 @@ impl Checked {
     }
 
     fn put(&mut self, key: Box<str>, answer: Option<&'static str>) {
-        if self.current.len() >= GENERATION {
+        if self.current.len() >= GENERATION || self.current_bytes + key.len() > GENERATION_BYTES {
             self.previous = std::mem::take(&mut self.current);
+            self.current_bytes = 0;
         }
+        self.current_bytes += key.len();
         self.current.insert(key, answer);
     }
 }
@@ -192,7 +198,7 @@ impl Visitor<'_> for CompileCheck {
 
 #[cfg(test)]
 mod tests {
-    use super::{check, compile_error, parses_everywhere, Checked, GENERATION};
+    use super::{check, compile_error, parses_everywhere, Checked, GENERATION, GENERATION_BYTES};
 
     #[test]
     fn remembered_answers_are_the_answers() {
@@ -218,6 +224,24 @@ mod tests {
         assert_eq!(checked.current.len(), 2);
         assert_eq!(checked.get(&format!("f({GENERATION})")), Some(Some("why")));
         assert_eq!(checked.get("f(-1)"), None);
+    }
+
+    #[test]
+    fn the_memory_holds_a_bounded_amount_of_text() {
+        let mut checked = Checked::default();
+        let long = |i: usize| format!("f({i}) == {}", "1 + ".repeat(10_000));
+        for i in 0..1_000 {
+            checked.insert(&long(i), None);
+            let held: usize = checked
+                .current
+                .keys()
+                .chain(checked.previous.keys())
+                .map(|k| k.len())
+                .sum();
+            assert!(held <= 2 * GENERATION_BYTES, "{held} bytes after {i}");
+        }
+        // The latest are still answered.
+        assert_eq!(checked.get(&long(999)), Some(None));
     }
 
     #[test]

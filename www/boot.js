@@ -122,7 +122,7 @@ const CANCEL_AFTER_MS = 250;
 // worker answers), with a bound on what it may write (INLINE_MAX_EXPRESSION_CHARS of kept
 // expressions: an extraction's cost grows with what it writes), so no input holds the main thread
 // for long (benches/web.mjs measures the worst cases). A text that goes over the bound, or took
-// longer than INLINE_SLOW_MS, goes to the worker until the document is smaller again.
+// longer than INLINE_SLOW_MS twice in a row, goes to the worker until the document is smaller again.
 const INLINE_MAX_CHARS = 8_192;
 const INLINE_MAX_EXPRESSION_CHARS = 16_384;
 const INLINE_SLOW_MS = 12;
@@ -134,6 +134,7 @@ const inline = (() => {
   let namesTable = null;
   // Documents at least this long go to the worker (one was too slow or over the bound).
   let tooLongFrom = Infinity;
+  let slowInARow = 0;
   let instances = 0;
   const stats = (hook.inline = { runs: 0, overBound: 0, slow: 0, crashes: 0, lastMs: null, longestMs: 0 });
   // Start an instance; resolves when it is ready (or could not start). Its warm-up waits until
@@ -219,10 +220,13 @@ const inline = (() => {
       const ms = performance.now() - t0;
       stats.lastMs = ms;
       stats.longestMs = Math.max(stats.longestMs, ms);
-      // Only once warmed up: the first runs of a fresh instance are slow for any text.
+      // Only once warmed up (the first runs of a fresh instance are slow for any text), and twice
+      // in a row (one stall of the thread, a garbage collection, says nothing about the text).
       if (ms > INLINE_SLOW_MS && hook.inlineWarm) {
         stats.slow++;
-        tooLongFrom = n;
+        if (++slowInARow >= 2) tooLongFrom = n;
+      } else {
+        slowInARow = 0;
       }
       if (!r) {
         stats.overBound++;
