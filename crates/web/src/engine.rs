@@ -214,6 +214,20 @@ fn decode(
             return;
         }
     }
+    // Showing a result updates the views in the same task: after a long slice of decoding, that
+    // goes into a task of its own (a 10 MB file's last slice and its views made one long task).
+    if js::now_ms() - t0 > SLICE_MS / 2.0 {
+        set_timeout(
+            move || assemble(app, generation, modified, asm),
+            Duration::ZERO,
+        );
+    } else {
+        assemble(app, generation, modified, asm);
+    }
+}
+
+/// The decoded reply, put together (on the result shown, for a delta) and shown.
+fn assemble(app: AppState, generation: u64, modified: bool, asm: Assembler) {
     if !is_current(generation) {
         return;
     }
@@ -250,8 +264,8 @@ fn show(app: AppState, id: u64, modified: bool, mut done: crate::logic::transfer
     let stage = done.extraction.stage;
     let ms = done.ms;
     let bytes = done.bytes;
-    let kept = done.extraction.kept().count();
-    let dropped = done.extraction.dropped().count();
+    let kept = done.totals.kept;
+    let dropped = done.totals.dropped;
     let wrong = done.tally.wrong;
     let analysis = Arc::new(Analysis {
         id,
@@ -262,6 +276,7 @@ fn show(app: AppState, id: u64, modified: bool, mut done: crate::logic::transfer
         counts: done.counts,
         verdicts: done.verdicts,
         tally: done.tally,
+        totals: done.totals,
         keys: done.keys,
         diagnostics_total: done.diagnostics_total,
         not_text: done.not_text,

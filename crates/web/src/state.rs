@@ -88,6 +88,8 @@ pub struct Analysis {
     /// Per assertion, how it compares with the faithful extractor (empty under the faithful stage).
     pub verdicts: Vec<StageFidelity>,
     pub tally: Tally,
+    /// Kept and dropped counts, and the shapes found (`logic::transfer::Totals`).
+    pub totals: crate::logic::transfer::Totals,
     /// Per assertion, its stable row key (`logic::rows::row_keys`).
     pub keys: Vec<u64>,
     /// How many diagnostics there are (the editor gets at most `transfer::MAX_EDITOR_DIAGNOSTICS`).

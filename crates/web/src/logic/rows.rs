@@ -73,6 +73,16 @@ pub fn window(groups: &[TestGroup], limit: usize) -> Vec<(usize, Vec<usize>)> {
     out
 }
 
+/// Key → assertion index for the rows of [`window`]: what a row on screen needs to find its
+/// assertion. Its cost follows the window, not the file.
+pub fn window_index(groups: &[TestGroup], keys: &[u64], limit: usize) -> HashMap<u64, usize> {
+    window(groups, limit)
+        .into_iter()
+        .flat_map(|(_, rows)| rows)
+        .filter_map(|i| keys.get(i).map(|&k| (k, i)))
+        .collect()
+}
+
 /// Expressions longer than this are shown collapsed until expanded.
 pub const FOLD_AT: usize = 320;
 
@@ -269,6 +279,26 @@ mod tests {
         let kc = row_keys(&extract(&c, &Options::new("t.py")).assertions, &[]);
         assert_ne!(kc[0], ka[0]);
         assert_eq!(kc[1], ka[1]);
+    }
+
+    #[test]
+    fn window_index_maps_the_window_rows_keys_to_their_indices() {
+        let e = extract(
+            "def test_a():\n    assert 1\n    assert 2\n    assert 3\ndef test_b():\n    assert 4\n",
+            &Options::new("t.py"),
+        );
+        let groups = group_by_test(&e.assertions);
+        let keys = row_keys(&e.assertions, &[]);
+        let all = window_index(&groups, &keys, 100);
+        assert_eq!(all.len(), 4);
+        for (i, k) in keys.iter().enumerate() {
+            assert_eq!(all.get(k), Some(&i));
+        }
+        // Cut inside the first group: only its first two rows.
+        let cut = window_index(&groups, &keys, 2);
+        assert_eq!(cut.len(), 2);
+        assert_eq!(cut.get(&keys[1]), Some(&1));
+        assert_eq!(cut.get(&keys[3]), None);
     }
 
     #[test]

@@ -17,7 +17,9 @@ use crate::js;
 use crate::logic::compare::StageFidelity;
 use crate::logic::grouping::split_case;
 use crate::logic::links::{fed_by_line, link_ranges, role_label};
-use crate::logic::rows::{collapse, mount_slice, python_list, window, ROWS_PER_SLICE};
+use crate::logic::rows::{
+    collapse, mount_slice, python_list, window, window_index, ROWS_PER_SLICE,
+};
 use crate::logic::teach::stage_short;
 use crate::state::{use_app, AppState};
 
@@ -90,17 +92,13 @@ pub fn Assertions() -> impl IntoView {
     });
 
     // Rows are keyed by identity (test id, ordinal, content; see `logic::rows`), and find their
-    // current index (for line numbers, selection, links) through this map.
+    // current index (for line numbers, selection, links) through this map. It covers the window
+    // of rows that may be on screen, not the whole list: a 10 MB file has 60,000 assertions.
     let index_of = Memo::new(move |_| {
+        let max = limit.get();
         app.analysis.with(|a| {
             a.as_ref()
-                .map(|a| {
-                    a.keys
-                        .iter()
-                        .enumerate()
-                        .map(|(i, k)| (*k, i))
-                        .collect::<HashMap<u64, usize>>()
-                })
+                .map(|a| window_index(&a.groups, &a.keys, max))
                 .unwrap_or_default()
         })
     });
@@ -231,10 +229,10 @@ fn Summary() -> impl IntoView {
         {move || {
             app.analysis.get().map(|a| {
                 let e = &a.extraction;
-                let kept = e.kept().count();
-                let dropped = e.dropped().count();
+                let kept = a.totals.kept;
+                let dropped = a.totals.dropped;
                 let tests = a.groups.len();
-                let shapes = e.shapes();
+                let shapes = a.totals.shapes.clone();
                 let stage = e.stage;
                 view! {
                     <div class="summary" data-testid="summary" data-kept=kept data-dropped=dropped>
