@@ -260,9 +260,15 @@ window.benchExtract = (() => {
   let namesTable = null;
   const wasmUrls = () => {
     const me = document.querySelector("script[data-bench-js]");
+    const js = new URL(me.dataset.benchJs, document.baseURI);
+    // The worker's own build (crates/web/src/worker_main.rs) has fixed file names (Trunk does not
+    // hash a worker's): the page's hash, as a query, keeps a cache from serving an older build.
+    const build = (/-([0-9a-f]+)\.js$/.exec(js.pathname) || [])[1] || "";
+    const own = (file) => new URL(`${file}${build ? `?v=${build}` : ""}`, js).href;
     return {
-      js: new URL(me.dataset.benchJs, document.baseURI).href,
+      js: js.href,
       wasm: new URL(me.dataset.benchWasm, document.baseURI).href,
+      worker: { js: own("bench-explorer-worker.js"), wasm: own("bench-explorer-worker_bg.wasm") },
     };
   };
   const stop = () => {
@@ -278,6 +284,8 @@ window.benchExtract = (() => {
       namesTable = reply.namesTable;
       inline.registerNamesTable(namesTable);
     }
+    // Which wasm the worker runs: its own build, or the page's if that could not be loaded.
+    if (reply.build) hook.workerBuild = reply.build;
     if (job && job.gen === reply.gen) job.onReply(job.gen, reply);
     next();
   };

@@ -1,27 +1,30 @@
-// The extraction worker: the page's own wasm (the same module and file, found by boot.js), run off
-// the main thread. In here its `main` starts nothing (there is no window); each request calls
-// benchWorkerAnalyze (crates/web/src/worker.rs), which extracts, compares with the faithful
-// extractor, groups, and returns the result as JSON parts for the page to decode a few at a time.
+// The extraction worker: the extractor's wasm run off the main thread. It loads its own build
+// (bench-explorer-worker: the same library without the page, compiled for speed; see
+// crates/web/src/worker_main.rs), or, should that fail, the page's own wasm, whose `main` starts
+// nothing here (there is no window). Each request calls benchWorkerAnalyze
+// (crates/web/src/worker.rs), which extracts, compares with the faithful extractor, groups, and
+// returns the result as JSON parts for the page to decode a few at a time.
 //
-// Messages in: {type: "init", js, wasm, namesTable?} once, then for each request {type: "part", text} one or more
+// Messages in: {type: "init", js, wasm, worker: {js, wasm}, namesTable?} once, then for each request {type: "part", text} one or more
 // times (the text, in order) and {type: "extract", gen, request}.
-// Messages out: {gen, modified, parts: [Uint8Array of UTF-8 JSON], namesTable?, namesNotice?} or
-// {gen, error}. For a text that contains `\N`, benchWorkerAnalyze first fetches the Unicode names
+// Messages out: {gen, build, modified, parts: [Uint8Array of UTF-8 JSON], namesTable?, namesNotice?}
+// or {gen, build, error}; `build` is "worker" or "page", the wasm it runs. For a text that contains `\N`, benchWorkerAnalyze first fetches the Unicode names
 // table (unicode-names-<hash>.bin, next to this file) with a synchronous request, once.
 
 let bindings = null;
 let failed = null;
+let build = null;
 const queue = [];
 
 function run(m) {
   if (failed) {
-    self.postMessage({ gen: m.gen, error: `the extraction worker could not start: ${failed}` });
+    self.postMessage({ gen: m.gen, build, error: `the extraction worker could not start: ${failed}` });
     return;
   }
   try {
     const r = bindings.benchWorkerAnalyze(m.text, m.request);
     // The parts' buffers are transferred, not copied (nothing to deserialize on the page's thread).
-    const out = { gen: m.gen, modified: r.modified, parts: r.parts };
+    const out = { gen: m.gen, build, modified: r.modified, parts: r.parts };
     const transfer = r.parts.map((p) => p.buffer);
     // The Unicode names table, the once this request loaded it (for a text with `\N`; the page's
     // own extractions need it too), or why it could not be loaded (crates/unicode-names).
@@ -32,7 +35,7 @@ function run(m) {
     if (r.namesNotice) out.namesNotice = r.namesNotice;
     self.postMessage(out, transfer);
   } catch (e) {
-    self.postMessage({ gen: m.gen, error: String((e && e.message) || e) });
+    self.postMessage({ gen: m.gen, build, error: String((e && e.message) || e) });
   }
 }
 
@@ -66,14 +69,26 @@ self.onmessage = async (e) => {
     parts = [];
   }
   if (m.type === "init") {
-    try {
-      const b = await import(m.js);
-      await b.default({ module_or_path: m.wasm });
+    const load = async (js, wasm) => {
+      const b = await import(js);
+      await b.default({ module_or_path: wasm });
       // The names table a previous worker loaded (the page keeps it): no need to fetch it again.
       if (m.namesTable) b.benchRegisterNamesTable(m.namesTable);
-      bindings = b;
-    } catch (err) {
-      failed = String((err && err.message) || err);
+      return b;
+    };
+    try {
+      bindings = m.worker ? await load(m.worker.js, m.worker.wasm) : null;
+      build = bindings ? "worker" : null;
+    } catch {
+      bindings = null;
+    }
+    if (!bindings) {
+      try {
+        bindings = await load(m.js, m.wasm);
+        build = "page";
+      } catch (err) {
+        failed = String((err && err.message) || err);
+      }
     }
     for (const q of queue.splice(0)) run(q);
     warm();

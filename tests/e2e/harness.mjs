@@ -25,6 +25,7 @@
 //       intro       show the first-visit introduction; default false (marked as seen in localStorage)
 //       wait        wait for the first extraction (window.__benchExplorer.ready); default true
 //       allow       RegExps of console/page error texts this test expects (e.g. a simulated panic)
+//       block       RegExps of the page's own URLs whose requests fail (from before the page loads)
 //   Every request to another host than the served origin is aborted and recorded (p.offHost).
 //
 //   p.page, p.context, p.origin       the Playwright objects, the served origin (http://127.0.0.1:<port>)
@@ -186,8 +187,10 @@ async function openPage(session, opts = {}) {
     intro = false,
     wait = true,
     allow = [],
+    block = [],
   } = opts;
   const context = await session.browser.newContext({ viewport, colorScheme, deviceScaleFactor: 1 });
+  for (const re of block) await context.route(re, (route) => route.abort("failed"));
   const problems = [];
   const offHost = [];
   const origin = session.origin;

@@ -82,6 +82,29 @@ test("a large file goes to the worker", async () => {
   await p.setText(synthTestFile(2_000));
   assert.equal(await p.hook("lastInline"), false);
   assert.ok((await p.hook("lastKept")) > 100, "the worker's result is shown");
+  // The worker runs its own build (crates/web/src/worker_main.rs), not the page's wasm.
+  assert.equal(await p.hook("workerBuild"), "worker");
+  p.assertClean();
+  await p.close();
+});
+
+test("when the worker's own build cannot be loaded, the worker runs the page's wasm, with the same result", async () => {
+  const text = synthTestFile(2_000);
+  const kept = async (p) => {
+    await p.setText(text);
+    assert.equal(await p.hook("lastInline"), false);
+    return { kept: await p.hook("lastKept"), json: comparable(await pageJson(p)) };
+  };
+  const normal = await session.open();
+  const a = await kept(normal);
+  assert.equal(await normal.hook("workerBuild"), "worker");
+  normal.assertClean();
+  await normal.close();
+
+  const p = await session.open({ block: [/bench-explorer-worker/], allow: [/bench-explorer-worker/] });
+  const b = await kept(p);
+  assert.equal(await p.hook("workerBuild"), "page");
+  assert.deepEqual(b, a);
   p.assertClean();
   await p.close();
 });
