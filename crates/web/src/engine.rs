@@ -2,7 +2,7 @@
 //! for the whole text's result (the edits of one task coalesce). A small text is answered at once
 //! on the page, by a second instance of this wasm, within a bound (`www/boot.js`, `worker.rs`'s
 //! `benchInlineAnalyze`); any other goes to the extraction worker (`www/extract-worker.js` running
-//! this same wasm, see `worker.rs`; edits made while it is busy coalesce), whose reply sends only
+//! its own build of this crate, see `worker.rs`; edits made while it is busy coalesce), whose reply sends only
 //! what changed from the result on screen (`logic::delta`). Every edit is a new generation: a reply for an
 //! older one is dropped, and the last good result stays on screen meanwhile (with a progress note
 //! after ~100 ms). The reply comes as JSON parts, decoded a few milliseconds at a time so that no

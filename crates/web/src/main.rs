@@ -1,8 +1,9 @@
 //! The page's entry point: `trunk build` compiles this crate to wasm32 (see `index.html`).
 
 ///
-/// The same wasm also runs in the extraction worker (`www/extract-worker.js`), which has no window:
-/// there it starts nothing and only answers `benchWorkerAnalyze` calls.
+/// The extraction worker (`www/extract-worker.js`) runs its own build (`src/worker_main.rs`), or
+/// this wasm if that cannot be loaded: in a worker there is no window, so it starts nothing and
+/// only answers `benchWorkerAnalyze` calls.
 #[cfg(target_arch = "wasm32")]
 fn main() {
     // boot.js also runs a second instance on the page, for small extractions (`benchNoStart` set

@@ -1,5 +1,5 @@
 //! The extraction worker's protocol. The page posts the text and a `Request`; the worker
-//! (`crates/web/src/worker.rs`, the same wasm in a Web Worker) extracts, compares with the faithful
+//! (`crates/web/src/worker.rs`, in a Web Worker) extracts, compares with the faithful
 //! extractor, groups and builds the editor's diagnostics, and answers in parts: a small JSON header,
 //! the offset map in binary (`OffsetMap::to_bytes`), then JSON chunks of about `CHUNK_BYTES` holding
 //! the test groups, the editor's diagnostics and the assertions. The page decodes a few parts per
