@@ -11,6 +11,7 @@ use ruff_text_size::{TextRange, TextSize};
 use crate::collect;
 use crate::flatten::{self, Ctx};
 use crate::guard;
+use crate::incremental::Memo;
 use crate::legacy;
 use crate::model::{Extraction, Finding, Stage, SyntaxError, CONTRACT_VERSION};
 use crate::module::{Global, ModuleScope};
@@ -89,7 +90,14 @@ pub fn slug_from_path(path: &str) -> String {
 /// Extract every assertion of a pytest file. Never panics on any input; syntax errors are listed
 /// and what parses is still extracted.
 pub fn extract(source: &str, options: &Options) -> Extraction {
-    extract_limited(source, options, usize::MAX).0
+    extract_limited(source, options, usize::MAX, None).0
+}
+
+/// [`extract`], reusing what `memo` remembers of the previous call's extraction where the edit
+/// between the two texts cannot have changed it (`crate::incremental`), and remembering this
+/// one's for the next call. The result is the same as [`extract`]'s.
+pub fn extract_with(source: &str, options: &Options, memo: &mut Memo) -> Extraction {
+    extract_limited(source, options, usize::MAX, Some(memo)).0
 }
 
 /// [`extract`], or `None` as soon as the kept expressions would run to more than
@@ -103,7 +111,7 @@ pub fn extract_within(
     options: &Options,
     max_expression_chars: usize,
 ) -> Option<Extraction> {
-    match extract_limited(source, options, max_expression_chars) {
+    match extract_limited(source, options, max_expression_chars, None) {
         (e, false) => Some(e),
         (_, true) => None,
     }
@@ -111,7 +119,12 @@ pub fn extract_within(
 
 /// The extraction, and whether it stopped early at `limit` characters of kept expressions (then
 /// it is incomplete).
-fn extract_limited(source: &str, options: &Options, limit: usize) -> (Extraction, bool) {
+fn extract_limited(
+    source: &str,
+    options: &Options,
+    limit: usize,
+    memo: Option<&mut Memo>,
+) -> (Extraction, bool) {
     let slug = options
         .slug
         .clone()
@@ -161,7 +174,26 @@ fn extract_limited(source: &str, options: &Options, limit: usize) -> (Extraction
         written: Default::default(),
         write_limit: limit,
     };
-    let (full, solution_names) = flatten_cases(&ctx, &cases);
+    let mut plan = memo.map(|memo| {
+        let analysis = crate::incremental::Analysis {
+            text: &text,
+            options,
+            slug: &slug,
+            body,
+            scope: &scope,
+            has_errors: !error_ranges.is_empty() || !too_deep.is_empty(),
+            non_ascii_names: !text.is_ascii()
+                && parsed.tokens().iter().any(|t| {
+                    t.kind() == ruff_python_ast::token::TokenKind::Name
+                        && !text[ruff_text_size::Ranged::range(t)].is_ascii()
+                }),
+        };
+        (memo.plan(&analysis), memo)
+    });
+    let (full, solution_names) = flatten_cases(&ctx, &cases, plan.as_mut().map(|(p, _)| p));
+    if let Some((plan, memo)) = plan {
+        memo.finish(plan);
+    }
     if ctx.over_budget() {
         return (extraction, true);
     }
@@ -264,17 +296,27 @@ fn module_scope<'a>(
 fn flatten_cases(
     ctx: &Ctx,
     cases: &[collect::Case],
+    mut plan: Option<&mut crate::incremental::Plan>,
 ) -> (Vec<crate::model::Assertion>, Vec<String>) {
     let mut solution_names = Vec::new();
     let mut full: Vec<crate::model::Assertion> = Vec::new();
+    let flatten = |case: &collect::Case, names: &mut Vec<String>| {
+        let mut flat = flatten::flatten_case(ctx, case, names);
+        for a in &mut flat {
+            refuse_uncompilable(a);
+        }
+        flat
+    };
     for case in cases {
         if ctx.over_budget() {
             break;
         }
-        let mut flat = flatten::flatten_case(ctx, case, &mut solution_names);
-        for a in &mut flat {
-            refuse_uncompilable(a);
-        }
+        let flat = match plan.as_deref_mut() {
+            Some(plan) => plan.case(case, &ctx.shared_params, &mut solution_names, |names| {
+                flatten(case, names)
+            }),
+            None => flatten(case, &mut solution_names),
+        };
         full.extend(flat);
     }
     solution_names.sort();

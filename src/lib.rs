@@ -10,6 +10,7 @@ mod conftest;
 mod extract;
 mod flatten;
 mod guard;
+mod incremental;
 mod legacy;
 mod module;
 mod names;
@@ -27,7 +28,8 @@ pub mod shape;
 pub mod synth;
 
 pub use conftest::Conftest;
-pub use extract::{extract, extract_within, module_globals, slug_from_path, Options};
+pub use extract::{extract, extract_with, extract_within, module_globals, slug_from_path, Options};
+pub use incremental::{Memo, Reuse};
 pub use model::{Assertion, Extraction, Finding, Stage, Status, SyntaxError};
 pub use portable::parses_everywhere;
 /// pytest's configuration file: whether its options may change how every test runs.

@@ -129,10 +129,10 @@ pub struct ModuleScope<'a> {
     pub conftest_replays: Vec<ConftestReplay>,
     /// For a conftest's own scope: pytest imported the solution before it runs the file's code (the
     /// conftest sits in a solution package), as if the file began with `import solution`.
-    after_solution: bool,
+    pub(crate) after_solution: bool,
     /// The constants so far, as replacements (kept as they are found, so each constant is
     /// rendered once against the ones before it).
-    constants: HashMap<String, Replacement>,
+    pub(crate) constants: HashMap<String, Replacement>,
 }
 
 /// A conftest's import-time code, replayed at the start of every fold in a lambda of its own (its
@@ -1566,54 +1566,58 @@ fn is_loader_body(body: &[Stmt]) -> bool {
 /// Module-level names the file changes anywhere after binding them: method calls on them, item or
 /// attribute stores, augmented assignment, `del`, `global`. Maps name → the first statement seen.
 fn changed_names(body: &[Stmt]) -> HashMap<String, TextRange> {
-    #[derive(Default)]
-    struct Finder {
-        found: HashMap<String, TextRange>,
-        current: TextRange,
-    }
-    impl Finder {
-        fn mark(&mut self, expr: &Expr) {
-            if let Some(root) = names::root_name(expr) {
-                self.found.entry(root.to_string()).or_insert(self.current);
-            }
-        }
-    }
-    impl<'a> Visitor<'a> for Finder {
-        fn visit_stmt(&mut self, stmt: &'a Stmt) {
-            self.current = stmt.range();
-            match stmt {
-                Stmt::AugAssign(a) => self.mark(&a.target),
-                Stmt::Delete(d) => d.targets.iter().for_each(|t| self.mark(t)),
-                Stmt::Global(g) => {
-                    for n in &g.names {
-                        self.found.entry(n.to_string()).or_insert(g.range);
-                    }
-                }
-                Stmt::Assign(a) => {
-                    for t in &a.targets {
-                        if matches!(t, Expr::Attribute(_) | Expr::Subscript(_)) {
-                            self.mark(t);
-                        }
-                    }
-                }
-                _ => {}
-            }
-            visitor::walk_stmt(self, stmt);
-        }
-        fn visit_expr(&mut self, expr: &'a Expr) {
-            if let Expr::Call(call) = expr {
-                if let Expr::Attribute(a) = call.func.as_ref() {
-                    self.mark(&a.value);
-                }
-            }
-            visitor::walk_expr(self, expr);
-        }
-    }
-    let mut finder = Finder::default();
+    let mut finder = ChangedNames::default();
     for stmt in body {
         finder.visit_stmt(stmt);
     }
     finder.found
+}
+
+/// What `changed_names` finds, statement by statement.
+#[derive(Default)]
+struct ChangedNames {
+    found: HashMap<String, TextRange>,
+    current: TextRange,
+}
+
+impl ChangedNames {
+    fn mark(&mut self, expr: &Expr) {
+        if let Some(root) = names::root_name(expr) {
+            self.found.entry(root.to_string()).or_insert(self.current);
+        }
+    }
+}
+
+impl<'a> Visitor<'a> for ChangedNames {
+    fn visit_stmt(&mut self, stmt: &'a Stmt) {
+        self.current = stmt.range();
+        match stmt {
+            Stmt::AugAssign(a) => self.mark(&a.target),
+            Stmt::Delete(d) => d.targets.iter().for_each(|t| self.mark(t)),
+            Stmt::Global(g) => {
+                for n in &g.names {
+                    self.found.entry(n.to_string()).or_insert(g.range);
+                }
+            }
+            Stmt::Assign(a) => {
+                for t in &a.targets {
+                    if matches!(t, Expr::Attribute(_) | Expr::Subscript(_)) {
+                        self.mark(t);
+                    }
+                }
+            }
+            _ => {}
+        }
+        visitor::walk_stmt(self, stmt);
+    }
+    fn visit_expr(&mut self, expr: &'a Expr) {
+        if let Expr::Call(call) = expr {
+            if let Expr::Attribute(a) = call.func.as_ref() {
+                self.mark(&a.value);
+            }
+        }
+        visitor::walk_expr(self, expr);
+    }
 }
 
 /// Module-level names a statement changes (`changed_names`), leaving out, inside a function, the
@@ -1668,16 +1672,14 @@ fn changed_outside_locals(stmt: &Stmt) -> Vec<String> {
     }
 }
 
-/// `changed_names` of one expression (an expression statement of it).
+/// `changed_names` of one expression (as an expression statement of it would give).
 fn changed_in_expr(expr: &Expr) -> Vec<String> {
-    let stmt = Stmt::Expr(ast::StmtExpr {
-        value: Box::new(expr.clone()),
-        range: expr.range(),
-        node_index: Default::default(),
-    });
-    changed_names(std::slice::from_ref(&stmt))
-        .into_keys()
-        .collect()
+    let mut finder = ChangedNames {
+        current: expr.range(),
+        ..Default::default()
+    };
+    finder.visit_expr(expr);
+    finder.found.into_keys().collect()
 }
 
 /// Names a `global` statement declares anywhere in the file (in any function or class body).

@@ -12,6 +12,11 @@
 //! - `fuzz` (proptest): arbitrary strings, Python token soup, mutated bench files; and
 //!   `explore_fuzz_failures`, an ignored tool that groups many failures.
 //! - `size`: a 10 MB pytest file gives a result with thousands of assertions.
+//! - `incremental`: `extract_with` (the worker's re-extraction after a keystroke, reusing what the
+//!   edit cannot have changed) is `extract`, after random edits of every fixture, bench, review and
+//!   generated file, their undos and chains of them (`INCREMENTAL_EDITS=N` edits per file).
+//! - `incremental_review`: an outside reviewer's 47 targeted edits (shared module state, helpers,
+//!   fixtures, duplicate names, carriage returns, NFKC names), each both ways at every stage.
 //! - `within`: `extract_within` (the page's bounded extraction) is `extract` or nothing.
 //! - `depth`: inputs nested 10,000 deep, each extracted in a child process on a thread with the
 //!   2 MiB stack `cargo test` gives its threads, so a stack overflow (which aborts the whole process)
@@ -24,5 +29,7 @@ mod checks;
 mod corpus;
 mod depth;
 mod fuzz;
+mod incremental;
+mod incremental_review;
 mod size;
 mod within;
