@@ -489,9 +489,16 @@ async function heavy(session) {
   // Typing in a 2,000-line file: real key presses, each waited for. Twice: the worker on its own
   // build (opt-level 3, what the page uses), then on the page's wasm (opt-level "z", the fallback),
   // whose request is failed on purpose.
-  for (const [variant, block] of [["", []], [" (worker on the page's wasm)", [/bench-explorer-worker/]]]) {
+  // A third time without the worker's memo (every test flattened again at each keystroke, as
+  // before the memo), set on the worker's global (crates/web/src/worker.rs).
+  for (const [variant, block, noMemo] of [
+    ["", [], false],
+    [" (worker on the page's wasm)", [/bench-explorer-worker/], false],
+    [" (worker without its memo)", [], true],
+  ]) {
     const p = await session.open({ allow: [/./], block });
     await settle(p);
+    if (noMemo) for (const w of p.page.workers()) await w.evaluate(() => (self.benchNoMemo = true)).catch(() => {});
     const text = synthTestFile(2_000);
     await p.setText(text, { timeout: TIMEOUT });
     // The cursor at the end of an `assert` line in the middle of the file (as the keystroke
@@ -549,7 +556,7 @@ async function heavy(session) {
     const build = await p.page.evaluate(() => window.__benchExplorer.workerBuild);
     if (!variant) out.typing = { median: median(per), p95: pct(per, 95), trip: { median: median(trip), p95: pct(trip, 95) }, longest: Math.max(0, ...all), build };
     rows.push([
-      `typing in a 2,000-line file (20 keys; worker: ${build} build)`,
+      `typing in a 2,000-line file (20 keys; worker: ${build} build${noMemo ? ", no memo" : ""})`,
       `${ms(median(per))} / ${ms(pct(per, 95))} (med/p95; driver round trip ${median(trip)} / ${pct(trip, 95)} ms)`,
       ms(Math.max(0, ...all), 0),
       `${all.length}: ${ms(all.reduce((a, b) => a + b, 0), 0)}`,

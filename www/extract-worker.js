@@ -33,6 +33,8 @@ function run(m) {
       transfer.push(r.namesTable.buffer);
     }
     if (r.namesNotice) out.namesNotice = r.namesNotice;
+    // Test cases the extraction reused from the worker's memo, and flattened: [reused, flattened].
+    if (r.memo) out.memo = r.memo;
     self.postMessage(out, transfer);
   } catch (e) {
     self.postMessage({ gen: m.gen, build, error: String((e && e.message) || e) });

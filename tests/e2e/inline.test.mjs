@@ -123,15 +123,22 @@ test("in a large file, the worker sends only what changed, and the page rebuilds
     v.focus();
   }, at + 1);
   const reused = [];
+  const cases = [];
   for (const key of ["7", "Backspace", "Enter", "Backspace"]) {
     const n = await p.extractions();
     await p.page.keyboard.press(key);
     await p.waitForExtraction(n);
     assert.equal(await p.hook("lastInline"), false);
     reused.push(await p.hook("lastReused"));
+    cases.push([await p.hook("lastCasesReused"), await p.hook("lastCasesFlattened")]);
   }
   // Each reply reused all but the few assertions the edit touched.
   assert.ok(reused.every((r) => r > total * 0.9), `reused ${JSON.stringify(reused)} of ${total}`);
+  // The worker's memo: a typed digit and its Backspace flatten only the edited test's cases;
+  // a new line (every line number after it moves) and its removal flatten them all.
+  const [typed, back, enter, join] = cases;
+  for (const [r, f] of [typed, back]) assert.ok(r > 100 && f <= 3, `memo: ${JSON.stringify(cases)}`);
+  for (const [r, f] of [enter, join]) assert.ok(r === 0 && f > 100, `memo: ${JSON.stringify(cases)}`);
   // And the page holds exactly the extraction of its text (every field but the spans' bytes).
   const now = await p.getText();
   const full = (e) => e.assertions.map(({ test, line, column, source, status, expr, reason, shapes, origins }) => ({ test, line, column, source, status, expr, reason, shapes, origins: origins.map((o) => [o.role, o.span.line]) }));

@@ -17,6 +17,9 @@
 //!   generated file, their undos and chains of them (`INCREMENTAL_EDITS=N` edits per file).
 //! - `incremental_review`: an outside reviewer's 47 targeted edits (shared module state, helpers,
 //!   fixtures, duplicate names, carriage returns, NFKC names), each both ways at every stage.
+//! - `incremental_edges`: a second review's cases (edits at a function's very end, async and nested
+//!   tests, collection changed from a test body, chains across functions and stages, unusual
+//!   characters) and sweeps of every one-character insertion and deletion of three files.
 //! - `within`: `extract_within` (the page's bounded extraction) is `extract` or nothing.
 //! - `depth`: inputs nested 10,000 deep, each extracted in a child process on a thread with the
 //!   2 MiB stack `cargo test` gives its threads, so a stack overflow (which aborts the whole process)
@@ -30,6 +33,7 @@ mod corpus;
 mod depth;
 mod fuzz;
 mod incremental;
+mod incremental_edges;
 mod incremental_review;
 mod size;
 mod within;

@@ -61,6 +61,8 @@ thread_local! {
     static WHOLE_NEXT: Cell<bool> = const { Cell::new(false) };
     /// How many assertions the current reply reused from the shown result (`logic::delta`).
     static REUSED: Cell<usize> = const { Cell::new(0) };
+    /// The worker's memo for the reply shown: cases reused, flattened.
+    static CASES: Cell<(f64, f64)> = const { Cell::new((0.0, 0.0)) };
 }
 
 /// Ask for an extraction of the editor's current text (in the worker, off the main thread).
@@ -164,6 +166,16 @@ fn on_reply(app: AppState, generation: u64, reply: JsValue) {
     let inline = get("inline").and_then(|i| i.as_bool()).unwrap_or(false);
     INLINE.with(|i| i.set(inline));
     REUSED.with(|r| r.set(0));
+    // Absent on the page's own extractions (`Array.from(undefined)` would throw).
+    let memo = get("memo")
+        .filter(|m| m.is_object())
+        .map(|m| js_sys::Array::from(&m))
+        .unwrap_or_default();
+    let cases = (
+        memo.get(0).as_f64().unwrap_or(0.0),
+        memo.get(1).as_f64().unwrap_or(0.0),
+    );
+    CASES.with(|c| c.set(cases));
     let notice = get("namesNotice").and_then(|n| n.as_string());
     NAMES_NOTICE.with(|n| *n.borrow_mut() = notice);
     let modified = get("modified").and_then(|m| m.as_bool()).unwrap_or(false);
@@ -354,6 +366,8 @@ fn show(app: AppState, id: u64, modified: bool, mut done: crate::logic::transfer
             stage: stage.id(),
             last_inline: INLINE.with(|i| i.get()),
             last_reused: REUSED.with(|r| r.get()) as f64,
+            last_cases_reused: CASES.with(|c| c.get().0),
+            last_cases_flattened: CASES.with(|c| c.get().1),
             // performance.now() counts from navigation start.
             first_extraction_shown_ms: first.then_some(now),
         });

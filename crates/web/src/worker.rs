@@ -15,7 +15,7 @@ use wasm_bindgen::JsCast;
 use crate::bench;
 use crate::logic::delta::History;
 use crate::logic::names;
-use crate::logic::transfer::{analyze, compute, compute_within, to_parts, Request};
+use crate::logic::transfer::{compute_with, compute_within, to_parts, Request};
 
 /// `performance.now()` in a worker or a window.
 fn now() -> f64 {
@@ -34,7 +34,22 @@ pub fn worker_analyze(text: &str, request: &str) -> Result<JsValue, JsValue> {
     console_error_panic_hook::set_once();
     let req = parse_request(request)?;
     let (table, notice) = ensure_names_table(text);
-    let result = compute(text, &req, now);
+    // The tests an edit cannot have changed are not flattened again (`bench_explorer::Memo`).
+    // `benchNoMemo` set on the worker's global (benches/web.mjs) measures without it.
+    let result = MEMO.with(|m| {
+        let mut memo = m.borrow_mut();
+        if Reflect::get(&js_sys::global(), &JsValue::from_str("benchNoMemo"))
+            .is_ok_and(|v| v.is_truthy())
+        {
+            memo.clear();
+        }
+        compute_with(text, &req, now, &mut memo)
+    });
+    let reuse = MEMO.with(|m| {
+        let m = m.borrow();
+        let r = m.last_reuse();
+        (r.reused as f64, r.flattened as f64)
+    });
     // Only what changed from the result the page shows, when this worker still has it.
     let delta = HISTORY.with(|h| {
         let mut h = h.borrow_mut();
@@ -42,7 +57,11 @@ pub fn worker_analyze(text: &str, request: &str) -> Result<JsValue, JsValue> {
         h.remember(req.id, req.stage, text, &result.extraction.assertions);
         d
     });
-    reply(text, &req, to_parts(result, delta), table, notice)
+    let out = reply(text, &req, to_parts(result, delta), table, notice)?;
+    // Cases reused and flattened (the page publishes them for the benchmark and the tests).
+    let memo = Array::of2(&JsValue::from_f64(reuse.0), &JsValue::from_f64(reuse.1));
+    Reflect::set(&out, &"memo".into(), &memo)?;
+    Ok(out)
 }
 
 /// The same answer as `benchWorkerAnalyze`, computed on the page's main thread for a small text
@@ -129,7 +148,13 @@ pub fn worker_warm(step: u32) -> bool {
     // Then a few larger generated files: code that only a file with hundreds of tests runs hot
     // (a 2,000-line file's first extractions took twice as long as later ones).
     if step >= bench_steps {
-        let text = bench_explorer::synth::test_file(WARM_LARGE_LINES);
+        let mut text = bench_explorer::synth::test_file(WARM_LARGE_LINES);
+        // Every other time with a digit typed into a test: the memo's reuse runs hot too.
+        if step % 2 == 1 {
+            if let Some(at) = text.find("== 1\n") {
+                text.insert(at + 4, '7');
+            }
+        }
         let req = Request {
             file: "test_warm.py".into(),
             slug: None,
@@ -139,7 +164,8 @@ pub fn worker_warm(step: u32) -> bool {
             id: 0,
             base: None,
         };
-        std::hint::black_box(analyze(&text, &req, now));
+        let result = MEMO.with(|m| compute_with(&text, &req, now, &mut m.borrow_mut()));
+        std::hint::black_box(to_parts(result, None));
         return step + 1 < total;
     }
     let Some(p) = problems.get((step as usize) % problems.len().max(1)) else {
@@ -157,7 +183,8 @@ pub fn worker_warm(step: u32) -> bool {
         id: 0,
         base: None,
     };
-    std::hint::black_box(analyze(p.test, &req, now));
+    let result = MEMO.with(|m| compute_with(p.test, &req, now, &mut m.borrow_mut()));
+    std::hint::black_box(to_parts(result, None));
     step + 1 < total
 }
 
@@ -170,6 +197,8 @@ pub fn register_names_table(bytes: &[u8]) -> Result<(), JsValue> {
 thread_local! {
     /// The worker's last results, for replies that send only what changed (`logic::delta`).
     static HISTORY: std::cell::RefCell<History> = std::cell::RefCell::new(History::default());
+    /// The last extraction, for the next one to reuse (`bench_explorer::Memo`).
+    static MEMO: std::cell::RefCell<bench_explorer::Memo> = std::cell::RefCell::new(bench_explorer::Memo::new());
     /// When the table last failed to load (performance.now()), so that a page that cannot reach it
     /// does not ask again at every keystroke.
     static LAST_FAILURE: std::cell::Cell<Option<f64>> = const { std::cell::Cell::new(None) };

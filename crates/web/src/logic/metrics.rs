@@ -33,6 +33,10 @@ pub struct ExtractionShown {
     /// How many of the last result's assertions the worker did not send, because the result on
     /// screen had them (`logic::delta`).
     pub last_reused: f64,
+    /// How many test cases the worker's extraction took from its memo, and how many it flattened
+    /// (`bench_explorer::Memo`); both 0 for an extraction on the page.
+    pub last_cases_reused: f64,
+    pub last_cases_flattened: f64,
     /// Set once, for the first result shown (`performance.now()`, from navigation start).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub first_extraction_shown_ms: Option<f64>,
@@ -126,6 +130,8 @@ mod tests {
             stage: "full",
             last_inline: true,
             last_reused: 0.0,
+            last_cases_reused: 0.0,
+            last_cases_flattened: 0.0,
             first_extraction_shown_ms: None,
         };
         assert_eq!(

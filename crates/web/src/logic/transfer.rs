@@ -156,7 +156,19 @@ impl Totals {
 /// sent as parts, `analyze`), or on the page's main thread for a small text (`compute_within`).
 /// `now` is a clock in milliseconds (for the extraction time shown).
 pub fn compute(text: &str, req: &Request, now: impl Fn() -> f64) -> Assembled {
-    compute_limited(text, req, now, usize::MAX).expect("no limit")
+    compute_limited(text, req, now, usize::MAX, None).expect("no limit")
+}
+
+/// [`compute`], reusing what `memo` remembers of the previous text's extraction where the edit
+/// cannot have changed it (`bench_explorer::extract_with`: the same result, faster after a
+/// keystroke in a large file). The worker keeps one memo.
+pub fn compute_with(
+    text: &str,
+    req: &Request,
+    now: impl Fn() -> f64,
+    memo: &mut bench_explorer::Memo,
+) -> Assembled {
+    compute_limited(text, req, now, usize::MAX, Some(memo)).expect("no limit")
 }
 
 /// [`compute`], or `None` when the extraction would write more than `max_expression_chars`
@@ -169,7 +181,7 @@ pub fn compute_within(
     now: impl Fn() -> f64,
     max_expression_chars: usize,
 ) -> Option<Assembled> {
-    compute_limited(text, req, now, max_expression_chars)
+    compute_limited(text, req, now, max_expression_chars, None)
 }
 
 fn compute_limited(
@@ -177,7 +189,15 @@ fn compute_limited(
     req: &Request,
     now: impl Fn() -> f64,
     limit: usize,
+    mut memo: Option<&mut bench_explorer::Memo>,
 ) -> Option<Assembled> {
+    // With or without the memo, the same extraction (`extract_with` has no bound: the memo is
+    // the worker's, which has none).
+    let mut extract_within = |text: &str, options: &Options, limit: usize| match memo.as_deref_mut()
+    {
+        Some(memo) => Some(bench_explorer::extract_with(text, options, memo)),
+        None => extract_within(text, options, limit),
+    };
     let options = req.options();
     let why = not_text(text);
     let t0 = now();
@@ -536,6 +556,42 @@ mod tests {
         // Without the result it builds on (the page shows another), it is refused, not guessed.
         assert!(decode(None).is_err());
         assert!(decode(Some((3, &first.extraction.assertions))).is_err());
+    }
+
+    #[test]
+    fn the_worker_memo_gives_the_same_result_at_every_stage() {
+        let mut old = String::from("from solution import f\n");
+        for t in 0..30 {
+            old.push_str(&format!(
+                "def test_{t}():\n    r = f({t})\n    assert r == {t}\n"
+            ));
+        }
+        let new = old.replace("assert r == 12", "assert r == 120");
+        let mut memo = bench_explorer::Memo::new();
+        for stage in Stage::ALL {
+            let req = Request {
+                file: "test_t.py".into(),
+                slug: None,
+                stage,
+                solution_modules: Vec::new(),
+                slug_is_real: true,
+                id: 1,
+                base: None,
+            };
+            for text in [&old, &new, &old] {
+                let with = compute_with(text, &req, || 0.0, &mut memo);
+                let without = compute(text, &req, || 0.0);
+                assert_eq!(with.extraction, without.extraction, "{stage:?}");
+                assert_eq!(with.verdicts, without.verdicts, "{stage:?}");
+            }
+            // The last edit (120 -> 12) flattened only the edited test (and, at an earlier
+            // stage, the faithful extraction of the same text reused all of them).
+            let reuse = memo.last_reuse();
+            assert!(
+                reuse.flattened <= 1 && reuse.reused >= 29,
+                "{stage:?}: {reuse:?}"
+            );
+        }
     }
 
     #[test]
