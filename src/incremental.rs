@@ -107,6 +107,22 @@ struct CaseMemo {
 
 // ---- the edit ------------------------------------------------------------------------------------
 
+/// The one region in which `old` and `new` differ (their common prefix and suffix are kept):
+/// `old[start..old_end]` became `new[start..new_end]`. Byte offsets.
+pub fn changed_region(old: &str, new: &str) -> (usize, usize, usize) {
+    let (o, n) = (old.as_bytes(), new.as_bytes());
+    let prefix = o.iter().zip(n).take_while(|(a, b)| a == b).count();
+    let max_suffix = o.len().min(n.len()) - prefix;
+    let suffix = o
+        .iter()
+        .rev()
+        .zip(n.iter().rev())
+        .take(max_suffix)
+        .take_while(|(a, b)| a == b)
+        .count();
+    (prefix, o.len() - suffix, n.len() - suffix)
+}
+
 /// One changed region: `old[start..old_end]` became `new[start..new_end]`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Edit {
@@ -117,20 +133,11 @@ pub(crate) struct Edit {
 
 impl Edit {
     pub(crate) fn between(old: &str, new: &str) -> Edit {
-        let (o, n) = (old.as_bytes(), new.as_bytes());
-        let prefix = o.iter().zip(n).take_while(|(a, b)| a == b).count();
-        let max_suffix = o.len().min(n.len()) - prefix;
-        let suffix = o
-            .iter()
-            .rev()
-            .zip(n.iter().rev())
-            .take(max_suffix)
-            .take_while(|(a, b)| a == b)
-            .count();
+        let (start, old_end, new_end) = changed_region(old, new);
         Edit {
-            start: prefix as u32,
-            old_end: (o.len() - suffix) as u32,
-            new_end: (n.len() - suffix) as u32,
+            start: start as u32,
+            old_end: old_end as u32,
+            new_end: new_end as u32,
         }
     }
 

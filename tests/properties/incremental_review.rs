@@ -7,12 +7,12 @@
 use bench_explorer::{extract, extract_with, Extraction, Memo, Options, Stage};
 
 /// `old` with the first occurrence of `from` replaced by `to` (which must occur exactly once).
-fn edit(old: &str, from: &str, to: &str) -> String {
+pub(crate) fn edit(old: &str, from: &str, to: &str) -> String {
     assert_eq!(old.matches(from).count(), 1, "`{from}` must occur once");
     old.replacen(from, to, 1)
 }
 
-fn first_difference(a: &Extraction, b: &Extraction) -> String {
+pub(crate) fn first_difference(a: &Extraction, b: &Extraction) -> String {
     let a = serde_json::to_string_pretty(a).unwrap();
     let b = serde_json::to_string_pretty(b).unwrap();
     let first = a
@@ -39,7 +39,7 @@ fn first_difference(a: &Extraction, b: &Extraction) -> String {
 /// Extract `old` then `new` with one memo, and `new` then `old` with another, at every stage;
 /// each memo extraction must equal `extract`. Returns how many cases the full stage reused
 /// (forward, backward).
-fn check(name: &str, old: &str, new: &str) -> (usize, usize) {
+pub(crate) fn check(name: &str, old: &str, new: &str) -> (usize, usize) {
     assert_ne!(old, new, "{name}: the edit changes nothing");
     // The edit keeps the `\n` count (the memo's own condition); a lone `\r` may still differ.
     assert_eq!(

@@ -35,18 +35,8 @@ impl Edit {
     /// are kept), widened to whole lines.
     pub fn between(old: &str, new: &str) -> Edit {
         let (o, n) = (old.as_bytes(), new.as_bytes());
-        let prefix = o.iter().zip(n).take_while(|(a, b)| a == b).count();
-        let max_suffix = o.len().min(n.len()) - prefix;
-        let suffix = o
-            .iter()
-            .rev()
-            .zip(n.iter().rev())
-            .take(max_suffix)
-            .take_while(|(a, b)| a == b)
-            .count();
         // The changed region is old[prefix..old_end] (new[prefix..new_end]).
-        let old_end = o.len() - suffix;
-        let new_end = n.len() - suffix;
+        let (prefix, old_end, new_end) = bench_explorer::changed_region(old, new);
         // Whole lines: from the start of the line where the change begins, to the start of the
         // line after the one where it ends (in the old text). A change that ends right after a
         // line break touches the next line's start only if it inserted or removed text there,

@@ -139,6 +139,8 @@ mod tests {
             [
                 "extractions",
                 "lastBytes",
+                "lastCasesFlattened",
+                "lastCasesReused",
                 "lastDropped",
                 "lastExtractionMs",
                 "lastInline",
