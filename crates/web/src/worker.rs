@@ -164,7 +164,7 @@ pub fn worker_warm(step: u32) -> bool {
             id: 0,
             base: None,
         };
-        let result = MEMO.with(|m| compute_with(&text, &req, now, &mut m.borrow_mut()));
+        let result = WARM_MEMO.with(|m| compute_with(&text, &req, now, &mut m.borrow_mut()));
         std::hint::black_box(to_parts(result, None));
         return step + 1 < total;
     }
@@ -183,7 +183,7 @@ pub fn worker_warm(step: u32) -> bool {
         id: 0,
         base: None,
     };
-    let result = MEMO.with(|m| compute_with(p.test, &req, now, &mut m.borrow_mut()));
+    let result = WARM_MEMO.with(|m| compute_with(p.test, &req, now, &mut m.borrow_mut()));
     std::hint::black_box(to_parts(result, None));
     step + 1 < total
 }
@@ -199,6 +199,9 @@ thread_local! {
     static HISTORY: std::cell::RefCell<History> = std::cell::RefCell::new(History::default());
     /// The last extraction, for the next one to reuse (`bench_explorer::Memo`).
     static MEMO: std::cell::RefCell<bench_explorer::Memo> = std::cell::RefCell::new(bench_explorer::Memo::new());
+    /// The warm-up's own (it runs between the page's requests: with the same memo, the next
+    /// keystroke after it would find the warm-up's file there and flatten everything).
+    static WARM_MEMO: std::cell::RefCell<bench_explorer::Memo> = std::cell::RefCell::new(bench_explorer::Memo::new());
     /// When the table last failed to load (performance.now()), so that a page that cannot reach it
     /// does not ask again at every keystroke.
     static LAST_FAILURE: std::cell::Cell<Option<f64>> = const { std::cell::Cell::new(None) };
