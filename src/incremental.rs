@@ -4,7 +4,7 @@
 //! ## What it does
 //!
 //! [`Memo`] remembers the last text, what the module-level analysis found in it (in canonical
-//! form: [`Digest`]) and every test case's flattened assertions. Given a new text that differs
+//! form: `Digest`) and every test case's flattened assertions. Given a new text that differs
 //! from the last one in one region (the editor's keystroke), [`crate::extract_with`] parses and
 //! analyses the new text whole, as [`crate::extract`] does, and then, for each test case,
 //! either flattens it or takes its assertions from the memo, their byte offsets moved by the edit.
@@ -23,9 +23,11 @@
 //! Conditions on the edit, checked before anything is reused:
 //! - it changes no line count (line numbers are in reasons and origins: they would all move), and
 //!   neither text has a carriage return (whether a `\r` ends a line depends on the byte after it);
-//! - it lies strictly inside one function definition (a test, a helper, a fixture, a method), and
-//!   neither text has a syntax error or a statement the depth guard skipped: then every statement
-//!   outside that function has the same tokens, so the same syntax tree;
+//! - it lies in the body of one function definition (a test, a helper, a fixture, a method; it may
+//!   end where the function ends), and neither text has a syntax error or a statement the depth
+//!   guard skipped: then every statement outside that function has the same tokens, so the same
+//!   syntax tree. The whole function then counts as edited: nothing a reused case reads may lie in
+//!   it;
 //! - the options carry no conftests, solution globals or configuration (the page's case), whose
 //!   code could name anything.
 //!
@@ -35,8 +37,9 @@
 //! file, so the name must occur in neither text outside the edited function, and no name may be
 //! spelled with non-ASCII characters (Python normalizes those: `ｈelper` is `helper`).
 //!
-//! `tests/incremental.rs` checks on every fixture, bench and review file, with thousands of
-//! edits, that [`crate::extract_with`] gives exactly what [`crate::extract`] gives.
+//! `tests/properties/incremental*.rs` check on every fixture, bench, review and generated file,
+//! with thousands of random edits, two outside reviews' cases and sweeps of every one-character
+//! edit of three files, that [`crate::extract_with`] gives exactly what [`crate::extract`] gives.
 //!
 //! ## Example
 //!
