@@ -123,15 +123,42 @@ fn extract_limited(
     source: &str,
     options: &Options,
     limit: usize,
+    mut memo: Option<&mut Memo>,
+) -> (Extraction, bool) {
+    let (text, too_deep) = guard::guard(source);
+    let parsed = ruff_python_parser::parse_unchecked(&text, ParseOptions::from(Mode::Module));
+    let out = extract_parsed(
+        source,
+        &text,
+        &too_deep,
+        &parsed,
+        options,
+        limit,
+        memo.as_deref_mut(),
+    );
+    // Freeing a large file's syntax tree takes a twentieth of a keystroke's extraction: with a
+    // memo, its owner frees it later (`Memo::release`), after the result has been sent.
+    if let Some(memo) = memo {
+        memo.set_aside(Box::new(parsed));
+    }
+    out
+}
+
+/// [`extract_limited`] on the parsed (and guarded) text.
+fn extract_parsed(
+    source: &str,
+    text: &str,
+    too_deep: &[guard::TooDeep],
+    parsed: &ruff_python_parser::Parsed<ruff_python_ast::Mod>,
+    options: &Options,
+    limit: usize,
     memo: Option<&mut Memo>,
 ) -> (Extraction, bool) {
     let slug = options
         .slug
         .clone()
         .unwrap_or_else(|| slug_from_path(&options.file));
-    let (text, too_deep) = guard::guard(source);
-    let parsed = ruff_python_parser::parse_unchecked(&text, ParseOptions::from(Mode::Module));
-    let map = SourceMap::new(&text, parsed.tokens());
+    let map = SourceMap::new(text, parsed.tokens());
     let mut extraction = Extraction {
         version: CONTRACT_VERSION,
         file: options.file.clone(),
@@ -140,7 +167,7 @@ fn extract_limited(
         solution_names: Vec::new(),
         assertions: Vec::new(),
         findings: Vec::new(),
-        syntax_errors: syntax_errors(&map, &too_deep, parsed.errors()),
+        syntax_errors: syntax_errors(&map, too_deep, parsed.errors()),
     };
     let ruff_python_ast::Mod::Module(module) = parsed.syntax() else {
         return (extraction, false);
@@ -176,7 +203,7 @@ fn extract_limited(
     };
     let mut plan = memo.map(|memo| {
         let analysis = crate::incremental::Analysis {
-            text: &text,
+            text,
             options,
             slug: &slug,
             body,

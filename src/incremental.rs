@@ -9,6 +9,11 @@
 //! analyses the new text whole, as [`crate::extract`] does, and then, for each test case,
 //! either flattens it or takes its assertions from the memo, their byte offsets moved by the edit.
 //!
+//! What an extraction no longer needs (the syntax tree, the memo it replaced) is set aside, not
+//! freed: freeing a large file's was a tenth of a keystroke's extraction. [`Memo::release`] frees
+//! it; the page's worker calls it after sending its reply, and a memo never holds more than
+//! [`MAX_ASIDE`] of them.
+//!
 //! ## Why it is exact
 //!
 //! A case's flattening (`flatten::flatten_case`) is a function of the module's analysis
@@ -61,6 +66,9 @@ use crate::names::{Rendered, Replacement};
 pub struct Memo {
     last: Option<Last>,
     stats: Reuse,
+    /// What the last extractions no longer need, to be freed by [`Memo::release`] (the
+    /// previous memo, a syntax tree): freeing them took a tenth of a keystroke's extraction.
+    aside: Vec<Box<dyn std::any::Any>>,
 }
 
 /// How the last [`crate::extract_with`] went: how many cases it reused and flattened, and, when
@@ -84,8 +92,32 @@ impl Memo {
     /// Forget the last extraction (the next one flattens every case).
     pub fn clear(&mut self) {
         self.last = None;
+        self.aside.clear();
+    }
+
+    /// Free what the last extractions set aside. A caller that waits for its result (the page's
+    /// worker) calls this after it has sent the result; one that does not never holds more than
+    /// [`MAX_ASIDE`] of them.
+    pub fn release(&mut self) {
+        self.aside.clear();
+    }
+
+    /// How many things are waiting for [`Memo::release`] (at most [`MAX_ASIDE`]).
+    pub fn set_aside_count(&self) -> usize {
+        self.aside.len()
+    }
+
+    /// Keep `garbage` to be freed later, by [`Memo::release`].
+    pub(crate) fn set_aside(&mut self, garbage: Box<dyn std::any::Any>) {
+        if self.aside.len() >= MAX_ASIDE {
+            self.aside.clear();
+        }
+        self.aside.push(garbage);
     }
 }
+
+/// Things set aside before a [`Memo`] frees them without waiting for [`Memo::release`].
+pub const MAX_ASIDE: usize = 4;
 
 struct Last {
     text: String,
@@ -665,7 +697,12 @@ impl Memo {
                 plan.edit = Some(edit);
                 plan.old = last.and_then(|l| l.base);
             }
-            Err(why) => plan.stats.why_not = Some(why),
+            Err(why) => {
+                plan.stats.why_not = Some(why);
+                if let Some(last) = last {
+                    self.set_aside(Box::new(last));
+                }
+            }
         }
         self.last = Some(Last {
             text: a.text.to_string(),
@@ -678,6 +715,9 @@ impl Memo {
     /// Keep what this extraction found, for the next.
     pub(crate) fn finish(&mut self, plan: Plan) {
         self.stats = plan.stats;
+        if let Some(old) = plan.old {
+            self.set_aside(Box::new(old));
+        }
         if let (Some(last), true, Some(scope)) = (&mut self.last, plan.record, plan.new_scope) {
             last.base = Some(Base {
                 scope,

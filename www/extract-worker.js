@@ -36,9 +36,24 @@ function run(m) {
     // Test cases the extraction reused from the worker's memo, and flattened: [reused, flattened].
     if (r.memo) out.memo = r.memo;
     self.postMessage(out, transfer);
+    release();
   } catch (e) {
     self.postMessage({ gen: m.gen, build, error: String((e && e.message) || e) });
   }
+}
+
+// What a request's extraction no longer needs (its syntax tree, the previous memo) is freed after
+// its reply has been posted, in a task of its own, not before the reply.
+let releasing = false;
+function release() {
+  if (releasing || !bindings.benchWorkerRelease) return;
+  releasing = true;
+  setTimeout(() => {
+    releasing = false;
+    try {
+      bindings.benchWorkerRelease();
+    } catch {}
+  }, 0);
 }
 
 // Warm-up: with nothing else to do after start-up, the whole pipeline runs over the bench's files,

@@ -236,6 +236,12 @@ fn extract_with_is_extract_after_any_edit() {
                 &mut tally,
                 &format!("edit {k}"),
             );
+            // What the extractions set aside is freed now and then, as the page's worker does
+            // after each reply (it must not change what the memo gives).
+            if rng.below(3) == 0 {
+                memo.release();
+            }
+            assert!(memo.set_aside_count() <= bench_explorer::MAX_ASIDE);
             // The chain goes on from a text without syntax errors (after one, nothing is reused).
             if broken || rng.below(2) == 0 {
                 // Undo: back to the text before.
@@ -291,6 +297,10 @@ fn typing_in_one_test_flattens_only_that_test() {
     assert_eq!(reuse.why_not, None);
     assert!(reuse.flattened <= 3, "{reuse:?}");
     assert_eq!(reuse.reused + reuse.flattened, cases, "{reuse:?}");
+    // What the extraction no longer needs (the syntax tree, the previous memo) waits to be freed.
+    assert!(memo.set_aside_count() > 0);
+    memo.release();
+    assert_eq!(memo.set_aside_count(), 0);
     // And back (Backspace): the same result as the first.
     assert_eq!(extract_with(&src, &opts, &mut memo), first);
     assert!(memo.last_reuse().flattened <= 3);

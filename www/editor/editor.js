@@ -456,7 +456,7 @@ function extensions(opts, doc = Text.empty) {
     let lastLine = 0;
     exts.push(
       EditorView.updateListener.of((u) => {
-        if (u.docChanged && opts.onChange) opts.onChange();
+        // (onChange: reported before the update, by Editor.dispatch.)
         if ((u.selectionSet || u.docChanged || u.focusChanged) && opts.onCursor) {
           const line = u.state.doc.lineAt(u.state.selection.main.head).number;
           if (line !== lastLine || u.focusChanged) {
@@ -507,19 +507,41 @@ function sameDiagnostics(state, diags) {
 class Editor {
   constructor(parent, opts) {
     this.opts = opts;
+    // The document an edit is making, while the view is not yet updated to it (see dispatch).
+    this.pending = null;
     this.view = new EditorView({
       parent: shadowMount(parent),
       state: EditorState.create({ doc: opts.doc ?? "", extensions: extensions(opts, Text.of((opts.doc ?? "").split(/\r\n?|\n/))) }),
+      dispatchTransactions: (trs, view) => this.dispatch(trs, view),
     });
   }
+  // An edit is reported (onChange) before the view updates to it, with getDoc and readDoc giving
+  // the new text: the page asks for its extraction at once, and the worker extracts while the view
+  // updates its DOM, selection and highlighting (several milliseconds of a keystroke in a large
+  // file, which came before the request).
+  dispatch(trs, view) {
+    const changed = this.opts.onChange && trs.some((tr) => tr.docChanged);
+    if (changed) {
+      this.pending = trs[trs.length - 1].state.doc;
+      try {
+        this.opts.onChange();
+      } finally {
+        this.pending = null;
+      }
+    }
+    view.update(trs);
+  }
+  doc() {
+    return this.pending ?? this.view.state.doc;
+  }
   getDoc() {
-    return this.view.state.doc.toString();
+    return this.doc().toString();
   }
   // The text for the extraction worker, from the document as it is now: part(string) for each slice
   // of a large document, a task each (one toString of 10 MB, and posting it, were long tasks), then
   // done(). A small document is one part. Stops early if part() returns false.
   readDoc(part, done) {
-    const doc = this.view.state.doc;
+    const doc = this.doc();
     let at = 0;
     const step = () => {
       while (at < doc.length || at === 0) {
@@ -533,7 +555,7 @@ class Editor {
     step();
   }
   docLength() {
-    return this.view.state.doc.length;
+    return this.doc().length;
   }
   // "normal", "large" (over LARGE_DOC: no parsing, highlighting, folding) or "binary" (shown
   // escaped): see above.

@@ -41,6 +41,9 @@ const SLICE_MS: f64 = 8.0;
 
 thread_local! {
     static PENDING: Cell<bool> = const { Cell::new(false) };
+    /// A request was sent in the current task (cleared once it is done): later edits of the task
+    /// wait for its end, and go together.
+    static SENT_IN_TASK: Cell<bool> = const { Cell::new(false) };
     /// When the first edit not yet extracted happened (performance.now()).
     static DIRTY_SINCE: Cell<f64> = const { Cell::new(0.0) };
     /// The newest generation asked for (one per edit or change of options); replies for older
@@ -65,8 +68,19 @@ thread_local! {
     static CASES: Cell<(f64, f64)> = const { Cell::new((0.0, 0.0)) };
 }
 
-/// Ask for an extraction of the editor's current text (in the worker, off the main thread).
+/// Ask for an extraction of the editor's current text (in the worker, off the main thread), once
+/// the current task is done.
 pub fn request(app: AppState) {
+    ask(app, false);
+}
+
+/// [`request`], for an edit the editor reports: the first edit of a task is sent at once (see
+/// `ask`).
+pub fn request_edit(app: AppState) {
+    ask(app, true);
+}
+
+fn ask(app: AppState, now: bool) {
     REQUESTED.with(|g| g.set(g.get() + 1));
     if !PENDING.with(|p| p.get()) {
         DIRTY_SINCE.with(|d| d.set(js::now_ms()));
@@ -74,10 +88,18 @@ pub fn request(app: AppState) {
     if PENDING.with(|p| p.replace(true)) {
         return;
     }
-    // Sent once the current task is done (the edits of one task coalesce), not in the next
-    // animation frame: waiting for a frame cost up to 16.7 ms of every keystroke's latency. Edits
-    // made while the worker is busy coalesce in `benchExtract` (www/boot.js): the newest waits.
-    leptos::task::spawn_local(async move { send(app) });
+    // The first edit of a task is sent at once: the editor reports it before its view updates
+    // (www/editor/editor.js, `dispatch`), so the worker starts while the view does that work.
+    // Later edits of the same task are sent together once it is done (they coalesce), not in the
+    // next animation frame: waiting for a frame cost up to 16.7 ms of every keystroke's latency.
+    // Edits made while the worker is busy coalesce in `benchExtract` (www/boot.js): the newest
+    // waits.
+    if !now || SENT_IN_TASK.with(|s| s.replace(true)) {
+        leptos::task::spawn_local(async move { send(app) });
+    } else {
+        leptos::task::spawn_local(async move { SENT_IN_TASK.with(|s| s.set(false)) });
+        send(app);
+    }
 }
 
 fn send(app: AppState) {

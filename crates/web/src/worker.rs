@@ -15,7 +15,7 @@ use wasm_bindgen::JsCast;
 use crate::bench;
 use crate::logic::delta::History;
 use crate::logic::names;
-use crate::logic::transfer::{compute_with, compute_within, to_parts, Request};
+use crate::logic::transfer::{compute_with, compute_within, to_parts, to_parts_keeping, Request};
 
 /// `performance.now()` in a worker or a window.
 fn now() -> f64 {
@@ -52,12 +52,14 @@ pub fn worker_analyze(text: &str, request: &str) -> Result<JsValue, JsValue> {
     });
     // Only what changed from the result the page shows, when this worker still has it.
     let delta = HISTORY.with(|h| {
-        let mut h = h.borrow_mut();
-        let d = h.delta(req.base, req.stage, text, &result.extraction.assertions);
-        h.remember(req.id, req.stage, text, &result.extraction.assertions);
-        d
+        h.borrow()
+            .delta(req.base, req.stage, text, &result.extraction.assertions)
     });
-    let out = reply(text, &req, to_parts(result, delta), table, notice)?;
+    let (parts, assertions) = to_parts_keeping(result, delta);
+    // The results it no longer keeps are freed after the reply (`benchWorkerRelease`).
+    let forgotten = HISTORY.with(|h| h.borrow_mut().remember(req.id, req.stage, text, assertions));
+    ASIDE.with(|a| a.borrow_mut().push(Box::new(forgotten)));
+    let out = reply(text, &req, parts, table, notice)?;
     // Cases reused and flattened (the page publishes them for the benchmark and the tests).
     let memo = Array::of2(&JsValue::from_f64(reuse.0), &JsValue::from_f64(reuse.1));
     Reflect::set(&out, &"memo".into(), &memo)?;
@@ -188,6 +190,16 @@ pub fn worker_warm(step: u32) -> bool {
     step + 1 < total
 }
 
+/// Free what the last requests set aside: their syntax trees, the memo's and the history's
+/// previous entries. `www/extract-worker.js` calls it once a reply has been posted: freeing them
+/// was a tenth of a keystroke's time in a large file, spent before the reply.
+#[wasm_bindgen(js_name = benchWorkerRelease)]
+pub fn worker_release() {
+    MEMO.with(|m| m.borrow_mut().release());
+    WARM_MEMO.with(|m| m.borrow_mut().release());
+    ASIDE.with(|a| a.borrow_mut().clear());
+}
+
 /// Register the names table that another worker loaded (the page passes it to a new worker).
 #[wasm_bindgen(js_name = benchRegisterNamesTable)]
 pub fn register_names_table(bytes: &[u8]) -> Result<(), JsValue> {
@@ -195,6 +207,8 @@ pub fn register_names_table(bytes: &[u8]) -> Result<(), JsValue> {
 }
 
 thread_local! {
+    /// What a request set aside, to free after its reply (`benchWorkerRelease`).
+    static ASIDE: std::cell::RefCell<Vec<Box<dyn std::any::Any>>> = const { std::cell::RefCell::new(Vec::new()) };
     /// The worker's last results, for replies that send only what changed (`logic::delta`).
     static HISTORY: std::cell::RefCell<History> = std::cell::RefCell::new(History::default());
     /// The last extraction, for the next one to reuse (`bench_explorer::Memo`).

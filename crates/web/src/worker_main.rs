@@ -7,7 +7,9 @@
 
 /// The worker's entry points, kept in this bin's exports.
 #[cfg(target_arch = "wasm32")]
-pub use bench_explorer_web::worker::{register_names_table, worker_analyze, worker_warm};
+pub use bench_explorer_web::worker::{
+    register_names_table, worker_analyze, worker_release, worker_warm,
+};
 
 /// A worker has nothing to start: each request calls `benchWorkerAnalyze`.
 #[cfg(target_arch = "wasm32")]

@@ -12,7 +12,7 @@
 
 use std::collections::VecDeque;
 
-use bench_explorer::model::{Assertion, Span};
+use bench_explorer::model::{Assertion, Origin, Span};
 use bench_explorer::Stage;
 use serde::{Deserialize, Serialize};
 
@@ -74,6 +74,49 @@ impl Edit {
         None
     }
 
+    /// Whether `old` (of the old text) moved to the new text is `new`: `shift(old) == Some(new)`,
+    /// without building the moved copy (the worker compares every assertion at each keystroke).
+    /// Both are destructured whole, so a field added to `Assertion` does not compile until it is
+    /// compared here.
+    pub fn moves_to(&self, old: &Assertion, new: &Assertion) -> bool {
+        let Assertion {
+            test,
+            line,
+            column,
+            source,
+            status,
+            expr,
+            reason,
+            unresolved,
+            shapes,
+            span,
+            origins,
+        } = old;
+        let Some(moved) = self.span(span) else {
+            return false;
+        };
+        let Some(moved_line) =
+            u32::try_from(*line as i64 + (moved.line as i64 - span.line as i64)).ok()
+        else {
+            return false;
+        };
+        moved == new.span
+            && moved_line == new.line
+            && *column == new.column
+            && *status == new.status
+            && origins.len() == new.origins.len()
+            && origins.iter().zip(&new.origins).all(|(o, n)| {
+                let Origin { role, span } = o;
+                *role == n.role && self.span(span) == Some(n.span)
+            })
+            && *test == new.test
+            && *source == new.source
+            && *expr == new.expr
+            && *reason == new.reason
+            && *unresolved == new.unresolved
+            && *shapes == new.shapes
+    }
+
     /// `a` (of the old text) moved to the new text, if none of its spans touches a changed line.
     pub fn shift(&self, a: &Assertion) -> Option<Assertion> {
         let span = self.span(&a.span)?;
@@ -126,6 +169,10 @@ struct Entry {
     assertions: Vec<Assertion>,
 }
 
+/// A result [`History`] no longer keeps (freeing a large one takes a while: the worker does it
+/// after its reply).
+pub struct Forgotten(#[allow(dead_code)] Entry);
+
 /// The worker's last results.
 #[derive(Default)]
 pub struct History {
@@ -133,17 +180,34 @@ pub struct History {
 }
 
 impl History {
-    pub fn remember(&mut self, id: u64, stage: Stage, text: &str, assertions: &[Assertion]) {
-        self.entries.retain(|e| e.id != id);
+    /// Keep a result (its text and assertions) as a base for later replies. Returns what it no
+    /// longer keeps, for the caller to free when it likes (the worker: after its reply).
+    pub fn remember(
+        &mut self,
+        id: u64,
+        stage: Stage,
+        text: &str,
+        assertions: Vec<Assertion>,
+    ) -> Vec<Forgotten> {
+        let mut gone = Vec::new();
+        let mut i = 0;
+        while i < self.entries.len() {
+            if self.entries[i].id == id {
+                gone.extend(self.entries.remove(i).map(Forgotten));
+            } else {
+                i += 1;
+            }
+        }
         if self.entries.len() == KEEP {
-            self.entries.pop_front();
+            gone.extend(self.entries.pop_front().map(Forgotten));
         }
         self.entries.push_back(Entry {
             id,
             stage,
             text: text.to_string(),
-            assertions: assertions.to_vec(),
+            assertions,
         });
+        gone
     }
 
     /// How `new` (the extraction of `text` under `stage`) reuses the result `base`, if the worker
@@ -171,7 +235,7 @@ impl History {
                     .into_iter()
                     .flatten()
                     .filter(|&j| j < m)
-                    .find(|&j| edit.shift(&e.assertions[j]).as_ref() == Some(a))
+                    .find(|&j| edit.moves_to(&e.assertions[j], a))
                     .map(|j| j as u32)
             })
             .collect();
@@ -209,7 +273,7 @@ mod tests {
         let new_text = format!("{}{}{}", &text[..at], ins, &text[at + del..]);
         let (old, new) = (assertions(text), assertions(&new_text));
         let mut h = History::default();
-        h.remember(7, Stage::Full, text, &old);
+        h.remember(7, Stage::Full, text, old.clone());
         let Some(d) = h.delta(Some(7), Stage::Full, &new_text, &new) else {
             return 0;
         };
@@ -256,18 +320,82 @@ mod tests {
         }
     }
 
+    /// `moves_to` is `shift(old) == Some(new)`, on every pair of assertions of a file and its
+    /// edits (equal, moved, changed in one field or another, or in their origins).
+    #[test]
+    fn moves_to_is_shift_then_compare() {
+        let text = file(4);
+        let old = assertions(&text);
+        let mut edits = vec![text.clone()];
+        for (from, to) in [
+            ("assert c.get(2)", "assert c.get(22)"),
+            ("    c.put(1, 1)\n", "    c.put(1, 1)\n    c.put(5, 5)\n"),
+            ("K = 3", "K = 4"),
+            ("def test_3", "def test_x"),
+            ("f(0) == K", "f(0)  == K"),
+        ] {
+            edits.push(text.replacen(from, to, 1));
+        }
+        let (mut pairs, mut moved_pairs) = (0, 0);
+        for new_text in &edits {
+            let new = assertions(new_text);
+            let edit = Edit::between(&text, new_text);
+            for o in &old {
+                for n in &new {
+                    assert_eq!(
+                        edit.moves_to(o, n),
+                        edit.shift(o).as_ref() == Some(n),
+                        "{o:?} -> {n:?} under {edit:?}"
+                    );
+                    pairs += 1;
+                    moved_pairs += usize::from(edit.moves_to(o, n));
+                }
+                // And each field changed alone.
+                if let Some(moved) = edit.shift(o) {
+                    let mut variants = vec![moved.clone(); 11];
+                    variants[0].test.push('x');
+                    variants[1].line += 1;
+                    variants[2].column += 1;
+                    variants[3].source.push(' ');
+                    variants[4].expr = Some("x".into());
+                    variants[5].reason = Some("r".into());
+                    variants[6].unresolved = Some(vec!["u".into()]);
+                    variants[7].span.end += 1;
+                    variants[8].origins.push(Origin {
+                        role: bench_explorer::model::OriginRole::Folded,
+                        span: moved.span,
+                    });
+                    variants[9].status = match moved.status {
+                        bench_explorer::model::Status::Kept => {
+                            bench_explorer::model::Status::Dropped
+                        }
+                        bench_explorer::model::Status::Dropped => {
+                            bench_explorer::model::Status::Kept
+                        }
+                    };
+                    variants[10].shapes.push(bench_explorer::Shape::ALL[0]);
+                    assert!(edit.moves_to(o, &moved));
+                    for v in &variants {
+                        assert!(!edit.moves_to(o, v), "{v:?}");
+                    }
+                }
+            }
+        }
+        assert!(pairs > 300 && moved_pairs > 30, "{pairs} {moved_pairs}");
+    }
+
     #[test]
     fn the_base_must_be_the_one_named_and_of_the_same_stage() {
         let text = file(3);
         let a = assertions(&text);
         let mut h = History::default();
-        h.remember(1, Stage::Full, &text, &a);
+        h.remember(1, Stage::Full, &text, a.clone());
         assert!(h.delta(Some(1), Stage::Full, &text, &a).is_some());
         assert!(h.delta(Some(2), Stage::Full, &text, &a).is_none());
         assert!(h.delta(None, Stage::Full, &text, &a).is_none());
         assert!(h.delta(Some(1), Stage::AsWritten, &text, &a).is_none());
         for id in 2..=(KEEP as u64 + 1) {
-            h.remember(id, Stage::Full, &text, &a);
+            h.remember(id, Stage::Full, &text, a.clone());
         }
         assert!(
             h.delta(Some(1), Stage::Full, &text, &a).is_none(),

@@ -263,8 +263,13 @@ pub fn analyze(text: &str, req: &Request, now: impl Fn() -> f64) -> Vec<Vec<u8>>
 /// A result as the worker's parts: a JSON header, the binary offset map, then JSON chunks. With a
 /// `delta`, the assertions it reuses are left out of the chunks.
 pub fn to_parts(a: Assembled, delta: Option<Delta>) -> Vec<Vec<u8>> {
+    to_parts_keeping(a, delta).0
+}
+
+/// [`to_parts`], and the result's assertions, which the worker keeps (`delta::History`).
+pub fn to_parts_keeping(a: Assembled, delta: Option<Delta>) -> (Vec<Vec<u8>>, Vec<Assertion>) {
     let Assembled {
-        extraction,
+        mut extraction,
         map,
         groups,
         diagnostics: diags,
@@ -294,7 +299,8 @@ pub fn to_parts(a: Assembled, delta: Option<Delta>) -> Vec<Vec<u8>> {
             k.clear();
         }
     };
-    for (i, a) in extraction.assertions.iter().enumerate() {
+    let kept = std::mem::take(&mut extraction.assertions);
+    for (i, a) in kept.iter().enumerate() {
         let reused = delta
             .as_ref()
             .is_some_and(|d| d.plan.get(i).is_some_and(Option::is_some));
@@ -320,7 +326,7 @@ pub fn to_parts(a: Assembled, delta: Option<Delta>) -> Vec<Vec<u8>> {
     }
     flush(&mut a_json, &mut v_json, &mut k_json, &mut chunks);
 
-    let assertions = extraction.assertions.len();
+    let assertions = kept.len();
     let header = Header {
         extraction: Extraction {
             assertions: Vec::new(),
@@ -343,7 +349,7 @@ pub fn to_parts(a: Assembled, delta: Option<Delta>) -> Vec<Vec<u8>> {
     parts.push(serde_json::to_vec(&header).unwrap_or_default());
     parts.push(map.to_bytes());
     parts.extend(chunks);
-    parts
+    (parts, kept)
 }
 
 /// The page's side: decodes the parts one at a time.
@@ -536,7 +542,7 @@ mod tests {
         };
         let first = compute(&old, &req(1, None), || 0.0);
         let mut history = crate::logic::delta::History::default();
-        history.remember(1, Stage::Full, &old, &first.extraction.assertions);
+        history.remember(1, Stage::Full, &old, first.extraction.assertions.clone());
         let second = compute(&new, &req(2, Some(1)), || 0.0);
         let delta = history
             .delta(Some(1), Stage::Full, &new, &second.extraction.assertions)

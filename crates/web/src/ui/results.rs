@@ -102,6 +102,25 @@ pub fn Assertions() -> impl IntoView {
                 .unwrap_or_default()
         })
     });
+    // What moves when an edit moves a row (its index, line, origins' lines) reaches the row
+    // through a signal of its own, set by this one effect only when it changed: a keystroke that
+    // moves no row re-renders none (every row's closures read the whole result, and re-ran at each
+    // keystroke of a large file, before the result could be shown).
+    let live = Live(StoredValue::new(HashMap::new()));
+    Effect::new(move |_| {
+        index_of.with(|index| {
+            app.analysis.with(|a| {
+                live.0.with_value(|rows| {
+                    for (key, signal) in rows {
+                        let now = row_live(a.as_deref(), index, *key);
+                        if signal.with_untracked(|v| *v != now) {
+                            signal.set(now);
+                        }
+                    }
+                })
+            })
+        })
+    });
     // New rows go on screen `ROWS_PER_SLICE` per animation frame (`logic::rows::mount_slice`), so
     // that no task lays out a whole window of rows; rows already on screen stay.
     let mounted = StoredValue::new(HashSet::<u64>::new());
@@ -175,7 +194,7 @@ pub fn Assertions() -> impl IntoView {
                 <For
                     each=move || { let names: Vec<String> = shown.get().into_iter().map(|g| g.name).collect(); names }
                     key=|name| name.clone()
-                    children=move |name| view! { <TestGroupView name=name shown=shown index_of=index_of fed=fed/> }
+                    children=move |name| view! { <TestGroupView name=name shown=shown index_of=index_of live=live fed=fed/> }
                 />
             </div>
             <Show when=move || { total() > limit.get() }>
@@ -221,19 +240,39 @@ fn copy(app: AppState, text: String, what: &'static str) {
     done.forget();
 }
 
+/// What [`Summary`] shows: it is rebuilt only when this changes, not at every result.
+#[derive(Clone, PartialEq)]
+struct SummaryData {
+    kept: usize,
+    dropped: usize,
+    tests: usize,
+    shapes: Vec<Shape>,
+    stage: Stage,
+    slug: String,
+    wrong: usize,
+}
+
 /// Counts and the shapes found in the file.
 #[component]
 fn Summary() -> impl IntoView {
     let app = use_app();
+    let data = Memo::new(move |_| {
+        app.analysis.with(|a| {
+            a.as_ref().map(|a| SummaryData {
+                kept: a.totals.kept,
+                dropped: a.totals.dropped,
+                tests: a.groups.len(),
+                shapes: a.totals.shapes.clone(),
+                stage: a.extraction.stage,
+                slug: a.extraction.slug.clone(),
+                wrong: a.tally.wrong,
+            })
+        })
+    });
     view! {
         {move || {
-            app.analysis.get().map(|a| {
-                let e = &a.extraction;
-                let kept = a.totals.kept;
-                let dropped = a.totals.dropped;
-                let tests = a.groups.len();
-                let shapes = a.totals.shapes.clone();
-                let stage = e.stage;
+            data.get().map(|d| {
+                let SummaryData { kept, dropped, tests, shapes, stage, slug, wrong } = d;
                 view! {
                     <div class="summary" data-testid="summary" data-kept=kept data-dropped=dropped>
                         <div class="stat-row">
@@ -242,11 +281,11 @@ fn Summary() -> impl IntoView {
                             <span class="stat dropped"><strong data-testid="dropped-count">{dropped}</strong>" dropped"</span>
                             {(stage != Stage::Full).then(|| view! {
                                 <span class="stat wrong" title="kept checks that do not check what the test checks (compared with the faithful extractor)">
-                                    <strong data-testid="wrong-count">{a.tally.wrong}</strong>" wrong checks"
+                                    <strong data-testid="wrong-count">{wrong}</strong>" wrong checks"
                                 </span>
                             })}
                             <span class="stat muted">"stage: "{stage_short(stage)}</span>
-                            <span class="stat muted">"slug "<code>{e.slug.clone()}</code></span>
+                            <span class="stat muted">"slug "<code>{slug}</code></span>
                             {(kept > 0).then(|| view! {
                                 <button class="btn small copy-all" data-testid="copy-all-kept"
                                     title="Copy every kept expression, as a Python list literal"
@@ -270,26 +309,70 @@ fn Summary() -> impl IntoView {
     }
 }
 
+/// What [`Problems`] lists: it is rebuilt only when this changes (not when an edit moves an
+/// error's byte offset: the buttons look positions up when pressed).
+#[derive(Clone, PartialEq)]
+struct ProblemList {
+    /// Line, column, message of the first `MAX_SYNTAX_ERRORS`.
+    errors: Vec<(u32, u32, String)>,
+    errors_total: usize,
+    /// Line, shape, message of the first `MAX_FINDINGS`.
+    findings: Vec<(u32, Shape, String)>,
+    findings_total: usize,
+}
+
 /// Syntax errors and findings, each a button that puts the cursor on its line.
 #[component]
 fn Problems() -> impl IntoView {
     let app = use_app();
+    let list = Memo::new(move |_| {
+        app.analysis.with(|a| {
+            let e = &a.as_ref()?.extraction;
+            if e.findings.is_empty() && e.syntax_errors.is_empty() {
+                return None;
+            }
+            Some(ProblemList {
+                errors: e
+                    .syntax_errors
+                    .iter()
+                    .take(MAX_SYNTAX_ERRORS)
+                    .map(|s| (s.line, s.column, s.message.clone()))
+                    .collect(),
+                errors_total: e.syntax_errors.len(),
+                findings: e
+                    .findings
+                    .iter()
+                    .take(MAX_FINDINGS)
+                    .map(|f| (f.line, f.shape, f.message.clone()))
+                    .collect(),
+                findings_total: e.findings.len(),
+            })
+        })
+    });
+    // Where the i-th syntax error starts in the result shown now.
+    let error_at = move |i: usize| {
+        app.analysis.with_untracked(|a| {
+            let a = a.as_ref()?;
+            a.extraction
+                .syntax_errors
+                .get(i)
+                .map(|s| a.map.utf16(s.start))
+        })
+    };
+    let line_at = move |line: u32| {
+        app.analysis
+            .with_untracked(|a| a.as_ref().map(|a| a.map.line_utf16(line).0))
+    };
     view! {
         {move || {
-            app.analysis.get().and_then(|a| {
-                let e = &a.extraction;
-                if e.findings.is_empty() && e.syntax_errors.is_empty() {
-                    return None;
-                }
-                let hidden_errors = e.syntax_errors.len().saturating_sub(MAX_SYNTAX_ERRORS);
-                let errors = e.syntax_errors.iter().take(MAX_SYNTAX_ERRORS).map(|s| {
-                    let pos = a.map.utf16(s.start);
-                    let line = s.line;
-                    let col = s.column;
-                    let message = s.message.clone();
+            list.get().map(|p| {
+                let hidden_errors = p.errors_total.saturating_sub(MAX_SYNTAX_ERRORS);
+                let errors = p.errors.into_iter().enumerate().map(|(i, (line, col, message))| {
                     view! {
                         <li>
-                            <button class="finding error" data-testid="syntax-error" on:click=move |_| { js::with_editor(|ed| ed.jump(pos)); }>
+                            <button class="finding error" data-testid="syntax-error" on:click=move |_| {
+                                if let Some(pos) = error_at(i) { js::with_editor(|ed| ed.jump(pos)); }
+                            }>
                                 <span class="sev">"syntax error"</span>
                                 <span class="loc">{format!("{line}:{col}")}</span>
                                 <span class="msg">{message}</span>
@@ -297,15 +380,13 @@ fn Problems() -> impl IntoView {
                         </li>
                     }
                 }).collect_view();
-                let hidden_findings = e.findings.len().saturating_sub(MAX_FINDINGS);
-                let findings = e.findings.iter().take(MAX_FINDINGS).map(|f| {
-                    let pos = a.map.line_utf16(f.line).0;
-                    let line = f.line;
-                    let shape = f.shape;
-                    let message = f.message.clone();
+                let hidden_findings = p.findings_total.saturating_sub(MAX_FINDINGS);
+                let findings = p.findings.into_iter().map(|(line, shape, message)| {
                     view! {
                         <li class="finding-row">
-                            <button class="finding warning" data-testid="finding" data-shape=shape.id() on:click=move |_| { js::with_editor(|ed| ed.jump(pos)); }>
+                            <button class="finding warning" data-testid="finding" data-shape=shape.id() on:click=move |_| {
+                                if let Some(pos) = line_at(line) { js::with_editor(|ed| ed.jump(pos)); }
+                            }>
                                 <span class="sev">"finding"</span>
                                 <span class="loc">{format!("line {line}")}</span>
                                 <span class="msg">{inlines(&message)}</span>
@@ -314,11 +395,11 @@ fn Problems() -> impl IntoView {
                         </li>
                     }
                 }).collect_view();
-                Some(view! {
+                view! {
                     <details class="findings" open=true data-testid="findings">
                         <summary>
-                            {plural(e.syntax_errors.len(), "syntax error", "syntax errors")}" · "
-                            {plural(e.findings.len(), "finding", "findings")}
+                            {plural(p.errors_total, "syntax error", "syntax errors")}" · "
+                            {plural(p.findings_total, "finding", "findings")}
                         </summary>
                         <ul>
                             {errors}
@@ -335,7 +416,7 @@ fn Problems() -> impl IntoView {
                             })}
                         </ul>
                     </details>
-                })
+                }
             })
         }}
     }
@@ -346,6 +427,7 @@ fn TestGroupView(
     name: String,
     shown: Memo<Vec<ShownGroup>>,
     index_of: Memo<HashMap<u64, usize>>,
+    live: Live,
     fed: Memo<Vec<usize>>,
 ) -> impl IntoView {
     let this = name.clone();
@@ -370,11 +452,37 @@ fn TestGroupView(
                 <For
                     each=move || group.with(|g| g.as_ref().map(|g| g.keys.clone()).unwrap_or_default())
                     key=|k| *k
-                    children=move |k| view! { <AssertionRow row_key=k index_of=index_of fed=fed/> }
+                    children=move |k| view! { <AssertionRow row_key=k index_of=index_of live=live fed=fed/> }
                 />
             </ul>
         </div>
     }
+}
+
+/// What a row shows that an edit above it changes: where its assertion is now.
+#[derive(Clone, Debug, PartialEq)]
+struct RowLive {
+    index: usize,
+    line: u32,
+    origins: String,
+}
+
+/// Each mounted row's [`RowLive`] signal, by row key (`Assertions` sets them).
+#[derive(Clone, Copy)]
+struct Live(StoredValue<HashMap<u64, RwSignal<Option<RowLive>>>>);
+
+fn row_live(
+    a: Option<&crate::state::Analysis>,
+    index: &HashMap<u64, usize>,
+    key: u64,
+) -> Option<RowLive> {
+    let i = *index.get(&key)?;
+    let x = a?.extraction.assertions.get(i)?;
+    Some(RowLive {
+        index: i,
+        line: x.line,
+        origins: origins_of(x),
+    })
 }
 
 /// What a row shows that does not depend on where it is in the file.
@@ -408,24 +516,28 @@ fn origins_of(a: &Assertion) -> String {
 fn AssertionRow(
     row_key: u64,
     index_of: Memo<HashMap<u64, usize>>,
+    live: Live,
     fed: Memo<Vec<usize>>,
 ) -> impl IntoView {
     let app = use_app();
-    // The row's current index: it moves when rows above it come or go.
-    let idx = Memo::new(move |_| index_of.with(|m| m.get(&row_key).copied()));
-    // Positions, read live: an edit above this row changes them without rebuilding it.
-    let with_a = move |f: &dyn Fn(&Assertion, &crate::state::Analysis) -> String| {
-        let i = idx.get();
-        app.analysis.with(|a| match (a, i) {
-            (Some(a), Some(i)) => a
-                .extraction
-                .assertions
-                .get(i)
-                .map(|x| f(x, a))
-                .unwrap_or_default(),
-            _ => String::new(),
-        })
-    };
+    // Where the row's assertion is: an edit above it changes this without rebuilding the row
+    // (`Assertions` sets the signal, only when the value changes).
+    let here = RwSignal::new(app.analysis.with_untracked(|a| {
+        index_of.with_untracked(|index| row_live(a.as_deref(), index, row_key))
+    }));
+    live.0.update_value(|rows| {
+        rows.insert(row_key, here);
+    });
+    on_cleanup(move || {
+        // (`try_`: the list may be gone first.)
+        live.0.try_update_value(|rows| {
+            // A row of the same key may have replaced this one already.
+            if rows.get(&row_key) == Some(&here) {
+                rows.remove(&row_key);
+            }
+        });
+    });
+    let idx = Memo::new(move |_| here.with(|l| l.as_ref().map(|l| l.index)));
     let content = app.analysis.with_untracked(|a| {
         let a = a.as_ref()?;
         let i = idx.get_untracked()?;
@@ -451,8 +563,14 @@ fn AssertionRow(
     let wrong = c.verdict.is_wrong_check();
     let verdict_id = c.verdict.id();
     let callout = verdict_callout(c.verdict);
-    let line = move || with_a(&|x, _| x.line.to_string());
-    let origins = move || with_a(&|x, _| origins_of(x));
+    let line = move || {
+        here.with(|l| l.as_ref().map(|l| l.line.to_string()))
+            .unwrap_or_default()
+    };
+    let origins = move || {
+        here.with(|l| l.as_ref().map(|l| l.origins.clone()))
+            .unwrap_or_default()
+    };
     let pos = move || {
         let i = idx.get_untracked();
         app.analysis.with_untracked(|a| match (a, i) {

@@ -42,7 +42,7 @@ pub fn SourcePane() -> impl IntoView {
             read_only: false,
             label: "Test file (Python)",
             testid: "editor-content",
-            on_change: Some(Box::new(move || engine::request(app))),
+            on_change: Some(Box::new(move || engine::request_edit(app))),
             // Only a new line is news: typing on one line re-ran what depends on it at every key.
             on_cursor: Some(Box::new(move |line| {
                 if app.cursor_line.get_untracked() != Some(line) {
