@@ -199,3 +199,45 @@ test("a panic in the on-page instance is contained: the worker answers, a new in
   assert.equal(await p.hook("lastInline"), true);
   await p.close();
 });
+
+test("the editor reports an edit before its view updates, with the new text, and a failing listener loses no keystroke", async () => {
+  const p = await session.open({ allow: [/./] });
+  await p.waitReady();
+  const r = await p.page.evaluate(async () => {
+    const host = document.createElement("div");
+    document.body.append(host);
+    const seen = [];
+    let fail = false;
+    const errors = [];
+    const onError = (e) => {
+      errors.push(String(e.error && e.error.message));
+      e.preventDefault();
+    };
+    window.addEventListener("error", onError);
+    const ed = window.benchEditor.createEditor(host, {
+      doc: "abc",
+      onChange: () => {
+        // What the page reads to post the request: the new text, while the view still shows the old.
+        seen.push([ed.getDoc(), ed.docLength(), ed.view.state.doc.toString()]);
+        if (fail) throw new Error("listener failed");
+      },
+    });
+    ed.view.dispatch({ changes: { from: 3, insert: "d" } });
+    fail = true;
+    ed.view.dispatch({ changes: { from: 4, insert: "e" } });
+    await new Promise((r) => setTimeout(r, 50));
+    window.removeEventListener("error", onError);
+    const doc = ed.getDoc();
+    ed.destroy();
+    host.remove();
+    return { seen, doc, errors };
+  });
+  assert.deepEqual(r.seen, [
+    ["abcd", 4, "abc"],
+    ["abcde", 5, "abcd"],
+  ]);
+  // The second edit is in the document although its listener threw, and the error was reported.
+  assert.equal(r.doc, "abcde");
+  assert.deepEqual(r.errors, ["listener failed"]);
+  await p.close();
+});

@@ -519,17 +519,26 @@ class Editor {
   // the new text: the page asks for its extraction at once, and the worker extracts while the view
   // updates its DOM, selection and highlighting (several milliseconds of a keystroke in a large
   // file, which came before the request).
+  // The edit is applied even if reporting it fails (the error is reported after it, as an error
+  // of its own): no keystroke is lost to a failing listener.
   dispatch(trs, view) {
-    const changed = this.opts.onChange && trs.some((tr) => tr.docChanged);
-    if (changed) {
+    let failed = null;
+    if (this.opts.onChange && trs.some((tr) => tr.docChanged)) {
       this.pending = trs[trs.length - 1].state.doc;
       try {
         this.opts.onChange();
+      } catch (e) {
+        failed = e;
       } finally {
         this.pending = null;
       }
     }
     view.update(trs);
+    if (failed) {
+      queueMicrotask(() => {
+        throw failed;
+      });
+    }
   }
   doc() {
     return this.pending ?? this.view.state.doc;
