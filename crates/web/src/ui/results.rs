@@ -113,8 +113,9 @@ pub fn Assertions() -> impl IntoView {
                 live.0.with_value(|rows| {
                     for (key, signal) in rows {
                         let now = row_live(a.as_deref(), index, *key);
-                        if signal.with_untracked(|v| *v != now) {
-                            signal.set(now);
+                        // (`try_`: a row being disposed is left alone, never a panic.)
+                        if signal.try_with_untracked(|v| *v != now) == Some(true) {
+                            signal.try_set(now);
                         }
                     }
                 })
