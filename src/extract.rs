@@ -90,14 +90,14 @@ pub fn slug_from_path(path: &str) -> String {
 /// Extract every assertion of a pytest file. Never panics on any input; syntax errors are listed
 /// and what parses is still extracted.
 pub fn extract(source: &str, options: &Options) -> Extraction {
-    extract_limited(source, options, usize::MAX, None).0
+    extract_limited(source, options, usize::MAX, None, false).extraction
 }
 
 /// [`extract`], reusing what `memo` remembers of the previous call's extraction where the edit
 /// between the two texts cannot have changed it (`crate::incremental`), and remembering this
 /// one's for the next call. The result is the same as [`extract`]'s.
 pub fn extract_with(source: &str, options: &Options, memo: &mut Memo) -> Extraction {
-    extract_limited(source, options, usize::MAX, Some(memo)).0
+    extract_limited(source, options, usize::MAX, Some(memo), false).extraction
 }
 
 /// [`extract`], or `None` as soon as the kept expressions would run to more than
@@ -111,20 +111,56 @@ pub fn extract_within(
     options: &Options,
     max_expression_chars: usize,
 ) -> Option<Extraction> {
-    match extract_limited(source, options, max_expression_chars, None) {
-        (e, false) => Some(e),
-        (_, true) => None,
-    }
+    let out = extract_limited(source, options, max_expression_chars, None, false);
+    (!out.over_limit).then_some(out.extraction)
 }
 
-/// The extraction, and whether it stopped early at `limit` characters of kept expressions (then
-/// it is incomplete).
+/// The extraction at `options.stage` and, when that is one of the write-up's earlier stages, the
+/// faithful one (`Stage::Full`) of the same text as well, from one parse, one analysis and one
+/// flattening (an earlier stage is built from the faithful stage's flattening anyway): the page
+/// compares the two at every keystroke. Each is exactly what [`extract`] gives for its stage; the
+/// second is `None` at the faithful stage. With a `memo`, as [`extract_with`]; with a limit below
+/// `usize::MAX`, `None` as [`extract_within`] would give.
+pub fn extract_with_faithful(
+    source: &str,
+    options: &Options,
+    max_expression_chars: usize,
+    memo: Option<&mut Memo>,
+) -> Option<(Extraction, Option<Extraction>)> {
+    let out = extract_limited(source, options, max_expression_chars, memo, true);
+    (!out.over_limit).then_some((out.extraction, out.faithful))
+}
+
+/// What one parse of a text gave.
+struct Outcome {
+    /// At the options' stage.
+    extraction: Extraction,
+    /// The faithful stage's, when asked for and the options' stage is an earlier one.
+    faithful: Option<Extraction>,
+    /// The extraction stopped early at the limit of kept expressions' characters (then both
+    /// are incomplete).
+    over_limit: bool,
+}
+
+/// What a caller asks of one parse.
+#[derive(Clone, Copy)]
+struct Want<'o> {
+    options: &'o Options,
+    /// Stop early at this many characters of kept expressions.
+    limit: usize,
+    /// The faithful extraction too, under an earlier stage.
+    faithful_too: bool,
+}
+
+/// The extraction (and the faithful one with `faithful_too`), stopping early at `limit`
+/// characters of kept expressions.
 fn extract_limited(
     source: &str,
     options: &Options,
     limit: usize,
     mut memo: Option<&mut Memo>,
-) -> (Extraction, bool) {
+    faithful_too: bool,
+) -> Outcome {
     let (text, too_deep) = guard::guard(source);
     let parsed = ruff_python_parser::parse_unchecked(&text, ParseOptions::from(Mode::Module));
     let out = extract_parsed(
@@ -132,8 +168,11 @@ fn extract_limited(
         &text,
         &too_deep,
         &parsed,
-        options,
-        limit,
+        Want {
+            options,
+            limit,
+            faithful_too,
+        },
         memo.as_deref_mut(),
     );
     // Freeing a large file's syntax tree takes a twentieth of a keystroke's extraction: with a
@@ -150,10 +189,14 @@ fn extract_parsed(
     text: &str,
     too_deep: &[guard::TooDeep],
     parsed: &ruff_python_parser::Parsed<ruff_python_ast::Mod>,
-    options: &Options,
-    limit: usize,
+    want: Want,
     memo: Option<&mut Memo>,
-) -> (Extraction, bool) {
+) -> Outcome {
+    let Want {
+        options,
+        limit,
+        faithful_too,
+    } = want;
     let slug = options
         .slug
         .clone()
@@ -169,8 +212,19 @@ fn extract_parsed(
         findings: Vec::new(),
         syntax_errors: syntax_errors(&map, too_deep, parsed.errors()),
     };
+    // The faithful extraction of the same text, built from the same parts, when asked for.
+    let faithful_of = |e: &Extraction| {
+        (faithful_too && options.stage != Stage::Full).then(|| Extraction {
+            stage: Stage::Full,
+            ..e.clone()
+        })
+    };
     let ruff_python_ast::Mod::Module(module) = parsed.syntax() else {
-        return (extraction, false);
+        return Outcome {
+            faithful: faithful_of(&extraction),
+            extraction,
+            over_limit: false,
+        };
     };
     let body = &module.body;
     // CPython also refuses what ruff's parser accepts: a starred value standing alone.
@@ -222,31 +276,51 @@ fn extract_parsed(
         memo.finish(plan);
     }
     if ctx.over_budget() {
-        return (extraction, true);
+        return Outcome {
+            extraction,
+            faithful: None,
+            over_limit: true,
+        };
     }
     extraction.solution_names = solution_names;
     let helpers = helper_asserts(body, &cases, &unlisted);
-    extraction.assertions = match options.stage {
-        Stage::Full => full,
-        stage => legacy::extract(stage, body, &scope, &map, &full, &helpers),
+    // One stage's extraction from the shared parts and its assertions.
+    let finish = |mut e: Extraction, stage: Stage, assertions: Vec<crate::model::Assertion>| {
+        e.stage = stage;
+        e.assertions = assertions;
+        // Asserts the depth guard removed are still asserts of their tests: report them as dropped.
+        for deep in too_deep.iter().filter(|d| d.is_assert) {
+            let owners = deep_assert_owners(stage, body, &cases, deep);
+            e.assertions.extend(
+                owners
+                    .into_iter()
+                    .map(|test| too_deep_assert(source, &map, deep, test)),
+            );
+        }
+        e.assertions.sort_by_key(|a| a.span.start);
+        e.findings = findings(&e, &scope, &map, &helpers);
+        if stage == Stage::Full {
+            e.findings
+                .extend(unlisted.iter().map(|u| unlisted_finding(&map, u)));
+        }
+        e
     };
-    // Asserts the depth guard removed are still asserts of their tests: report them as dropped.
-    for deep in too_deep.iter().filter(|d| d.is_assert) {
-        let owners = deep_assert_owners(options.stage, body, &cases, deep);
-        extraction.assertions.extend(
-            owners
-                .into_iter()
-                .map(|test| too_deep_assert(source, &map, deep, test)),
-        );
+    match options.stage {
+        Stage::Full => Outcome {
+            extraction: finish(extraction, Stage::Full, full),
+            faithful: None,
+            over_limit: false,
+        },
+        stage => {
+            let staged = legacy::extract(stage, body, &scope, &map, &full, &helpers);
+            let faithful = faithful_of(&extraction).map(|e| finish(e, Stage::Full, full));
+            Outcome {
+                extraction: finish(extraction, stage, staged),
+                faithful,
+                over_limit: false,
+            }
+        }
     }
-    extraction.assertions.sort_by_key(|a| a.span.start);
-    extraction.findings = findings(&extraction, &scope, &map, &helpers);
-    if options.stage == Stage::Full {
-        extraction
-            .findings
-            .extend(unlisted.iter().map(|u| unlisted_finding(&map, u)));
-    }
-    (extraction, false)
 }
 
 /// The statements the depth guard skipped, then the parser's errors.

@@ -28,7 +28,10 @@ pub mod shape;
 pub mod synth;
 
 pub use conftest::Conftest;
-pub use extract::{extract, extract_with, extract_within, module_globals, slug_from_path, Options};
+pub use extract::{
+    extract, extract_with, extract_with_faithful, extract_within, module_globals, slug_from_path,
+    Options,
+};
 pub use incremental::{changed_region, Memo, Reuse, MAX_ASIDE};
 pub use model::{Assertion, Extraction, Finding, Stage, Status, SyntaxError};
 pub use portable::parses_everywhere;

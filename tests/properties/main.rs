@@ -31,6 +31,7 @@
 mod checks;
 mod corpus;
 mod depth;
+mod faithful;
 mod fuzz;
 mod incremental;
 mod incremental_edges;

@@ -6,7 +6,7 @@
 //! task, so no single task blocks its main thread for long, whatever the output's size.
 
 use bench_explorer::model::{Assertion, Extraction};
-use bench_explorer::{extract, extract_within, Options, Shape, Stage};
+use bench_explorer::{extract, Options, Shape, Stage};
 use serde::{Deserialize, Serialize};
 
 use super::compare::{compare, tally, StageFidelity, Tally};
@@ -189,38 +189,22 @@ fn compute_limited(
     req: &Request,
     now: impl Fn() -> f64,
     limit: usize,
-    mut memo: Option<&mut bench_explorer::Memo>,
+    memo: Option<&mut bench_explorer::Memo>,
 ) -> Option<Assembled> {
-    // With or without the memo, the same extraction (`extract_with` has no bound: the memo is
-    // the worker's, which has none).
-    let mut extract_within = |text: &str, options: &Options, limit: usize| match memo.as_deref_mut()
-    {
-        Some(memo) => Some(bench_explorer::extract_with(text, options, memo)),
-        None => extract_within(text, options, limit),
-    };
     let options = req.options();
     let why = not_text(text);
     let t0 = now();
     let (extraction, verdicts) = if why.is_some() {
         (extract("", &options), Vec::new())
     } else {
-        let extraction = crate::logic::settings::without_guessed_slug(
-            extract_within(text, &options, limit)?,
-            req.slug_is_real,
-        );
-        let verdicts = if req.stage == Stage::Full {
-            Vec::new()
-        } else {
-            let faithful = extract_within(
-                text,
-                &Options {
-                    stage: Stage::Full,
-                    ..options.clone()
-                },
-                limit,
-            )?;
-            compare(&extraction, &faithful)
-        };
+        // Under an earlier stage, the faithful extraction too, from the same parse (the page
+        // marks what the stage got wrong). With or without the memo, the same extractions.
+        let (extraction, faithful) =
+            bench_explorer::extract_with_faithful(text, &options, limit, memo)?;
+        let extraction = crate::logic::settings::without_guessed_slug(extraction, req.slug_is_real);
+        let verdicts = faithful
+            .map(|faithful| compare(&extraction, &faithful))
+            .unwrap_or_default();
         (extraction, verdicts)
     };
     let ms = now() - t0;
