@@ -113,7 +113,12 @@ window.benchPython = {
 // page (crates/web/src/engine.rs) asks through request(generation, requestJson, onReply); the
 // editor's text is read when the worker is free, so a burst of edits costs one read. At most one
 // request runs and one waits: a newer request replaces the waiting one, and cancels (terminates the
-// worker) a running one older than CANCEL_AFTER_MS. onReply(generation, {modified, parts} | {error}).
+// worker) a running one that has run longer than CANCEL_AFTER_MS plus twice the worker's last
+// completed request. A runaway extraction is stopped, but a worker that is doing what it did
+// before is left to finish: terminating it also throws away its memo (the tests an edit did not
+// touch), so typing in a 10 MB file, where a keystroke's extraction takes about a second with the
+// memo and twenty without it, cancelled every request and showed a result twenty seconds after
+// the last key. onReply(generation, {modified, parts} | {error}).
 const CANCEL_AFTER_MS = 250;
 // Small extractions on the page itself. The worker's round trip costs a frame or two (its reply waits
 // behind the frame that draws the keystroke); a bench file's extraction takes under a millisecond.
@@ -255,6 +260,8 @@ window.benchExtract = (() => {
   let worker = null;
   let running = null;
   let waiting = null;
+  // How long the worker's last completed request took, from reading the text to the reply (ms).
+  let lastRunMs = 0;
   // The Unicode names table, once a worker has loaded it (for a text with `\N`): given to every
   // worker started after, so a restarted worker does not fetch it again.
   let namesTable = null;
@@ -280,6 +287,7 @@ window.benchExtract = (() => {
     running = null;
     // A worker whose wasm trapped is not reused.
     if (reply.error) stop();
+    else if (job && job.gen === reply.gen) hook.workerLastRunMs = lastRunMs = performance.now() - job.started;
     if (reply.namesTable) {
       namesTable = reply.namesTable;
       inline.registerNamesTable(namesTable);
@@ -329,7 +337,7 @@ window.benchExtract = (() => {
         return;
       }
       waiting = { gen, request, onReply };
-      if (running && performance.now() - running.started > CANCEL_AFTER_MS) {
+      if (running && performance.now() - running.started > CANCEL_AFTER_MS + 2 * lastRunMs) {
         hook.extractionsCancelled = (hook.extractionsCancelled || 0) + 1;
         running = null;
         stop();

@@ -151,6 +151,8 @@ export async function launchBrowser() {
       "--no-first-run",
       "--disable-quic",
       "--disable-dev-shm-usage",
+      // Extra flags for a benchmark's experiment (e.g. CHROMIUM_ARGS="--js-flags=--no-liftoff").
+      ...(process.env.CHROMIUM_ARGS || "").split(" ").filter(Boolean),
     ],
   });
 }

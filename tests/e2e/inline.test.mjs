@@ -150,6 +150,62 @@ test("in a large file, the worker sends only what changed, and the page rebuilds
   await p.close();
 });
 
+test("a worker doing what it did before is left to finish (its memo is kept); a runaway one is cancelled", async () => {
+  const p = await session.open();
+  const text = synthTestFile(2_000);
+  await p.setText(text);
+  const lines = text.split("\n");
+  const at = lines.findIndex((l, i) => i > lines.length / 2 && /^\s+assert .*\d\s*$/.test(l));
+  await p.page.evaluate((n) => {
+    const v = window.__benchExplorer.editor.view;
+    v.dispatch({ selection: { anchor: v.state.doc.line(n).to }, scrollIntoView: true });
+    v.focus();
+  }, at + 1);
+  // Every request of this worker now takes at least 600 ms (a large file's keystroke, in effect).
+  const delay = async (ms) => {
+    for (const w of p.page.workers()) await w.evaluate((d) => (self.benchDelayMs = d), ms).catch(() => {});
+  };
+  const cancelled = async () => (await p.hook("extractionsCancelled")) || 0;
+  // The result of the text as it is now, shown after the `n`th (the text before and after a
+  // key and its Backspace has the same length: the count says a newer one was shown).
+  const resultOf = async (n) => {
+    const bytes = await p.page.evaluate(() => new TextEncoder().encode(window.__benchExplorer.editor.getDoc()).length);
+    await p.page.waitForFunction(([b, n]) => window.__benchExplorer.lastBytes === b && window.__benchExplorer.extractions > n, [bytes, n], { timeout: 60_000 });
+  };
+  await delay(600);
+  let n = await p.extractions();
+  await p.page.keyboard.press("7");
+  await p.waitForExtraction(n);
+  const usual = await p.hook("workerLastRunMs");
+  assert.ok(usual >= 600, `the worker's last request took ${usual} ms`);
+  const before = await cancelled();
+  // A key while the next request runs (past the old fixed limit of 250 ms, within twice what
+  // the worker usually takes): it waits, and the worker keeps its memo.
+  n = await p.extractions();
+  await p.page.keyboard.press("Backspace");
+  await p.page.waitForTimeout(350);
+  await p.page.keyboard.press("7");
+  await resultOf(n);
+  assert.equal(await p.extractions(), n + 1, "the request the second key replaced was not shown");
+  assert.equal(await cancelled(), before, "no request was cancelled");
+  assert.equal(await p.hook("lastInline"), false);
+  assert.ok((await p.hook("lastCasesReused")) > 100, `the memo was kept: ${await p.hook("lastCasesReused")} cases reused`);
+  // A request far longer than usual is cancelled (the worker is restarted) once a newer one
+  // waits, and the newer one is answered by a fresh worker.
+  const limit = 250 + 2 * (await p.hook("workerLastRunMs"));
+  await delay(limit + 60_000);
+  n = await p.extractions();
+  await p.page.keyboard.press("Backspace");
+  await p.page.waitForTimeout(limit + 300);
+  await p.page.keyboard.press("7");
+  await resultOf(n);
+  assert.equal(await cancelled(), before + 1, "the runaway request was cancelled");
+  assert.equal(await p.hook("lastCasesReused"), 0, "a fresh worker has no memo");
+  assert.ok((await p.hook("lastKept")) > 100, "the fresh worker's result is shown");
+  p.assertClean();
+  await p.close();
+});
+
 test("a small file whose extraction would write too much goes to the worker, after a bounded try", async () => {
   const p = await session.open();
   await p.page.waitForFunction(() => window.__benchExplorer.inlineWarm === true, null, { timeout: 30_000 });

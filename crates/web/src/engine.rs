@@ -20,6 +20,7 @@ use wasm_bindgen::prelude::*;
 
 use crate::bench;
 use crate::js;
+use crate::logic::delta::{Delta, Rebuild};
 use crate::logic::metrics;
 use crate::logic::transfer::{Assembler, Request};
 use crate::state::{Analysis, AppState, SourceOrigin};
@@ -269,27 +270,88 @@ fn decode(
 }
 
 /// The decoded reply, put together (on the result shown, for a delta) and shown.
-fn assemble(app: AppState, generation: u64, modified: bool, asm: Assembler) {
+fn assemble(app: AppState, generation: u64, modified: bool, mut asm: Assembler) {
     if !is_current(generation) {
         return;
     }
-    let shown = app.analysis.get_untracked();
-    let base = asm.base().and_then(|id| {
-        shown
-            .as_ref()
-            .filter(|a| a.id == id)
-            .map(|a| (id, &a.extraction.assertions[..]))
-    });
-    let builds_on = asm.base();
     REUSED.with(|r| r.set(asm.reused()));
-    match asm.finish(base) {
-        Ok(done) => show(app, generation, modified, done),
-        // A reply built on a result the page does not show (it should not happen: nothing else is
-        // shown while the current request waits): ask again, for a whole result.
-        Err(_) if builds_on.is_some() => {
-            WHOLE_NEXT.with(|w| w.set(true));
-            request(app);
+    let Some((delta, sent)) = asm.take_delta() else {
+        return finish(app, generation, modified, asm);
+    };
+    // The list is rebuilt on the result shown (moving what the edit did not change), a slice at
+    // a time: a 10 MB file's 86,000 assertions took a long task at once.
+    match app.analysis.get_untracked().filter(|a| a.id == delta.base) {
+        Some(base) => {
+            let rebuild = delta.start_rebuild(sent);
+            rebuild_slices(app, generation, modified, asm, delta, base, rebuild);
         }
+        None => whole_next(
+            app,
+            "worker reply builds on a result the page no longer shows",
+        ),
+    }
+}
+
+/// Assertions rebuilt per check of the clock.
+const REBUILD_STEP: usize = 1_024;
+
+fn rebuild_slices(
+    app: AppState,
+    generation: u64,
+    modified: bool,
+    mut asm: Assembler,
+    delta: Delta,
+    base: Arc<Analysis>,
+    mut rebuild: Rebuild,
+) {
+    let t0 = js::now_ms();
+    loop {
+        if !is_current(generation) {
+            return;
+        }
+        match delta.rebuild_some(&mut rebuild, &base.extraction.assertions, REBUILD_STEP) {
+            None => return whole_next(app, "worker reply does not fit the result it builds on"),
+            Some(true) => break,
+            Some(false) if js::now_ms() - t0 > SLICE_MS / 2.0 => {
+                set_timeout(
+                    move || rebuild_slices(app, generation, modified, asm, delta, base, rebuild),
+                    Duration::ZERO,
+                );
+                return;
+            }
+            Some(false) => {}
+        }
+    }
+    let Some(all) = rebuild.finish() else {
+        return whole_next(app, "worker reply does not fit the result it builds on");
+    };
+    asm.rebuilt(all);
+    // Showing it goes in a task of its own after a long slice, as after decoding.
+    if js::now_ms() - t0 > SLICE_MS / 2.0 {
+        set_timeout(
+            move || finish(app, generation, modified, asm),
+            Duration::ZERO,
+        );
+    } else {
+        finish(app, generation, modified, asm);
+    }
+}
+
+/// A reply built on a result the page cannot use (it should not happen: nothing else is shown
+/// while the current request waits): ask again, for a whole result.
+fn whole_next(app: AppState, why: &str) {
+    leptos::logging::warn!("{why}: asking for a whole result");
+    WHOLE_NEXT.with(|w| w.set(true));
+    request(app);
+}
+
+/// The whole reply, checked and shown.
+fn finish(app: AppState, generation: u64, modified: bool, asm: Assembler) {
+    if !is_current(generation) {
+        return;
+    }
+    match asm.finish(None) {
+        Ok(done) => show(app, generation, modified, done),
         Err(e) => {
             app.extracting.set(false);
             toast(app, e);

@@ -150,15 +150,48 @@ impl Delta {
 
     /// The full list, from the base's assertions and those sent; `None` if they do not fit.
     pub fn rebuild(&self, base: &[Assertion], sent: Vec<Assertion>) -> Option<Vec<Assertion>> {
-        let mut sent = sent.into_iter();
-        let mut out = Vec::with_capacity(self.plan.len());
-        for p in &self.plan {
-            out.push(match p {
-                Some(j) => self.edit.shift(base.get(*j as usize)?)?,
-                None => sent.next()?,
-            });
+        let mut r = self.start_rebuild(sent);
+        self.rebuild_some(&mut r, base, usize::MAX)?;
+        r.finish()
+    }
+
+    /// [`Delta::rebuild`] a slice at a time ([`Delta::rebuild_some`], then [`Rebuild::finish`]):
+    /// on the page, a 10 MB file's rebuild of 86,000 assertions was one long task.
+    pub fn start_rebuild(&self, sent: Vec<Assertion>) -> Rebuild {
+        Rebuild {
+            sent: sent.into_iter(),
+            out: Vec::with_capacity(self.plan.len()),
+            total: self.plan.len(),
         }
-        sent.next().is_none().then_some(out)
+    }
+
+    /// At most `n` more assertions of the list: `Some(true)` once it is whole, `None` if they do
+    /// not fit.
+    pub fn rebuild_some(&self, r: &mut Rebuild, base: &[Assertion], n: usize) -> Option<bool> {
+        let from = r.out.len();
+        let to = from.saturating_add(n).min(self.plan.len());
+        for p in &self.plan[from..to] {
+            let next = match p {
+                Some(j) => self.edit.shift(base.get(*j as usize)?)?,
+                None => r.sent.next()?,
+            };
+            r.out.push(next);
+        }
+        Some(r.out.len() == self.plan.len())
+    }
+}
+
+/// A rebuild in progress ([`Delta::start_rebuild`]).
+pub struct Rebuild {
+    sent: std::vec::IntoIter<Assertion>,
+    out: Vec<Assertion>,
+    total: usize,
+}
+
+impl Rebuild {
+    /// The whole list, if it is whole and every assertion sent was used.
+    pub fn finish(mut self) -> Option<Vec<Assertion>> {
+        (self.out.len() == self.total && self.sent.next().is_none()).then_some(self.out)
     }
 }
 
@@ -284,10 +317,36 @@ mod tests {
             .map(|(a, _)| a.clone())
             .collect();
         assert_eq!(
-            d.rebuild(&old, sent).as_deref(),
+            d.rebuild(&old, sent.clone()).as_deref(),
             Some(&new[..]),
             "edit at {at} -{del} +{ins:?}"
         );
+        // A slice at a time (the page's way for a large result), in slices of any size.
+        for step in [1, 2, 5] {
+            let mut r = d.start_rebuild(sent.clone());
+            let mut slices = 0;
+            while !d.rebuild_some(&mut r, &old, step).expect("fits") {
+                slices += 1;
+            }
+            assert!(
+                slices >= new.len().saturating_sub(1) / step,
+                "{slices} slices"
+            );
+            assert_eq!(r.finish().as_deref(), Some(&new[..]), "in slices of {step}");
+        }
+        // One assertion sent too many, or too few: no list.
+        let mut more = sent.clone();
+        more.push(new[0].clone());
+        assert_eq!(d.rebuild(&old, more), None);
+        if !sent.is_empty() {
+            assert_eq!(d.rebuild(&old, sent[1..].to_vec()), None);
+        }
+        // Unfinished, it is not a list.
+        if new.len() > 1 {
+            let mut r = d.start_rebuild(sent);
+            d.rebuild_some(&mut r, &old, 1);
+            assert!(r.finish().is_none());
+        }
         d.reused()
     }
 

@@ -393,6 +393,19 @@ impl Assembler {
 
     /// The decoded result. `base`: the assertions of the result the page shows, with its id, for
     /// a reply that reuses them.
+    /// For a reply that builds on an earlier result: its delta and the assertions sent in full,
+    /// taken out so that the caller can rebuild the list a slice at a time
+    /// (`Delta::rebuild_some`) and give it back ([`Assembler::rebuilt`]) before `finish(None)`.
+    pub fn take_delta(&mut self) -> Option<(Delta, Vec<Assertion>)> {
+        let delta = self.header.delta.take()?;
+        Some((delta, std::mem::take(&mut self.assertions)))
+    }
+
+    /// The whole list of assertions, rebuilt from [`Assembler::take_delta`]'s.
+    pub fn rebuilt(&mut self, all: Vec<Assertion>) {
+        self.assertions = all;
+    }
+
     pub fn finish(self, base: Option<(u64, &[Assertion])>) -> Result<Assembled, String> {
         let h = self.header;
         let Some(map) = self.map else {
