@@ -45,6 +45,8 @@ thread_local! {
     /// A request was sent in the current task (cleared once it is done): later edits of the task
     /// wait for its end, and go together.
     static SENT_IN_TASK: Cell<bool> = const { Cell::new(false) };
+    /// The document's length at the last request (UTF-16 units).
+    static LAST_LENGTH: Cell<i64> = const { Cell::new(0) };
     /// When the first edit not yet extracted happened (performance.now()).
     static DIRTY_SINCE: Cell<f64> = const { Cell::new(0.0) };
     /// The newest generation asked for (one per edit or change of options); replies for older
@@ -81,12 +83,25 @@ pub fn request_edit(app: AppState) {
     ask(app, true);
 }
 
+/// See `ask`: characters.
+const BIG_EDIT: i64 = 2_048;
+
 fn ask(app: AppState, now: bool) {
     REQUESTED.with(|g| g.set(g.get() + 1));
     if !PENDING.with(|p| p.get()) {
         DIRTY_SINCE.with(|d| d.set(js::now_ms()));
     }
     if PENDING.with(|p| p.replace(true)) {
+        return;
+    }
+    // An edit that changes the length by more than BIG_EDIT (a paste, a file put in the editor)
+    // goes in a task of its own, after the editor's: a small text is extracted on the page,
+    // synchronously, and the editor's update of a whole new document is already a task's worth
+    // (4.5 KB of expensive tests pasted at once was a 59 ms task, the editor's update and the
+    // page's bounded try together).
+    let length = js::with_editor(|e| i64::from(e.doc_length())).unwrap_or(0);
+    if (length - LAST_LENGTH.with(|l| l.replace(length))).abs() > BIG_EDIT {
+        set_timeout(move || send(app), Duration::ZERO);
         return;
     }
     // The first edit of a task is sent at once: the editor reports it before its view updates
