@@ -391,8 +391,6 @@ impl Assembler {
         self.header.delta.as_ref().map(|d| d.base)
     }
 
-    /// The decoded result. `base`: the assertions of the result the page shows, with its id, for
-    /// a reply that reuses them.
     /// For a reply that builds on an earlier result: its delta and the assertions sent in full,
     /// taken out so that the caller can rebuild the list a slice at a time
     /// (`Delta::rebuild_some`) and give it back ([`Assembler::rebuilt`]) before `finish(None)`.
@@ -406,6 +404,8 @@ impl Assembler {
         self.assertions = all;
     }
 
+    /// The decoded result. `base`: the assertions of the result the page shows, with its id, for
+    /// a reply that reuses them (none once `take_delta` took the delta out).
     pub fn finish(self, base: Option<(u64, &[Assertion])>) -> Result<Assembled, String> {
         let h = self.header;
         let Some(map) = self.map else {
