@@ -9,6 +9,7 @@
 #   scripts/setup.sh wheels     pytest wheels for Pyodide, from PyPI, into www/vendor/wheels
 #   scripts/setup.sh pyodide    Pyodide's core files into www/vendor/pyodide, and www/vendor/wheels/index.json
 #   scripts/setup.sh browser    Debian's chromium + chromedriver (end-to-end tests)
+#   scripts/setup.sh sandbox    Debian's bubblewrap (`check` runs every candidate under bwrap)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -112,5 +113,16 @@ step_browser() {
   fi
 }
 
-steps=("$@"); [ ${#steps[@]} -gt 0 ] || steps=(python rust node wheels pyodide browser)
+step_sandbox() {
+  # `bench-explorer check` refuses to run candidates unconfined unless told --no-sandbox.
+  [ "$(uname -s)" = Linux ] || return 0
+  if ! have bwrap; then
+    log "installing Debian's bubblewrap (the sandbox of bench-explorer check)"
+    local sudo=""; [ "$(id -u)" = 0 ] || sudo=sudo
+    $sudo apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends bubblewrap >/dev/null
+  fi
+}
+
+steps=("$@"); [ ${#steps[@]} -gt 0 ] || steps=(python sandbox rust node wheels pyodide browser)
 for s in "${steps[@]}"; do "step_$s"; done

@@ -69,6 +69,7 @@ def test_references_have_no_measurement_bug(references):
     assert verdicts(report).get("phantom-pass", 0) == 0
     assert verdicts(report)["agree"] > 180
     assert all(p["status"] == "ok" for p in report["pairs"])
+    assert report["sandbox"] == ["bwrap"]  # the default, where bubblewrap can start
 
 
 def test_stubs_are_all_solution_bugs():
@@ -169,6 +170,7 @@ def test_shards_merged_by_report_equal_the_whole_run(tmp_path, references):
 
     assert timeless(merged) == timeless(whole)
     assert merged["totals"] == whole["totals"]
+    assert merged["sandbox"] == whole["sandbox"] == ["bwrap"]
 
 
 def test_junit_parses_and_counts(tmp_path):

@@ -98,6 +98,10 @@ enum Command {
         /// Write JUnit XML for CI systems (the table still goes to standard output).
         #[arg(long, value_name = "FILE", group = "format")]
         junit: Option<PathBuf>,
+        /// Run the candidates without the sandbox (bubblewrap), with all your rights: only for
+        /// code you trust, or where the sandbox cannot start (not Linux, no user namespaces).
+        #[arg(long)]
+        no_sandbox: bool,
     },
     /// Merge the JSON lines of `check --jsonl` runs (shards) into one report.
     Report {
@@ -176,6 +180,7 @@ fn run() -> i32 {
             json,
             jsonl,
             junit,
+            no_sandbox,
         } => check::run_check(check::CheckArgs {
             paths,
             solutions: match (solution, solutions) {
@@ -194,6 +199,7 @@ fn run() -> i32 {
                 .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
             shard,
             format: format(json, jsonl, junit),
+            sandbox: !no_sandbox,
         }),
         Command::Report { files, json, junit } => {
             check::run_report(&files, format(json, None, junit))

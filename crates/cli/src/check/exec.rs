@@ -9,6 +9,7 @@ use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use super::sandbox::Sandbox;
 use crate::Fatal;
 
 /// The page's runner, byte for byte: both views are decided by the same Python.
@@ -37,6 +38,10 @@ impl Scripts {
 
     fn zygote(&self) -> PathBuf {
         self.dir.join("zygote.py")
+    }
+
+    pub fn dir(&self) -> &Path {
+        &self.dir
     }
 }
 
@@ -90,9 +95,22 @@ pub struct Zygote {
 }
 
 impl Zygote {
-    /// Start a server and wait for its `ready`; a Python without pytest is a usage error.
-    pub fn start(python: &Path, scripts: &Scripts) -> Result<Zygote, Fatal> {
-        let mut child = Command::new(python)
+    /// Start a server (inside the sandbox unless `--no-sandbox`) and wait for its `ready`; a
+    /// Python without pytest is a usage error.
+    pub fn start(
+        python: &Path,
+        scripts: &Scripts,
+        sandbox: Option<&Sandbox>,
+    ) -> Result<Zygote, Fatal> {
+        let mut command = match sandbox {
+            Some(sandbox) => sandbox.command(),
+            None => {
+                let mut c = Command::new(python);
+                c.env_remove("BENCH_EXPLORER_SANDBOX");
+                c
+            }
+        };
+        let mut child = command
             .arg("-B")
             .arg(scripts.zygote())
             .stdin(Stdio::piped())
@@ -113,8 +131,13 @@ impl Zygote {
             let _ = child.kill();
             let _ = child.wait();
             let last = err.trim().lines().last().unwrap_or("it exited").to_string();
+            let hint = if sandbox.is_some() {
+                " (in the sandbox; try --no-sandbox to see whether it is the cause)"
+            } else {
+                ""
+            };
             return Err(Fatal(format!(
-                "{} cannot run the checks (it needs pytest 9): {last}",
+                "{} cannot run the checks (it needs pytest 9){hint}: {last}",
                 python.display()
             )));
         }

@@ -13,6 +13,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::exec::Answer;
+use super::sandbox::Mode;
 
 /// One assertion of one pair.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -59,6 +60,10 @@ pub struct PairResult {
     pub solution: String,
     pub test_file: String,
     pub stage: String,
+    /// How the pair's process was confined: `bwrap`, or `none` with `--no-sandbox` (and in lines
+    /// written before the sandbox existed).
+    #[serde(default)]
+    pub sandbox: Mode,
     pub status: RunStatus,
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub detail: Option<String>,

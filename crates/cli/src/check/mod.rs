@@ -3,6 +3,7 @@
 //!
 //! - [`plan`]: problems, solutions, the (problem, solution) pairs and `--shard`;
 //! - [`exec`]: the Python side, the page's `www/py/runner.py` behind a fork server;
+//! - [`sandbox`]: bubblewrap around each fork server (unless `--no-sandbox`);
 //! - [`join`]: both views into rows with verdicts; [`report`]: the totals;
 //! - [`render`]: the table and JUnit; [`progress`]: a bar on a terminal, lines when piped.
 
@@ -12,6 +13,7 @@ mod plan;
 mod progress;
 mod render;
 mod report;
+mod sandbox;
 
 use std::io::{BufRead, Write};
 use std::path::PathBuf;
@@ -27,6 +29,7 @@ use exec::{Answer, KeptExpr, Request, Scripts, Zygote};
 use join::{PairResult, RunStatus};
 pub use plan::{Shard, Solutions};
 use report::Report;
+use sandbox::Sandbox;
 
 /// Where the report goes.
 pub enum Format {
@@ -45,6 +48,8 @@ pub struct CheckArgs {
     pub jobs: usize,
     pub shard: Option<Shard>,
     pub format: Format,
+    /// Run every candidate under bubblewrap (false only with `--no-sandbox`).
+    pub sandbox: bool,
 }
 
 fn stage_id(stage: Stage) -> String {
@@ -59,6 +64,7 @@ fn run_pair(
     pair: &plan::Pair,
     args: &CheckArgs,
     scripts: &Scripts,
+    sandbox: Option<&Sandbox>,
 ) -> Result<PairResult, Fatal> {
     let problem = &pair.problem;
     let solution = std::fs::read_to_string(&pair.solution_path)
@@ -88,7 +94,7 @@ fn run_pair(
         memory_mb: args.limits.memory_mb,
     };
     if zygote.is_none() {
-        *zygote = Some(Zygote::start(&args.python, scripts)?);
+        *zygote = Some(Zygote::start(&args.python, scripts, sandbox)?);
     }
     let answer = match zygote.as_mut().map(|z| z.run(&request)) {
         Some(Ok(answer)) => answer,
@@ -115,6 +121,11 @@ fn run_pair(
         solution: pair.label.clone(),
         test_file: problem.test_path.to_string_lossy().into_owned(),
         stage: stage_id(args.stage),
+        sandbox: if sandbox.is_some() {
+            sandbox::Mode::Bwrap
+        } else {
+            sandbox::Mode::None
+        },
         status,
         detail: answer.detail,
         wall_ms: answer.wall_ms,
@@ -129,8 +140,19 @@ pub fn run_check(args: CheckArgs) -> Result<i32, Fatal> {
     let problems = plan::problems(&args.paths, args.stage)?;
     let pairs = plan::pairs(&problems, &args.solutions, args.shard)?;
     let scripts = Scripts::write()?;
+    // Never silently unsandboxed: no bwrap (or one that cannot start) is a usage error.
+    let sandbox = if args.sandbox {
+        Some(Sandbox::prepare(
+            &args.python,
+            scripts.dir(),
+            args.limits.memory_mb,
+        )?)
+    } else {
+        None
+    };
+    let sandbox = sandbox.as_ref();
     // Start one server up front: a Python without pytest is a usage error, said once.
-    let first = Zygote::start(&args.python, &scripts)?;
+    let first = Zygote::start(&args.python, &scripts, sandbox)?;
     let mut jsonl = match &args.format {
         Format::Jsonl(path) => Some(std::io::BufWriter::new(
             std::fs::File::create(path)
@@ -153,7 +175,10 @@ pub fn run_check(args: CheckArgs) -> Result<i32, Fatal> {
             scope.spawn(move || loop {
                 let i = next.fetch_add(1, Ordering::SeqCst);
                 let Some(pair) = pairs.get(i) else { break };
-                if tx.send(run_pair(&mut zygote, pair, args, scripts)).is_err() {
+                if tx
+                    .send(run_pair(&mut zygote, pair, args, scripts, sandbox))
+                    .is_err()
+                {
                     break;
                 }
             });

@@ -9,6 +9,7 @@ use bench_explorer::verdict::Verdict;
 
 use super::join::{PairResult, RunStatus};
 use super::report::Report;
+use super::sandbox::Mode;
 
 const BOLD: Style = Style::new().bold();
 const RED: Style = AnsiColor::Red.on_default().bold();
@@ -102,12 +103,13 @@ pub fn table(out: &mut impl Write, report: &Report) -> io::Result<()> {
     let t = &report.totals;
     writeln!(
         out,
-        "\n{BOLD}totals{BOLD:#}: {} problems, {} runs ({} killed at the time limit, {} crashed), stage {}",
+        "\n{BOLD}totals{BOLD:#}: {} problems, {} runs ({} killed at the time limit, {} crashed), stage {}, {}",
         t.problems,
         t.pairs,
         t.timeouts,
         t.crashes,
-        report.stages.join(", ")
+        report.stages.join(", "),
+        sandbox_words(report)
     )?;
     for v in Verdict::ALL {
         let n = report.count(v);
@@ -129,6 +131,19 @@ pub fn table(out: &mut impl Write, report: &Report) -> io::Result<()> {
         }
     }
     Ok(())
+}
+
+/// How the candidates were confined, for the totals line.
+fn sandbox_words(report: &Report) -> String {
+    match report.sandbox.as_slice() {
+        [Mode::Bwrap] => "sandbox bwrap".into(),
+        [Mode::None] => format!("{RED}no sandbox{RED:#} (--no-sandbox)"),
+        [] => "sandbox -".into(),
+        modes => {
+            let ids: Vec<&str> = modes.iter().map(|m| m.id()).collect();
+            format!("{RED}sandbox mixed{RED:#} ({})", ids.join(", "))
+        }
+    }
 }
 
 fn xml(text: &str) -> String {
@@ -176,6 +191,11 @@ pub fn junit(out: &mut impl Write, report: &Report) -> io::Result<()> {
             p.rows.len(),
             failures(p),
             p.wall_ms / 1000.0
+        )?;
+        writeln!(
+            out,
+            r#"    <properties><property name="sandbox" value="{}"/></properties>"#,
+            p.sandbox.id()
         )?;
         if let Some(detail) = &p.detail {
             writeln!(

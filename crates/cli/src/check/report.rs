@@ -8,6 +8,7 @@ use bench_explorer::Shape;
 use serde::{Deserialize, Serialize};
 
 use super::join::{PairResult, RunStatus};
+use super::sandbox::Mode;
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Totals {
@@ -24,6 +25,9 @@ pub struct Totals {
 pub struct Report {
     pub version: u32,
     pub stages: Vec<String>,
+    /// The sandbox modes the pairs ran in (`bwrap`, `none`): one unless shards were mixed.
+    #[serde(default)]
+    pub sandbox: Vec<Mode>,
     pub totals: Totals,
     pub pairs: Vec<PairResult>,
 }
@@ -41,6 +45,9 @@ impl Report {
         let mut stages: Vec<String> = pairs.iter().map(|p| p.stage.clone()).collect();
         stages.sort();
         stages.dedup();
+        let mut sandbox: Vec<Mode> = pairs.iter().map(|p| p.sandbox).collect();
+        sandbox.sort();
+        sandbox.dedup();
         for p in &pairs {
             match p.status {
                 RunStatus::Timeout => totals.timeouts += 1,
@@ -62,6 +69,7 @@ impl Report {
         Report {
             version: 1,
             stages,
+            sandbox,
             totals,
             pairs,
         }

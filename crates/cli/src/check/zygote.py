@@ -14,6 +14,13 @@ line on stdin and answers one JSON line per request on the protocol descriptor. 
 
 The child calls runner.run_request (both views, exactly as the page does) and writes the reply to a
 file; a child that ends without writing it (os._exit, a signal) is reported as crashed.
+
+In the sandbox (`bench-explorer check` without --no-sandbox starts this server under bubblewrap,
+which sets BENCH_EXPLORER_SANDBOX), the server is alone in its PID namespace with bwrap's init
+(pid 1), and /tmp and the home folder are tmpfs of its own. After each pair it kills every other
+process still in the namespace (a daemon the solution started in a session of its own, a fork loop's
+leftovers) and removes whatever the pair added to /tmp, /dev/shm and the home folder, so each pair
+starts from the same state.
 """
 
 import gc
@@ -33,6 +40,9 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import runner  # noqa: E402
 import pytest  # noqa: E402,F401  imported once, before any fork
 
+# Under bwrap's PID namespace this server is pid 2 (bwrap's init is 1); checking both keeps the
+# sweep below from ever running on the host.
+SANDBOXED = os.environ.get("BENCH_EXPLORER_SANDBOX") == "bwrap" and os.getpid() == 2
 PROTOCOL = os.fdopen(os.dup(1), "w", encoding="utf-8")
 DEVNULL = os.open(os.devnull, os.O_RDWR)
 os.dup2(DEVNULL, 1)  # nothing else may write on the protocol
@@ -91,6 +101,51 @@ def wait(pid: int, timeout: float) -> tuple[int | None, bool]:
             os.close(pidfd)
 
 
+def sweep() -> None:
+    """Kill every process of the sandbox's PID namespace but bwrap's init and this server."""
+    me = os.getpid()
+    for _ in range(1000):
+        alive = []
+        for name in os.listdir("/proc"):
+            if not name.isdigit() or int(name) in (1, me):
+                continue
+            try:
+                with open(f"/proc/{name}/stat", "rb") as f:
+                    state = f.read().rsplit(b")", 1)[1].split()[0]
+            except (OSError, IndexError):
+                continue
+            if state != b"Z":  # a zombie is dead already; bwrap's init reaps it
+                alive.append(int(name))
+        if not alive:
+            return
+        for pid in alive:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+        time.sleep(0.001)
+
+
+def scrub(keep: dict[str, set[str]]) -> None:
+    """Remove what a pair added at the top of the sandbox's writable folders."""
+    for folder, names in keep.items():
+        try:
+            entries = os.listdir(folder)
+        except OSError:
+            continue
+        for name in entries:
+            if name in names:
+                continue
+            path = os.path.join(folder, name)
+            if os.path.isdir(path) and not os.path.islink(path):
+                shutil.rmtree(path, ignore_errors=True)
+            else:
+                try:
+                    os.unlink(path)
+                except OSError:
+                    pass
+
+
 def serve_one(req: dict, base: str) -> dict:
     work = tempfile.mkdtemp(prefix="pair-", dir=base)
     started = time.monotonic()
@@ -120,6 +175,8 @@ def serve_one(req: dict, base: str) -> dict:
         answer.update(status="crashed", detail=f"killed by signal {signal.Signals(sig).name}")
     else:
         answer.update(status="crashed", detail=f"exited with status {os.WEXITSTATUS(status)} before reporting")
+    if SANDBOXED:
+        sweep()
     shutil.rmtree(work, ignore_errors=True)
     return answer
 
@@ -151,6 +208,13 @@ def warm_up(base: str) -> None:
 def main() -> None:
     base = tempfile.mkdtemp(prefix="bench-explorer-check-")
     warm_up(base)
+    keep = {}
+    if SANDBOXED:
+        for folder in ("/tmp", "/dev/shm", os.path.expanduser("~")):
+            try:
+                keep[folder] = set(os.listdir(folder))
+            except OSError:
+                pass
     os.dup2(DEVNULL, 2)  # start-up errors are behind us
     PROTOCOL.write("ready\n")
     PROTOCOL.flush()
@@ -158,7 +222,10 @@ def main() -> None:
         for line in sys.stdin:
             if not line.strip():
                 continue
-            PROTOCOL.write(json.dumps(serve_one(json.loads(line), base)) + "\n")
+            answer = serve_one(json.loads(line), base)
+            if keep:
+                scrub(keep)
+            PROTOCOL.write(json.dumps(answer) + "\n")
             PROTOCOL.flush()
     finally:
         shutil.rmtree(base, ignore_errors=True)
