@@ -598,9 +598,14 @@ fn findings(
     map: &SourceMap,
     helpers: &[(&ast::StmtAssert, String)],
 ) -> Vec<Finding> {
+    // A helper's assert that an entry stands for (a test calls the helper) is no finding.
+    let entries: HashSet<u32> = extraction.assertions.iter().map(|a| a.span.start).collect();
     let mut out: Vec<Finding> = helpers
         .iter()
-        .map(|(a, owner)| helper_finding(extraction.stage, map, a, owner))
+        .filter(|(a, _)| {
+            extraction.stage != Stage::Full || !entries.contains(&a.range.start().to_u32())
+        })
+        .map(|(a, owner)| helper_finding(extraction.stage, scope, map, a, owner))
         .collect();
     out.extend(slug_mismatch_finding(extraction));
     out.extend(import_findings(extraction, scope));
@@ -609,26 +614,36 @@ fn findings(
     out
 }
 
-/// An assert outside any collected test (`owner`: where it is).
-fn helper_finding(stage: Stage, map: &SourceMap, a: &ast::StmtAssert, owner: &str) -> Finding {
+/// An assert outside any collected test (`owner`: where it is) that no entry stands for. What it
+/// says is true whether or not a test calls `owner`: pytest runs such an assert only as part of
+/// what calls it.
+fn helper_finding(
+    stage: Stage,
+    scope: &ModuleScope,
+    map: &SourceMap,
+    a: &ast::StmtAssert,
+    owner: &str,
+) -> Finding {
     let line = map.line(a.range.start());
-    let place = if owner == "<module>" {
-        "at module level".to_string()
+    let snippet = map.snippet(a.range);
+    let message = if stage == Stage::AsWritten {
+        let place = if owner == "<module>" {
+            "at module level".to_string()
+        } else {
+            format!("in `{owner}`")
+        };
+        format!("`{snippet}` {place} is not inside a test; taken as a check at this stage, it is evaluated out of its context and leaks into the measurement")
+    } else if owner == "<module>" {
+        format!("`{snippet}` runs at module level, once, when pytest imports the file: if it fails, every test of the file errors; it is not extracted as a check")
+    } else if scope.loaders.contains(owner) {
+        format!("`{snippet}` in the solution loader `{owner}` checks the harness (that the solution's file loads), not the solution's behaviour; lifted out of its function it fails every time; it is not extracted as a check")
     } else {
-        format!("in `{owner}`")
-    };
-    let outcome = if stage == Stage::AsWritten {
-        "taken as a check at this stage, it leaks into the measurement"
-    } else {
-        "it is not extracted"
+        format!("`{snippet}` in `{owner}` is not inside a test: pytest runs it only as part of a test or fixture that calls `{owner}`, and no call of it is extracted here, so it is a check this extraction does not see")
     };
     Finding {
         shape: Shape::HelperAssertion,
         line,
-        message: format!(
-            "`{}` {place} is outside any test pytest collects, so pytest never runs it as a check of the solution; {outcome}",
-            map.snippet(a.range)
-        ),
+        message,
     }
 }
 

@@ -5,6 +5,7 @@ use std::rc::Rc;
 
 use ruff_python_ast::visitor::Visitor;
 use ruff_python_ast::{self as ast, Expr};
+use ruff_text_size::Ranged;
 
 use super::items::{Aliases, Blocker, Item, Kind, Piece};
 use super::replay::{self, Replay};
@@ -35,8 +36,88 @@ pub(super) fn assertion(
         Some(stmt.test.as_ref()),
         items,
         &[],
+        None,
         all_solution_names,
     )
+}
+
+/// A top-level assert `stmt` of the test-file helper `def`, which the test calls as its statement
+/// `call` (`check(f)`) after `items`: the check is the call itself, the helper written as a lambda
+/// that is true when pytest reaches and passes that assert (`resolve::helper_check`), replayed
+/// after everything the test ran before the call, under the test's id.
+pub(super) fn in_helper(
+    ctx: &Ctx,
+    test: &Test,
+    stmt: &ast::StmtAssert,
+    call: &Expr,
+    def: &ast::StmtFunctionDef,
+    items: &[Item],
+    all_solution_names: &mut Vec<String>,
+) -> Assertion {
+    let name = def.name.as_str();
+    let called_at = ctx.map.line(call.start());
+    let mut origins = vec![Origin {
+        role: OriginRole::Folded,
+        span: ctx.map.span(call.range()),
+    }];
+    let mut solution_names = Vec::new();
+    let lambda = resolve::helper_check(ctx, def, stmt, &mut origins, &mut solution_names);
+    let lambda = match lambda {
+        Ok(lambda) => lambda,
+        Err(why) => {
+            return emit::dropped(
+                ctx,
+                test.case,
+                stmt,
+                format!("the test calls `{name}` on line {called_at}, and {why}"),
+                vec![],
+                vec![Shape::HelperAssertion],
+                origins,
+            )
+        }
+    };
+    if let Some(earlier) = items
+        .iter()
+        .find(|it| it.loads.iter().any(|l| l.name == name))
+    {
+        return emit::dropped(
+            ctx,
+            test.case,
+            stmt,
+            format!(
+                "the test calls `{name}` on line {called_at}, and {} before it reads `{name}` too: one expression cannot write the helper both as the call that checks this assert and as what ran before",
+                earlier.what(ctx)
+            ),
+            vec![name.to_string()],
+            vec![Shape::HelperAssertion],
+            origins,
+        );
+    }
+    let pre = Pre {
+        name,
+        value: lambda,
+        origins,
+        solution_names,
+    };
+    decide(
+        ctx,
+        test,
+        stmt,
+        Some(call),
+        items,
+        &[],
+        Some(pre),
+        all_solution_names,
+    )
+}
+
+/// A name whose spelling is decided before the assertion's names are resolved: a helper the check
+/// calls (`in_helper`), with what writing it out found.
+struct Pre<'p> {
+    name: &'p str,
+    value: names::Rendered,
+    origins: Vec<Origin>,
+    solution_names: Vec<String>,
 }
 
 /// An assert inside the `for` loop that is the last of `items` (whose body folds): the loop, with
@@ -51,9 +132,19 @@ pub(super) fn in_loop(
     fresh: &[String],
     all_solution_names: &mut Vec<String>,
 ) -> Assertion {
-    decide(ctx, test, stmt, None, items, fresh, all_solution_names)
+    decide(
+        ctx,
+        test,
+        stmt,
+        None,
+        items,
+        fresh,
+        None,
+        all_solution_names,
+    )
 }
 
+#[allow(clippy::too_many_arguments)]
 fn decide(
     ctx: &Ctx,
     test: &Test,
@@ -61,6 +152,7 @@ fn decide(
     expr: Option<&Expr>,
     items: &[Item],
     fresh: &[String],
+    pre: Option<Pre>,
     all_solution_names: &mut Vec<String>,
 ) -> Assertion {
     let facts = expr.map(Facts::of).unwrap_or_default();
@@ -69,7 +161,8 @@ fn decide(
     for &i in &replay.items {
         sources.push((&items[i].loads, Some(i)));
     }
-    let mut names = Names::resolve(ctx, test, &sources, items);
+    let helper = pre.is_some();
+    let mut names = Names::resolve(ctx, test, &sources, items, pre);
     names.refuse_captured_locals(test);
     let shared = shared_constants(ctx, test, &sources, &mut names.map);
     names.refuse_unbound(&replay.unbound, ctx.map.line(stmt.range.start()));
@@ -77,7 +170,12 @@ fn decide(
     names.solution_names.sort();
     names.solution_names.dedup();
     all_solution_names.extend(names.solution_names.iter().cloned());
-    let shapes = shapes(ctx, test, &facts, items, &replay.items, &names);
+    let mut shapes = shapes(ctx, test, &facts, items, &replay.items, &names);
+    if helper {
+        shapes.push(Shape::HelperAssertion);
+        shapes.sort();
+        shapes.dedup();
+    }
     let snapshots = imports::snapshot_names(ctx.scope);
     let decision = Decision {
         ctx,
@@ -160,7 +258,13 @@ struct Names {
 
 impl Names {
     /// Resolve every non-local name the assertion and its replay read.
-    fn resolve(ctx: &Ctx, test: &Test, sources: &Sources, items: &[Item]) -> Self {
+    fn resolve(
+        ctx: &Ctx,
+        test: &Test,
+        sources: &Sources,
+        items: &[Item],
+        pre: Option<Pre>,
+    ) -> Self {
         let mut names = Names {
             map: test.aliases.clone(),
             unresolved: Vec::new(),
@@ -169,6 +273,13 @@ impl Names {
             solution_names: Vec::new(),
             stdlib: false,
         };
+        if let Some(pre) = pre {
+            names
+                .map
+                .insert(pre.name.to_string(), Replacement::Value(Rc::new(pre.value)));
+            names.origins.extend(pre.origins);
+            names.solution_names.extend(pre.solution_names);
+        }
         for (loads, item) in sources {
             for load in loads.iter() {
                 let Some(resolution) = names.resolve_load(ctx, test, load, sources) else {

@@ -32,6 +32,7 @@ use ruff_text_size::{Ranged, TextRange};
 use crate::collect::Case;
 use crate::model::Assertion;
 use crate::module::{BoundNames, Fixture, Global, ModuleScope, PreludeStmt};
+use crate::shape::Shape;
 use crate::source::SourceMap;
 use items::{Aliases, Bound, Item};
 
@@ -199,7 +200,23 @@ impl<'a> Walk<'_, '_, 'a, '_> {
         if let Some(why) = &self.unreachable {
             let why = why.clone();
             self.drop_nested(stmt, &why);
+            if let Some((_, def)) = self.asserting_helper_call(stmt) {
+                for a in nested_asserts_of_body(&def.body) {
+                    self.out.push(emit::dropped(
+                        ctx,
+                        self.test.case,
+                        a,
+                        format!("`{}` calls it, and {why}", ctx.map.snippet(stmt.range())),
+                        vec![],
+                        vec![Shape::HelperAssertion],
+                        vec![],
+                    ));
+                }
+            }
             return;
+        }
+        if let Some((call, def)) = self.asserting_helper_call(stmt) {
+            self.decide_in_helper(stmt, call, def, solution_names);
         }
         match stmt {
             Stmt::Assert(a) => {
@@ -323,6 +340,101 @@ impl<'a> Walk<'_, '_, 'a, '_> {
             if !go_on {
                 return;
             }
+        }
+    }
+
+    /// `stmt` calls a helper of the test file whose body asserts (`check(f)`, HumanEval's form):
+    /// the call, and the helper's `def`.
+    fn asserting_helper_call(
+        &self,
+        stmt: &'a Stmt,
+    ) -> Option<(&'a Expr, &'a ast::StmtFunctionDef)> {
+        let Stmt::Expr(e) = stmt else { return None };
+        let Expr::Call(call) = e.value.as_ref() else {
+            return None;
+        };
+        let Expr::Name(n) = call.func.as_ref() else {
+            return None;
+        };
+        let name = n.id.as_str();
+        if self.test.locals.contains(name)
+            || self.test.aliases.contains_key(name)
+            || self.ctx.scope.loaders.contains(name)
+        {
+            return None;
+        }
+        match self.ctx.scope.globals.get(name) {
+            Some(Global::Helper { def: Some(def), .. })
+                if !nested_asserts_of_body(&def.body).is_empty() =>
+            {
+                Some((e.value.as_ref(), def))
+            }
+            _ => None,
+        }
+    }
+
+    /// The asserts of a helper the test calls as its statement `stmt`, each a check of this test
+    /// (see `assertion::in_helper`); those nested in the helper's control flow are dropped.
+    fn decide_in_helper(
+        &mut self,
+        stmt: &'a Stmt,
+        call: &'a Expr,
+        def: &'a ast::StmtFunctionDef,
+        solution_names: &mut Vec<String>,
+    ) {
+        let ctx = self.ctx;
+        let f = self.test.case.func;
+        let name = def.name.as_str();
+        let line = ctx.map.line(call.start());
+        let top: Vec<&ast::StmtAssert> = def
+            .body
+            .iter()
+            .filter_map(|s| match s {
+                Stmt::Assert(a) => Some(a),
+                _ => None,
+            })
+            .collect();
+        let prefix = (stmt.start() - f.body[0].start()).to_usize() + self.prelude_chars;
+        for a in nested_asserts_of_body(&def.body) {
+            if ctx.over_budget() {
+                return;
+            }
+            if !top.iter().any(|t| t.range == a.range) {
+                let why = def
+                    .body
+                    .iter()
+                    .find(|s| s.range().contains_range(a.range))
+                    .and_then(|s| container_reason(ctx, s))
+                    .unwrap_or_else(|| "it is nested in the helper's control flow".into());
+                self.out.push(emit::dropped(
+                    ctx,
+                    self.test.case,
+                    a,
+                    format!("the test calls `{name}` on line {line}, and in `{name}` {why}"),
+                    vec![],
+                    vec![Shape::HelperAssertion],
+                    vec![],
+                ));
+                continue;
+            }
+            let before = prefix + (a.start() - def.body[0].start()).to_usize();
+            let decided = if before > MAX_REPLAY_SOURCE {
+                emit::dropped(
+                    ctx,
+                    self.test.case,
+                    a,
+                    format!(
+                        "the test calls `{name}` on line {line}, and runs {before} characters of code before this assert of it; replaying all of that inside one expression is more than this extractor writes ({MAX_REPLAY_SOURCE})"
+                    ),
+                    vec![],
+                    vec![Shape::HelperAssertion],
+                    vec![],
+                )
+            } else {
+                assertion::in_helper(ctx, self.test, a, call, def, &self.items, solution_names)
+            };
+            ctx.spend(&decided);
+            self.out.push(decided);
         }
     }
 
@@ -803,6 +915,11 @@ fn untouched_local<'a>(ctx: &Ctx, items: &[Item<'a>], name: &str) -> Option<&'a 
         .iter()
         .any(|l| !is_builtin(ctx, l.name.as_str()));
     (plain && !touched && !reads_names).then_some(value)
+}
+
+/// Every assert of a function's body, in source order (nested ones included).
+fn nested_asserts_of_body(body: &[Stmt]) -> Vec<&ast::StmtAssert> {
+    body.iter().flat_map(nested_asserts).collect()
 }
 
 fn nested_asserts(stmt: &Stmt) -> Vec<&ast::StmtAssert> {

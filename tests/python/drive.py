@@ -119,7 +119,7 @@ class Recorder:
         return self.tests.setdefault(
             nodeid,
             {"nodeid": nodeid, "name": nodeid.split("::", 1)[-1], "setup": None, "call": None,
-             "teardown": None, "fail_line": None, "crash": "", "wasxfail": False, "deselected": False},
+             "teardown": None, "fail_line": None, "fail_inner": None, "crash": "", "wasxfail": False, "deselected": False},
         )
 
     def _fail_line(self, item, excinfo):
@@ -138,12 +138,29 @@ class Recorder:
             in_file.append(entry)
         return in_file[0].lineno + 1 if in_file else None
 
+    def _fail_inner(self, item, excinfo):
+        """Line, in the frame the test function called next in this file (a helper such as
+        `check(candidate)`), that was executing when the call failed; None if there is none."""
+        try:
+            target = inspect.unwrap(item.function).__code__
+        except Exception:  # noqa: BLE001
+            return None
+        seen = False
+        for entry in excinfo.traceback:
+            if os.path.realpath(str(entry.path)) != self.test_file:
+                continue
+            if seen:
+                return entry.lineno + 1
+            seen = entry.frame.code.raw is target
+        return None
+
     def _makereport(self, item, call):  # installed as a hookwrapper by run_pytest
         outcome = yield
         report = outcome.get_result()
         entry = self._entry(report.nodeid)
         if report.when == "call" and call.excinfo is not None and report.failed:
             entry["fail_line"] = self._fail_line(item, call.excinfo)
+            entry["fail_inner"] = self._fail_inner(item, call.excinfo)
             crash = getattr(getattr(report.longrepr, "reprcrash", None), "message", "")
             entry["crash"] = (crash or "")[:300]
 

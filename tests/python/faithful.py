@@ -182,6 +182,26 @@ def _first(text: str) -> str:
     return (text or "").strip().splitlines()[0][:200] if (text or "").strip() else ""
 
 
+def _judge_in_helper(a: dict, t: dict, truthy: bool):
+    """A kept assert of a helper the test calls (`check(f)`): the call is the entry's last folded
+    origin. pytest passed the assert when the test failed after that call, or inside it at a later
+    top-level line of the helper; it failed it when the helper's frame stopped at the assert."""
+    calls = [o["span"]["line"] for o in a.get("origins", ()) if o["role"] == "folded"]
+    call = max(calls) if calls else None
+    f, inner = t["fail_line"], t.get("fail_inner")
+    if call is None or f is None:
+        return ("phantom pass", f"pytest failed the test: {_first(t['crash'])}") if truthy else None
+    if f > call:
+        return None if truthy else ("false fail", f"pytest passed this call and failed later at line {f}")
+    if f < call:
+        return ("phantom pass", f"pytest failed the test at line {f} before the call") if truthy else None
+    if inner == a["line"]:
+        return ("phantom pass", f"pytest fails this assert: {_first(t['crash'])}") if truthy else None
+    if inner is not None and inner > a["line"]:
+        return None if truthy else ("false fail", f"pytest passed this assert and failed later in the helper at line {inner}")
+    return ("phantom pass", f"pytest failed the test in the call before reaching it (line {inner})") if truthy else None
+
+
 def judge(extraction: dict, pytest_result: dict, evals: list[dict], spans: dict) -> list[dict]:
     """Every lie of the kept assertions, for one solution."""
     tests = {t["name"]: t for t in pytest_result["tests"]}
@@ -199,6 +219,8 @@ def judge(extraction: dict, pytest_result: dict, evals: list[dict], spans: dict)
         elif t["outcome"] in ("passed", "xpassed"):
             if not truthy:
                 lie = ("false fail", f"pytest {t['outcome']} the test")
+        elif t["outcome"] == "failed" and "helper-assertion" in a.get("shapes", ()):
+            lie = _judge_in_helper(a, t, truthy)
         elif t["outcome"] == "failed":
             f = t["fail_line"]
             if f is not None and a["line"] <= f <= end:
