@@ -1,0 +1,2 @@
+def abbreviate(words):
+    return "".join(word[0].upper() for word in words.split())

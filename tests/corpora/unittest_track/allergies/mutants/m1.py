@@ -1,0 +1,13 @@
+ITEMS = ["eggs", "peanuts", "shellfish", "strawberries", "tomatoes", "chocolate", "pollen", "cats"]
+
+
+class Allergies:
+    def __init__(self, score):
+        self.score = score
+
+    def allergic_to(self, item):
+        return self.score & (1 << ITEMS.index(item))
+
+    @property
+    def lst(self):
+        return [item for item in ITEMS if self.allergic_to(item)]

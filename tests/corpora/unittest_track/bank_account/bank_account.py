@@ -1,0 +1,36 @@
+class BankAccount:
+    def __init__(self):
+        self._balance = 0
+        self._open = False
+
+    def _check_open(self):
+        if not self._open:
+            raise ValueError("account not open")
+
+    def get_balance(self):
+        self._check_open()
+        return self._balance
+
+    def open(self):
+        if self._open:
+            raise ValueError("account already open")
+        self._open = True
+        self._balance = 0
+
+    def deposit(self, amount):
+        self._check_open()
+        if amount <= 0:
+            raise ValueError("amount must be greater than 0")
+        self._balance += amount
+
+    def withdraw(self, amount):
+        self._check_open()
+        if amount <= 0:
+            raise ValueError("amount must be greater than 0")
+        if amount > self._balance:
+            raise ValueError("amount must be less than balance")
+        self._balance -= amount
+
+    def close(self):
+        self._check_open()
+        self._open = False

@@ -1,0 +1,2 @@
+def is_isogram(string):
+    return len(string) == len(set(string.lower()))

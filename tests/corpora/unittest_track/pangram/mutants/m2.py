@@ -1,0 +1,2 @@
+def is_pangram(sentence):
+    return len({c for c in sentence if c.isalpha()}) >= 26

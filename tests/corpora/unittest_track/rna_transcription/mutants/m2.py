@@ -1,0 +1,2 @@
+def to_rna(dna_strand):
+    return dna_strand.replace("T", "U")
