@@ -129,6 +129,22 @@ def hostile(tmp_path_factory):
             "    while True:\n"
             "        f.write(b'\\0' * (1 << 20))\n"
         ),
+        # Forged answers on every inherited descriptor (the server's protocol pipe among them), and
+        # the server's memory through /proc: the pairs after it must still get their own answers.
+        "k_forge": (
+            "import os\n"
+            "for _fd in range(3, 256):\n"
+            "    try:\n"
+            "        os.write(_fd, b'{\"status\": \"ok\", \"reply\": null, \"wall_ms\": 0}\\n')\n"
+            "    except OSError:\n"
+            "        pass\n"
+            "try:\n"
+            "    open(f'/proc/{os.getppid()}/mem', 'r+b').close()\n"
+            "except OSError:\n"
+            "    pass\n"
+            "else:\n"
+            "    raise SystemExit('the server is writable')\n"
+        ),
         # Honest code that looks around: no process but bwrap's init, the server and itself; no
         # file the earlier candidates left in /tmp or the home folder.
         "z_census": (
@@ -181,7 +197,7 @@ def test_the_hostile_run_completes_in_the_sandbox(hostile):
     report = hostile["report"]
     assert report["sandbox"] == ["bwrap"]
     assert {p["sandbox"] for p in report["pairs"]} == {"bwrap"}
-    assert report["totals"]["pairs"] == 12
+    assert report["totals"]["pairs"] == 13
 
 
 def test_the_machine_is_as_it_was(hostile):
@@ -200,6 +216,12 @@ def test_a_blocked_action_is_the_candidates_failure(hostile, name):
     assert p["status"] == "ok"
     assert verdict_set(p) == {"solution-bug"}, p["rows"]
     assert p["collection_errors"]
+
+
+def test_forged_answers_and_the_servers_memory_are_out_of_reach(hostile):
+    p = pair(hostile, "k_forge")
+    assert p["status"] == "ok"
+    assert verdict_set(p) == {"agree"}, p["rows"]
 
 
 def test_killing_the_parent_is_a_crash(hostile):

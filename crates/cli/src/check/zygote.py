@@ -10,7 +10,10 @@ line on stdin and answers one JSON line per request on the protocol descriptor. 
   wall-clock limit, so a child orphaned by a killed server still ends);
 * stdin, stdout and stderr on /dev/null: what the solution prints through sys.stdout/sys.stderr is
   captured and capped by runner.py, and what it writes to the descriptors directly is discarded;
-* its own temporary directory, removed afterwards.
+* its own temporary directory, removed afterwards;
+* no way to the server: the protocol pipe is closed in the child, and the server is not dumpable (no
+  ptrace, no /proc/PID/mem without CAP_SYS_PTRACE, which the sandbox drops), so a solution cannot
+  write the answers of the pairs after it.
 
 The child calls runner.run_request (both views, exactly as the page does) and writes the reply to a
 file; a child that ends without writing it (os._exit, a signal) is reported as crashed.
@@ -48,8 +51,20 @@ DEVNULL = os.open(os.devnull, os.O_RDWR)
 os.dup2(DEVNULL, 1)  # nothing else may write on the protocol
 
 
+def not_dumpable() -> None:
+    """PR_SET_DUMPABLE 0: without CAP_SYS_PTRACE (the sandbox drops every capability), no child
+    can ptrace this server or write its memory through /proc/PID/mem."""
+    try:
+        import ctypes
+
+        ctypes.CDLL(None).prctl(4, 0, 0, 0, 0)
+    except (OSError, AttributeError):  # not Linux
+        pass
+
+
 def child(req: dict, work: str) -> None:
     os.setpgid(0, 0)
+    os.close(PROTOCOL.fileno())  # the solution must not write answers of its own
     for fd in (0, 1, 2):
         os.dup2(DEVNULL, fd)
     memory = int(req.get("memory_mb") or 0) << 20
@@ -206,6 +221,7 @@ def warm_up(base: str) -> None:
 
 
 def main() -> None:
+    not_dumpable()
     base = tempfile.mkdtemp(prefix="bench-explorer-check-")
     warm_up(base)
     keep = {}
