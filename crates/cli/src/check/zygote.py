@@ -7,7 +7,8 @@ line on stdin and answers one JSON line per request on the protocol descriptor. 
 
 * a wall-clock limit (`timeout` seconds): the whole group is killed (SIGKILL) when it passes;
 * a memory limit (`memory_mb`, RLIMIT_AS) and a CPU-time limit (RLIMIT_CPU, a little above the
-  wall-clock limit, so a child orphaned by a killed server still ends);
+  wall-clock limit, so a child orphaned by a killed server still ends); in the sandbox's own user
+  namespace, a process limit (RLIMIT_NPROC, PROCESSES);
 * stdin, stdout and stderr on /dev/null: what the solution prints through sys.stdout/sys.stderr is
   captured and capped by runner.py, and what it writes to the descriptors directly is discarded;
 * its own temporary directory, removed afterwards;
@@ -46,6 +47,21 @@ import pytest  # noqa: E402,F401  imported once, before any fork
 # Under bwrap's PID namespace this server is pid 2 (bwrap's init is 1); checking both keeps the
 # sweep below from ever running on the host.
 SANDBOXED = os.environ.get("BENCH_EXPLORER_SANDBOX") == "bwrap" and os.getpid() == 2
+# Processes per pair, counting this server and bwrap's init. RLIMIT_NPROC counts a user's processes
+# in one user namespace: in bwrap's own (any user but root), only the sandbox's. Outside one it
+# would count all the user's processes, and root is exempt, so it is set only inside one.
+PROCESSES = 256
+
+
+def in_own_user_namespace() -> bool:
+    try:
+        with open("/proc/self/uid_map", encoding="ascii") as f:
+            return f.read().split() != ["0", "0", "4294967295"]
+    except OSError:
+        return False
+
+
+LIMIT_PROCESSES = SANDBOXED and in_own_user_namespace()
 PROTOCOL = os.fdopen(os.dup(1), "w", encoding="utf-8")
 DEVNULL = os.open(os.devnull, os.O_RDWR)
 os.dup2(DEVNULL, 1)  # nothing else may write on the protocol
@@ -72,6 +88,8 @@ def child(req: dict, work: str) -> None:
         resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
     cpu = int(req["timeout"]) + 2
     resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu))
+    if LIMIT_PROCESSES:
+        resource.setrlimit(resource.RLIMIT_NPROC, (PROCESSES, PROCESSES))
     tempfile.tempdir = work
     reply = runner.run_request(
         {
