@@ -284,6 +284,14 @@ fn extract_parsed(
     }
     extraction.solution_names = solution_names;
     let helpers = helper_asserts(body, &cases, &unlisted);
+    let called = read_names(body);
+    // The checks of unittest test cases (`unittest.rs`): entries of their tests, never silence.
+    let mut full = full;
+    let collected: HashSet<String> = cases
+        .iter()
+        .filter_map(|c| c.id.split_once("::").map(|(class, _)| class.to_string()))
+        .collect();
+    full.extend(crate::unittest::entries(body, &map, &collected));
     // One stage's extraction from the shared parts and its assertions.
     let finish = |mut e: Extraction, stage: Stage, assertions: Vec<crate::model::Assertion>| {
         e.stage = stage;
@@ -298,7 +306,7 @@ fn extract_parsed(
             );
         }
         e.assertions.sort_by_key(|a| a.span.start);
-        e.findings = findings(&e, &scope, &map, &helpers);
+        e.findings = findings(&e, &scope, &map, &helpers, &called);
         if stage == Stage::Full {
             e.findings
                 .extend(unlisted.iter().map(|u| unlisted_finding(&map, u)));
@@ -488,6 +496,7 @@ fn unlisted_finding(map: &SourceMap, u: &collect::Unlisted) -> Finding {
             "`{}`: its test ids cannot be known from the file ({}), so its assertions are not listed",
             u.name, u.why
         ),
+        unseen: count_asserts(&u.func.body),
     }
 }
 
@@ -534,6 +543,45 @@ fn enclosing_function(body: &[Stmt], at: TextSize, prefix: &str) -> Option<Strin
         }
     }
     None
+}
+
+/// Every name the module reads (loads) and every attribute it reads: a function none of them names
+/// is never called by the file's code.
+fn read_names(body: &[Stmt]) -> HashSet<&str> {
+    struct Reads<'a>(HashSet<&'a str>);
+    impl<'a> Visitor<'a> for Reads<'a> {
+        fn visit_expr(&mut self, expr: &'a ast::Expr) {
+            match expr {
+                ast::Expr::Name(n) if n.ctx == ast::ExprContext::Load => {
+                    self.0.insert(n.id.as_str());
+                }
+                ast::Expr::Attribute(a) => {
+                    self.0.insert(a.attr.as_str());
+                }
+                _ => {}
+            }
+            visitor::walk_expr(self, expr);
+        }
+    }
+    let mut reads = Reads(HashSet::default());
+    visitor::walk_body(&mut reads, body);
+    reads.0
+}
+
+/// How many asserts a body holds (nested ones included).
+fn count_asserts(body: &[Stmt]) -> u32 {
+    struct Count(u32);
+    impl<'a> Visitor<'a> for Count {
+        fn visit_stmt(&mut self, stmt: &'a Stmt) {
+            if matches!(stmt, Stmt::Assert(_)) {
+                self.0 += 1;
+            }
+            visitor::walk_stmt(self, stmt);
+        }
+    }
+    let mut count = Count(0);
+    visitor::walk_body(&mut count, body);
+    count.0
 }
 
 /// Asserts outside any collected test: in helpers, fixtures, the loader, module level.
@@ -597,6 +645,7 @@ fn findings(
     scope: &ModuleScope,
     map: &SourceMap,
     helpers: &[(&ast::StmtAssert, String)],
+    called: &HashSet<&str>,
 ) -> Vec<Finding> {
     // A helper's assert that an entry stands for (a test calls the helper) is no finding.
     let entries: HashSet<u32> = extraction.assertions.iter().map(|a| a.span.start).collect();
@@ -605,7 +654,7 @@ fn findings(
         .filter(|(a, _)| {
             extraction.stage != Stage::Full || !entries.contains(&a.range.start().to_u32())
         })
-        .map(|(a, owner)| helper_finding(extraction.stage, scope, map, a, owner))
+        .map(|(a, owner)| helper_finding(extraction.stage, scope, map, a, owner, called))
         .collect();
     out.extend(slug_mismatch_finding(extraction));
     out.extend(import_findings(extraction, scope));
@@ -623,8 +672,13 @@ fn helper_finding(
     map: &SourceMap,
     a: &ast::StmtAssert,
     owner: &str,
+    called: &HashSet<&str>,
 ) -> Finding {
     let line = map.line(a.range.start());
+    // Whether pytest may run it: at import, or in a function whose name the file reads.
+    // The loader's own asserts check the harness, not the solution: no check of it is lost.
+    let reached = called.contains(owner.rsplit('.').next().unwrap_or(owner));
+    let unseen = owner == "<module>" || (reached && !scope.loaders.contains(owner));
     let snippet = map.snippet(a.range);
     let message = if stage == Stage::AsWritten {
         let place = if owner == "<module>" {
@@ -633,6 +687,8 @@ fn helper_finding(
             format!("in `{owner}`")
         };
         format!("`{snippet}` {place} is not inside a test; taken as a check at this stage, it is evaluated out of its context and leaks into the measurement")
+    } else if !reached && owner != "<module>" {
+        format!("`{snippet}` in `{owner}` is not inside a test, and nothing in the file calls `{owner}`: pytest never runs it")
     } else if owner == "<module>" {
         format!("`{snippet}` runs at module level, once, when pytest imports the file: if it fails, every test of the file errors; it is not extracted as a check")
     } else if scope.loaders.contains(owner) {
@@ -644,6 +700,7 @@ fn helper_finding(
         shape: Shape::HelperAssertion,
         line,
         message,
+        unseen: u32::from(stage == Stage::Full && unseen),
     }
 }
 
@@ -665,6 +722,7 @@ fn slug_mismatch_finding(extraction: &Extraction) -> Option<Finding> {
         .unwrap_or(1);
     let listed: Vec<String> = mismatched.iter().map(|n| format!("`{n}`")).collect();
     Some(Finding {
+        unseen: 0,
         shape: Shape::SlugNameMismatch,
         line,
         message: format!(
@@ -689,6 +747,7 @@ fn import_findings(extraction: &Extraction, scope: &ModuleScope) -> Vec<Finding>
     imports
         .into_iter()
         .map(|((line, name), count)| Finding {
+        unseen: 0,
             shape: Shape::StdlibReference,
             line,
             message: format!(
@@ -719,6 +778,7 @@ fn dropped_test_findings(extraction: &Extraction) -> Vec<Finding> {
         }
         if seen.insert(a.test.split('[').next().unwrap_or("").to_string()) {
             out.push(Finding {
+                unseen: 0,
                 shape,
                 line: a.line,
                 message: format!("`{}`: {}", a.test, a.reason.clone().unwrap_or_default()),

@@ -18,6 +18,7 @@ mod portable;
 mod pytest;
 mod readable;
 mod source;
+mod unittest;
 
 pub mod bench;
 pub mod verdict;

@@ -88,6 +88,11 @@ impl Extraction {
             .filter(|a| a.status == Status::Dropped)
     }
 
+    /// Checks pytest may make that are no entry: the sum of the findings' `unseen`.
+    pub fn unseen(&self) -> u32 {
+        self.findings.iter().map(|f| f.unseen).sum()
+    }
+
     /// Whether an author's CI gate should fail: anything dropped, found, or a syntax error.
     pub fn is_clean(&self) -> bool {
         self.dropped().next().is_none() && self.findings.is_empty() && self.syntax_errors.is_empty()
@@ -185,6 +190,14 @@ pub struct Finding {
     pub shape: Shape,
     pub line: u32,
     pub message: String,
+    /// How many checks pytest may make that this finding stands for and that are no entry (an
+    /// assert in a helper something calls, a test whose ids are unknown); absent when none.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub unseen: u32,
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
 }
 
 /// A syntax error; what parses around it is still extracted.

@@ -357,15 +357,20 @@ impl<'a> Walk<'_, '_, 'a, '_> {
             return None;
         };
         let name = n.id.as_str();
+        // After `from solution import *` the name may be the solution's, not the file's `def`.
         if self.test.locals.contains(name)
             || self.test.aliases.contains_key(name)
             || self.ctx.scope.loaders.contains(name)
+            || self.ctx.scope.star_import
         {
             return None;
         }
         match self.ctx.scope.globals.get(name) {
+            // A generator or coroutine function's call runs none of its body.
             Some(Global::Helper { def: Some(def), .. })
-                if !nested_asserts_of_body(&def.body).is_empty() =>
+                if !def.is_async
+                    && !resolve::FunctionFacts::of(def).yields
+                    && !nested_asserts_of_body(&def.body).is_empty() =>
             {
                 Some((e.value.as_ref(), def))
             }
@@ -582,6 +587,13 @@ fn whole_test_reason(ctx: &Ctx, test: &Test) -> Option<String> {
             ctx.map.line(call.start())
         ));
     }
+    if let Some((call, helper)) = skip_in_callees(ctx, f) {
+        return Some(format!(
+            "the test calls `{helper}`, which calls `{}` on line {}: pytest then reports the whole test skipped or xfailed, so none of its asserts is a passing check",
+            ctx.map.snippet(call),
+            ctx.map.line(call.start())
+        ));
+    }
     let loads = resolve::loader_calls(ctx, f);
     let uses_module_level = uses_module_level_solution(ctx, test);
     if loads.len() + usize::from(uses_module_level) > 1 {
@@ -596,6 +608,54 @@ fn whole_test_reason(ctx: &Ctx, test: &Test) -> Option<String> {
         ));
     }
     None
+}
+
+/// A `pytest.skip`/`xfail`/`importorskip` call in a function of the test file that the test
+/// reaches by name (through helpers calling helpers): the call, and the helper the test names.
+fn skip_in_callees(ctx: &Ctx, f: &ast::StmtFunctionDef) -> Option<(TextRange, String)> {
+    let mut seen: HashSet<&str> = HashSet::default();
+    let mut queue: Vec<(&ast::StmtFunctionDef, Option<String>)> = vec![(f, None)];
+    while let Some((def, via)) = queue.pop() {
+        if let Some(via) = &via {
+            let found = find_call(def, |e| {
+                ctx.scope
+                    .pytest_path(e)
+                    .is_some_and(|p| PYTEST_SKIPS.contains(&p.as_str()))
+            });
+            if let Some(call) = found {
+                return Some((call, via.clone()));
+            }
+        }
+        for name in called_names(def) {
+            if seen.len() > 64 || !seen.insert(name) {
+                continue;
+            }
+            if let Some(Global::Helper { def: Some(d), .. }) = ctx.scope.globals.get(name) {
+                queue.push((d, Some(via.clone().unwrap_or_else(|| name.to_string()))));
+            }
+        }
+    }
+    None
+}
+
+/// The names a function's body calls (`name(…)`).
+fn called_names(f: &ast::StmtFunctionDef) -> Vec<&str> {
+    struct Calls<'a>(Vec<&'a str>);
+    impl<'a> Visitor<'a> for Calls<'a> {
+        fn visit_expr(&mut self, expr: &'a Expr) {
+            if let Expr::Call(call) = expr {
+                if let Expr::Name(n) = call.func.as_ref() {
+                    self.0.push(n.id.as_str());
+                }
+            }
+            ruff_python_ast::visitor::walk_expr(self, expr);
+        }
+    }
+    let mut calls = Calls(Vec::new());
+    for stmt in &f.body {
+        calls.visit_stmt(stmt);
+    }
+    calls.0
 }
 
 /// Whether the test reads a name that the file binds to the solution module (or a name of it) at

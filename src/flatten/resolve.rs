@@ -676,6 +676,12 @@ fn helper_steps(def: &StmtFunctionDef) -> Result<(Vec<Step<'_>>, Option<&Expr>),
             body = &body[1..];
         }
     }
+    if body.iter().any(|s| matches!(s, Stmt::Assert(_))) {
+        return Err(
+            "its body asserts: each of its asserts is a check of the call itself, and a call replayed before a later statement of the test is not written out"
+                .into(),
+        );
+    }
     let Some((Stmt::Return(ret), statements)) = body.split_last() else {
         return Err(
             "its body does not end with its one `return` (only then is it written as a lambda)"
@@ -989,6 +995,16 @@ pub(super) fn helper_check(
     check_signature(ctx, def)?;
     let params = lambda_params(ctx, &def.parameters);
     let mut param_names: Vec<&str> = def.parameters.iter().map(|q| q.name().as_str()).collect();
+    // A name the body binds anywhere (even after this assert) is the function's local from its
+    // first line: read before it is bound, it raises, whatever the module binds under that name.
+    let mut bound = BoundNames::default();
+    for stmt in &def.body {
+        bound.visit_stmt(stmt);
+    }
+    let own = FunctionFacts::of(def);
+    if own.declares {
+        return Err("its body declares a name `global` or `nonlocal`".into());
+    }
     let mut exprs: Vec<&Expr> = Vec::new();
     for s in &steps {
         match s {
@@ -1004,6 +1020,14 @@ pub(super) fn helper_check(
     let mut facts = names::Facts::default();
     for e in &exprs {
         facts.loads.extend(names::Facts::of(e).loads);
+    }
+    if let Some(late) = facts.loads.iter().find(|l| {
+        bound.names.iter().any(|b| *b == l.name.as_str()) && !param_names.contains(&l.name.as_str())
+    }) {
+        return Err(format!(
+            "its body binds `{}` after this assert, which makes it the function's local, unbound where the assert reads it",
+            late.name
+        ));
     }
     let mut lookup = Lookup {
         ctx,
@@ -1075,4 +1099,40 @@ pub(super) fn helper_check(
         prec: ruff_python_ast::OperatorPrecedence::Atomic,
         free: introduced,
     })
+}
+
+/// What a function's own body does (not its nested functions, classes or lambdas): whether it
+/// yields (a call then only makes a generator, and runs none of the body) and whether it declares
+/// names `global` or `nonlocal`.
+#[derive(Default)]
+pub(super) struct FunctionFacts {
+    pub yields: bool,
+    pub declares: bool,
+}
+
+impl FunctionFacts {
+    pub fn of(def: &StmtFunctionDef) -> FunctionFacts {
+        let mut facts = FunctionFacts::default();
+        for stmt in &def.body {
+            facts.visit_stmt(stmt);
+        }
+        facts
+    }
+}
+
+impl<'a> Visitor<'a> for FunctionFacts {
+    fn visit_stmt(&mut self, stmt: &'a Stmt) {
+        match stmt {
+            Stmt::FunctionDef(_) | Stmt::ClassDef(_) => {}
+            Stmt::Global(_) | Stmt::Nonlocal(_) => self.declares = true,
+            _ => visitor::walk_stmt(self, stmt),
+        }
+    }
+    fn visit_expr(&mut self, expr: &'a Expr) {
+        match expr {
+            Expr::Lambda(_) => {}
+            Expr::Yield(_) | Expr::YieldFrom(_) | Expr::Await(_) => self.yields = true,
+            _ => visitor::walk_expr(self, expr),
+        }
+    }
 }

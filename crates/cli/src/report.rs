@@ -94,9 +94,12 @@ pub fn extraction(out: &mut impl Write, e: &Extraction) -> io::Result<()> {
     }
     let kept = e.kept().count();
     let dropped = e.dropped().count();
+    let unseen = e.unseen() as usize;
+    let total = kept + dropped + unseen;
     writeln!(
         out,
-        "  {kept} kept, {dropped} dropped, {} finding{}, {} syntax error{}\n",
+        "  {total} check{} pytest makes: {kept} kept, {dropped} dropped, {unseen} not seen; {} finding{}, {} syntax error{}\n",
+        if total == 1 { "" } else { "s" },
         e.findings.len(),
         if e.findings.len() == 1 { "" } else { "s" },
         e.syntax_errors.len(),

@@ -246,6 +246,8 @@ fn copy(app: AppState, text: String, what: &'static str) {
 struct SummaryData {
     kept: usize,
     dropped: usize,
+    /// Checks pytest may make that are no entry (the findings' `unseen`).
+    unseen: u32,
     tests: usize,
     shapes: Vec<Shape>,
     stage: Stage,
@@ -262,6 +264,7 @@ fn Summary() -> impl IntoView {
             a.as_ref().map(|a| SummaryData {
                 kept: a.totals.kept,
                 dropped: a.totals.dropped,
+                unseen: a.extraction.unseen(),
                 tests: a.groups.len(),
                 shapes: a.totals.shapes.clone(),
                 stage: a.extraction.stage,
@@ -273,13 +276,22 @@ fn Summary() -> impl IntoView {
     view! {
         {move || {
             data.get().map(|d| {
-                let SummaryData { kept, dropped, tests, shapes, stage, slug, wrong } = d;
+                let SummaryData { kept, dropped, unseen, tests, shapes, stage, slug, wrong } = d;
+                let checks = kept + dropped + unseen as usize;
                 view! {
                     <div class="summary" data-testid="summary" data-kept=kept data-dropped=dropped>
                         <div class="stat-row">
                             <span class="stat"><strong>{tests}</strong>" "{if tests == 1 { "test" } else { "tests" }}</span>
+                            <span class="stat" data-testid="checks-count" title="checks pytest makes in this file: kept + dropped + not seen">
+                                <strong>{checks}</strong>" "{if checks == 1 { "check" } else { "checks" }}" pytest makes:"
+                            </span>
                             <span class="stat kept"><strong data-testid="kept-count">{kept}</strong>" kept"</span>
                             <span class="stat dropped"><strong data-testid="dropped-count">{dropped}</strong>" dropped"</span>
+                            {(unseen > 0).then(|| view! {
+                                <span class="stat dropped" title="checks pytest may make that are no entry: asserts in helpers reached other than as a test's statement, at module level, in tests whose ids are unknown (see the findings)">
+                                    <strong data-testid="unseen-count">{unseen}</strong>" not seen"
+                                </span>
+                            })}
                             {(stage != Stage::Full).then(|| view! {
                                 <span class="stat wrong" title="kept checks that do not check what the test checks (compared with the faithful extractor)">
                                     <strong data-testid="wrong-count">{wrong}</strong>" wrong checks"
