@@ -28,6 +28,11 @@ pub struct Case<'a> {
     pub func: &'a ast::StmtFunctionDef,
     /// Whether the function is a method of a test class (its first parameter is the instance).
     pub is_method: bool,
+    /// Whether it is a `test*` method of a `unittest.TestCase` (`unittest.rs`): its instance is a
+    /// plain `unittest.TestCase()`, where that is exact.
+    pub unittest: bool,
+    /// For a unittest test: the `setUp` its class runs before it, replayed before the body.
+    pub unittest_setup: Option<&'a ast::StmtFunctionDef>,
     /// Parameter values from parametrize (or a fixture's `params`), by argument name.
     pub params: Vec<(String, &'a Expr)>,
     /// For each of `params`, the source range of the case it came from.
@@ -82,6 +87,10 @@ pub fn collect<'a>(
         unlisted: Vec::new(),
         class_fixtures: Vec::new(),
         exclude: HashSet::default(),
+        unittest_classes: crate::unittest::testcase_classes(body)
+            .iter()
+            .map(|c| c.range)
+            .collect(),
         reorder: None,
     };
     // `__test__ = False` at module level: pytest collects nothing from the file.
@@ -114,6 +123,7 @@ pub fn collect<'a>(
             }
         }
     }
+    c.cases.extend(crate::unittest::cases(body, map));
     if let Some(why) = file_blocker(body, &c.cases, map) {
         for case in &mut c.cases {
             case.not_run = Some(why.clone());
@@ -609,6 +619,9 @@ struct Collector<'s, 'a> {
     class_fixtures: Vec<(String, u32)>,
     /// Methods a subclass overrides, skipped while its base's body is collected under it.
     exclude: HashSet<String>,
+    /// The module's `unittest.TestCase` classes: pytest's unittest plugin collects them
+    /// (`unittest::cases`), not its Python class collector.
+    unittest_classes: HashSet<TextRange>,
     /// Why pytest may run the file's tests in another order than the file's (a parametrization
     /// wider than function, or one the extractor cannot see): then which test first gets a
     /// parameter object several share is pytest's choice.
@@ -640,7 +653,11 @@ impl<'s, 'a> Collector<'s, 'a> {
                     let shadowed = last_def.get(f.name.as_str()).copied().filter(|&j| j != i);
                     self.collect_function(&within, f, shadowed, rebound.get(f.name.as_str()));
                 }
-                Stmt::ClassDef(c) if c.name.starts_with("Test") => self.collect_class(&within, c),
+                Stmt::ClassDef(c)
+                    if c.name.starts_with("Test") && !self.unittest_classes.contains(&c.range) =>
+                {
+                    self.collect_class(&within, c)
+                }
                 _ => {}
             }
         }
@@ -964,6 +981,8 @@ impl<'s, 'a> Collector<'s, 'a> {
             id: base.to_string(),
             func: f,
             is_method: in_class,
+            unittest: false,
+            unittest_setup: None,
             params: Vec::new(),
             param_ranges: Vec::new(),
             not_run: read.not_run,
@@ -1896,6 +1915,8 @@ fn extend_case<'a>(
         id: String::new(),
         func: case.func,
         is_method: case.is_method,
+        unittest: case.unittest,
+        unittest_setup: case.unittest_setup,
         params,
         param_ranges: ranges,
         not_run: case.not_run.clone().or(set_not_run),

@@ -285,13 +285,7 @@ fn extract_parsed(
     extraction.solution_names = solution_names;
     let helpers = helper_asserts(body, &cases, &unlisted);
     let called = read_names(body);
-    // The checks of unittest test cases (`unittest.rs`): entries of their tests, never silence.
-    let mut full = full;
-    let collected: HashSet<String> = cases
-        .iter()
-        .filter_map(|c| c.id.split_once("::").map(|(class, _)| class.to_string()))
-        .collect();
-    full.extend(crate::unittest::entries(body, &map, &collected));
+
     // One stage's extraction from the shared parts and its assertions.
     let finish = |mut e: Extraction, stage: Stage, assertions: Vec<crate::model::Assertion>| {
         e.stage = stage;

@@ -574,6 +574,8 @@ fn case_digest(case: &Case) -> Digest {
         id,
         func,
         is_method,
+        unittest,
+        unittest_setup,
         params,
         param_ranges,
         not_run,
@@ -586,6 +588,11 @@ fn case_digest(case: &Case) -> Digest {
     d.str(id);
     d.node(*func);
     d.bool(*is_method);
+    d.bool(*unittest);
+    d.bool(unittest_setup.is_some());
+    if let Some(s) = unittest_setup {
+        d.node(*s);
+    }
     d.u32(params.len() as u32);
     for (name, expr) in params {
         d.str(name);

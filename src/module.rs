@@ -1190,6 +1190,21 @@ impl<'a> ModuleScope<'a> {
                     || full == "collections.namedtuple"
                     || full.starts_with("typing.")
                     || full == "re.compile"
+                    // unittest's skip decorators, on literal reasons and conditions: they only
+                    // mark the function they decorate.
+                    || (matches!(
+                        full.as_str(),
+                        "unittest.skip" | "unittest.skipIf" | "unittest.skipUnless"
+                    ) && c
+                        .arguments
+                        .args
+                        .iter()
+                        .chain(c.arguments.keywords.iter().map(|k| &k.value))
+                        .all(|a| {
+                            names::is_literal_value(a, &|n| {
+                                matches!(self.globals.get(n), Some(Global::Constant { .. }))
+                            })
+                        }))
             }
             _ => false,
         }

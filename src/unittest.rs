@@ -7,17 +7,20 @@
 //! `Class::method`. The checks such a test makes are calls of unittest's assert methods
 //! (`self.assertEqual(…)`, `with self.assertRaises(E):`) and plain `assert` statements.
 //!
-//! This extractor does not flatten them yet: each is an entry of its test, dropped with a reason
-//! that says so, so that a file of unittest tests is never reported as "nothing to check" (the
-//! write-up's quiet bug). Plain asserts of a class that `collect` already collects (a `Test*` class)
-//! are decided there.
+//! Each `test*` method is a [`Case`] (`cases`), flattened like any test: its instance is written
+//! as a plain `unittest.TestCase()` (setup.rs), which is exact where the method reads the instance
+//! only for unittest's own assert methods (not redefined by the class) and for attributes it sets
+//! itself, and the class runs nothing around the test (no `setUp`, `tearDown`, decorators, class
+//! body code). A top-level `self.assertEqual(a, b)` is kept as `<the call> is None`: unittest's
+//! own comparison, true when it returns, raising (a fail) when the check fails. Otherwise every
+//! check of the method is dropped with the reason.
 
 use ruff_python_ast::visitor::{self, Visitor};
 use ruff_python_ast::{self as ast, Expr, Stmt};
 use ruff_text_size::{Ranged, TextRange};
 use rustc_hash::FxHashSet as HashSet;
 
-use crate::model::{Assertion, Status};
+use crate::collect::Case;
 use crate::source::SourceMap;
 
 /// The classes of the module pytest collects as unittest test cases: those deriving from
@@ -34,15 +37,15 @@ pub fn testcase_classes(body: &[Stmt]) -> Vec<&ast::StmtClassDef> {
                     }
                 }
             }
-            Stmt::ImportFrom(i) if i.level == 0 => {
-                if i.module
-                    .as_ref()
-                    .is_some_and(|m| m.id.as_str() == "unittest")
-                {
-                    for a in &i.names {
-                        if is_testcase_name(a.name.as_str()) {
-                            bases.insert(a.asname.as_ref().unwrap_or(&a.name).as_str());
-                        }
+            Stmt::ImportFrom(i)
+                if i.level == 0
+                    && i.module
+                        .as_ref()
+                        .is_some_and(|m| m.id.as_str() == "unittest") =>
+            {
+                for a in &i.names {
+                    if is_testcase_name(a.name.as_str()) {
+                        bases.insert(a.asname.as_ref().unwrap_or(&a.name).as_str());
                     }
                 }
             }
@@ -74,121 +77,464 @@ fn is_testcase_name(n: &str) -> bool {
 
 /// unittest's methods that check (and fail the test when the check fails): every `assert*` and
 /// `fail*` method of `unittest.TestCase`, deprecated aliases included.
-fn is_check_method(name: &str) -> bool {
+pub fn is_check_method(name: &str) -> bool {
     name.starts_with("assert") || name.starts_with("fail")
 }
 
-/// One entry per check the `test*` methods of the file's unittest classes make: unittest's assert
-/// methods always, plain asserts only where `collected` (the classes `collect` collects) does not
-/// already decide them. `collected`: the class names whose tests `collect` listed.
-pub fn entries(body: &[Stmt], map: &SourceMap, collected: &HashSet<String>) -> Vec<Assertion> {
+/// Methods of a test case that run around every test (or replace how it runs): a class that
+/// defines one is not replayed yet.
+const AROUND: &[&str] = &[
+    "tearDown",
+    "setUpClass",
+    "tearDownClass",
+    "asyncSetUp",
+    "asyncTearDown",
+    "setup_method",
+    "teardown_method",
+    "setup_class",
+    "teardown_class",
+    "run",
+    "debug",
+    "__init__",
+    "__call__",
+    "__init_subclass__",
+    "__getattr__",
+    "__getattribute__",
+    "__setattr__",
+];
+
+/// The test cases of the module's unittest classes: one per `test*` method a class has (its own
+/// and those its bases in the file define), `Class::method`, each with the reason it cannot be
+/// flattened, if any.
+pub fn cases<'a>(body: &'a [Stmt], map: &SourceMap) -> Vec<Case<'a>> {
+    let classes = testcase_classes(body);
     let mut out = Vec::new();
-    for c in testcase_classes(body) {
-        let plain_too = !collected.contains(c.name.as_str());
-        // unittest takes the last definition of a name (the class's attribute).
+    for c in &classes {
+        let mro = mro(c, &classes);
+        let class_reason = class_reason(&mro, map);
+        let mut methods: Vec<&ast::StmtFunctionDef> = Vec::new();
         let mut seen: HashSet<&str> = HashSet::default();
-        for stmt in c.body.iter().rev() {
-            let Stmt::FunctionDef(f) = stmt else { continue };
-            if !f.name.starts_with("test") || !seen.insert(f.name.as_str()) {
-                continue;
-            }
-            let test = format!("{}::{}", c.name, f.name);
-            let self_name = f
-                .parameters
-                .iter()
-                .next()
-                .map(|p| p.name().to_string())
-                .unwrap_or_default();
-            let mut finder = Checks {
-                self_name: &self_name,
-                plain_too,
-                out: Vec::new(),
-            };
-            visitor::walk_body(&mut finder, &f.body);
-            for (range, what) in finder.out {
-                out.push(dropped(map, &test, range, &c.name, what));
+        let mut defined: HashSet<&str> = HashSet::default();
+        for k in &mro {
+            // unittest takes the class attribute: the last definition in a body, the nearest class.
+            for stmt in k.body.iter().rev() {
+                match stmt {
+                    Stmt::FunctionDef(f) => {
+                        defined.insert(f.name.as_str());
+                        if seen.insert(f.name.as_str()) && f.name.starts_with("test") {
+                            methods.push(f);
+                        }
+                    }
+                    Stmt::Assign(a) => {
+                        for t in &a.targets {
+                            if let Expr::Name(n) = t {
+                                seen.insert(n.id.as_str());
+                                defined.insert(n.id.as_str());
+                            }
+                        }
+                    }
+                    Stmt::AnnAssign(a) => {
+                        if let Expr::Name(n) = a.target.as_ref() {
+                            seen.insert(n.id.as_str());
+                            defined.insert(n.id.as_str());
+                        }
+                    }
+                    _ => {}
+                }
             }
         }
+        methods.sort_by(|a, b| a.name.as_str().cmp(b.name.as_str()));
+        // The nearest `setUp`: replayed before each test when it only sets the instance's
+        // attributes and calls code (see `setup_reason`).
+        let set_up = mro.iter().find_map(|k| {
+            k.body.iter().rev().find_map(|s| match s {
+                Stmt::FunctionDef(f) if f.name.as_str() == "setUp" => Some(f),
+                _ => None,
+            })
+        });
+        let (setup_reason, set_by_setup) = match set_up {
+            Some(s) => setup_reason(s, &defined, map),
+            None => (None, HashSet::default()),
+        };
+        for f in methods {
+            let not_run = class_reason
+                .clone()
+                .or_else(|| setup_reason.clone())
+                .or_else(|| method_reason(f, &defined, &set_by_setup, set_up, map));
+            out.push(Case {
+                id: format!("{}::{}", c.name, f.name),
+                func: f,
+                is_method: true,
+                unittest: true,
+                unittest_setup: set_up,
+                params: Vec::new(),
+                param_ranges: Vec::new(),
+                not_run,
+                parametrized: false,
+                setup: Vec::new(),
+                class_fixtures: Vec::new(),
+                fixture_values: Vec::new(),
+            });
+        }
     }
-    out.sort_by_key(|a| a.span.start);
     out
 }
 
-/// What kind of check a statement is.
-enum What {
-    Method(String),
-    Plain,
-}
-
-struct Checks<'n> {
-    self_name: &'n str,
-    plain_too: bool,
-    out: Vec<(TextRange, What)>,
-}
-
-impl Checks<'_> {
-    /// `self.assertX` (the callee of a check), as the method's name.
-    fn check_method(&self, func: &Expr) -> Option<String> {
-        match func {
-            Expr::Attribute(a)
-                if is_check_method(a.attr.as_str())
-                    && matches!(a.value.as_ref(), Expr::Name(n) if n.id.as_str() == self.self_name) =>
-            {
-                Some(a.attr.to_string())
+/// The class and its bases that the file defines, nearest first (single inheritance chains and
+/// simple trees, depth first, as Python's MRO orders them when no base is shared).
+fn mro<'a>(
+    c: &'a ast::StmtClassDef,
+    classes: &[&'a ast::StmtClassDef],
+) -> Vec<&'a ast::StmtClassDef> {
+    let mut out = vec![c];
+    let mut i = 0;
+    while i < out.len() && out.len() < 32 {
+        let k = out[i];
+        for b in k.bases() {
+            if let Expr::Name(n) = b {
+                if let Some(base) = classes.iter().find(|x| x.name.as_str() == n.id.as_str()) {
+                    if !out.iter().any(|o| o.range == base.range) {
+                        out.push(base);
+                    }
+                }
             }
-            _ => None,
+        }
+        i += 1;
+    }
+    out
+}
+
+/// Why no test of the class can be flattened: what runs around its tests, or what the file does
+/// not show.
+fn class_reason(mro: &[&ast::StmtClassDef], map: &SourceMap) -> Option<String> {
+    for k in mro {
+        let line = map.line(k.range.start());
+        if let Some(d) = k.decorator_list.first() {
+            return Some(format!(
+                "the test case `{}` is decorated (`@{}`, line {line}), which may skip its tests or change how they run",
+                k.name,
+                map.snippet(d.expression.range())
+            ));
+        }
+        if k.bases().len() > 1 || k.arguments.as_ref().is_some_and(|a| !a.keywords.is_empty()) {
+            return Some(format!(
+                "the test case `{}` (line {line}) has several bases or a metaclass, whose methods and setup this extractor does not read",
+                k.name
+            ));
+        }
+        for stmt in &k.body {
+            match stmt {
+                Stmt::FunctionDef(f) if AROUND.contains(&f.name.as_str()) => {
+                    return Some(format!(
+                        "the test case `{}` defines `{}` (line {}), which runs around every test and is not replayed",
+                        k.name,
+                        f.name,
+                        map.line(f.range.start())
+                    ));
+                }
+                Stmt::FunctionDef(_) | Stmt::Pass(_) => {}
+                Stmt::Expr(e) if e.value.is_string_literal_expr() => {}
+                Stmt::Assign(a) if crate::names::is_immutable_literal(&a.value) => {}
+                other => {
+                    return Some(format!(
+                        "the body of the test case `{}` runs `{}` (line {}) when pytest imports the file",
+                        k.name,
+                        map.snippet(other.range()),
+                        map.line(other.range().start())
+                    ));
+                }
+            }
+        }
+    }
+    None
+}
+
+/// Why a test method cannot be flattened with a plain `unittest.TestCase()` as its instance.
+fn method_reason(
+    f: &ast::StmtFunctionDef,
+    defined: &HashSet<&str>,
+    set_by_setup: &HashSet<String>,
+    set_up: Option<&ast::StmtFunctionDef>,
+    map: &SourceMap,
+) -> Option<String> {
+    let line = map.line(f.range.start());
+    if let Some(d) = f.decorator_list.first() {
+        return Some(format!(
+            "the test is decorated (`@{}`, line {line}), which may skip it or change how it runs",
+            map.snippet(d.expression.range())
+        ));
+    }
+    if f.is_async {
+        return Some(
+            "an `async def` test method runs under an event loop unittest provides".into(),
+        );
+    }
+    let Some(this) = f.parameters.args.first().map(|p| p.parameter.name.as_str()) else {
+        return Some("the test method takes no instance".into());
+    };
+    if f.parameters.len() != 1 {
+        return Some("the test method takes parameters besides its instance".into());
+    }
+    if let Some(s) = set_up {
+        let same = s.parameters.args.first().map(|p| p.parameter.name.as_str()) == Some(this);
+        let bound = bound_names(s);
+        if !same || bound.iter().any(|b| mentions_name(f, b)) {
+            return Some(format!(
+                "the test's names and those of `setUp` (line {}) would share one expression's scope",
+                map.line(s.range.start())
+            ));
+        }
+    }
+    let mut reads = SelfReads {
+        this,
+        assigned: set_by_setup.clone(),
+        problem: None,
+    };
+    for stmt in &f.body {
+        reads.visit_stmt(stmt);
+        if reads.problem.is_some() {
+            break;
+        }
+    }
+    if let Some((range, what)) = reads.problem {
+        return Some(format!(
+            "the test reads `{}` on line {} ({what}); the plain `unittest.TestCase()` that stands for the test's instance has only unittest's own methods",
+            map.snippet(range),
+            map.line(range.start())
+        ));
+    }
+    if let Some(custom) = reads_custom_check(f, this, defined) {
+        return Some(format!(
+            "the test case defines its own `{custom}`, which is not unittest's check"
+        ));
+    }
+    None
+}
+
+/// Why the class's `setUp` cannot be replayed before each test, and the attributes it sets on the
+/// instance. Replayed, it is the body's statements in order with the same plain `TestCase()`; so
+/// it must read the instance as a test may (`SelfReads`), bind no name but its instance's
+/// attributes, and be a plain method.
+fn setup_reason(
+    s: &ast::StmtFunctionDef,
+    defined: &HashSet<&str>,
+    map: &SourceMap,
+) -> (Option<String>, HashSet<String>) {
+    let line = map.line(s.range.start());
+    let refuse = |why: &str| {
+        (
+            Some(format!(
+                "the test case's `setUp` (line {line}) runs before every test, and {why}"
+            )),
+            HashSet::default(),
+        )
+    };
+    if !s.decorator_list.is_empty() || s.is_async || s.parameters.len() != 1 {
+        return refuse("it is not a plain method");
+    }
+    let Some(this) = s.parameters.args.first().map(|p| p.parameter.name.as_str()) else {
+        return refuse("it takes no instance");
+    };
+    if !bound_names(s).is_empty() {
+        return refuse("it binds local names, which would share the test's expression");
+    }
+    let mut reads = SelfReads {
+        this,
+        assigned: HashSet::default(),
+        problem: None,
+    };
+    for stmt in &s.body {
+        reads.visit_stmt(stmt);
+    }
+    if let Some((range, what)) = reads.problem {
+        return refuse(&format!(
+            "it reads `{}` on line {} ({what})",
+            map.snippet(range),
+            map.line(range.start())
+        ));
+    }
+    if let Some(custom) = reads_custom_check(s, this, defined) {
+        return refuse(&format!("it calls the test case's own `{custom}`"));
+    }
+    (None, reads.assigned)
+}
+
+/// Names a function binds in its body (not its parameters, not attributes).
+fn bound_names(f: &ast::StmtFunctionDef) -> Vec<String> {
+    let mut bound = crate::module::BoundNames::default();
+    for stmt in &f.body {
+        bound.visit_stmt(stmt);
+    }
+    bound.names
+}
+
+/// Whether a function's body names `name` anywhere.
+fn mentions_name(f: &ast::StmtFunctionDef, name: &str) -> bool {
+    f.body.iter().any(|s| mentions(s, name))
+}
+
+/// A check method the test calls that the class (or a base in the file) defines itself.
+fn reads_custom_check(
+    f: &ast::StmtFunctionDef,
+    this: &str,
+    defined: &HashSet<&str>,
+) -> Option<String> {
+    struct Find<'t, 'd, 'n> {
+        this: &'t str,
+        defined: &'d HashSet<&'n str>,
+        found: Option<String>,
+    }
+    impl<'a> Visitor<'a> for Find<'_, '_, '_> {
+        fn visit_expr(&mut self, expr: &'a Expr) {
+            if let Expr::Attribute(a) = expr {
+                if matches!(a.value.as_ref(), Expr::Name(n) if n.id.as_str() == self.this)
+                    && self.defined.contains(a.attr.as_str())
+                {
+                    self.found.get_or_insert_with(|| a.attr.to_string());
+                }
+            }
+            visitor::walk_expr(self, expr);
+        }
+    }
+    let mut find = Find {
+        this,
+        defined,
+        found: None,
+    };
+    visitor::walk_body(&mut find, &f.body);
+    find.found
+}
+
+/// The test's reads of its instance, in order: each must be a check method, `subTest`, or an
+/// attribute the test set before (`self.x = …`).
+struct SelfReads<'t> {
+    this: &'t str,
+    assigned: HashSet<String>,
+    problem: Option<(TextRange, &'static str)>,
+}
+
+impl<'a> Visitor<'a> for SelfReads<'_> {
+    fn visit_stmt(&mut self, stmt: &'a Stmt) {
+        if self.problem.is_some() {
+            return;
+        }
+        match stmt {
+            // A nested function may read the instance whenever it is called: refuse any mention.
+            Stmt::FunctionDef(_) | Stmt::ClassDef(_) => {
+                if mentions(stmt, self.this) {
+                    self.problem = Some((stmt.range(), "inside a nested function or class"));
+                }
+            }
+            Stmt::Assign(a) => {
+                self.visit_expr(&a.value);
+                for t in &a.targets {
+                    match t {
+                        Expr::Attribute(at) if matches!(at.value.as_ref(), Expr::Name(n) if n.id.as_str() == self.this) =>
+                        {
+                            self.assigned.insert(at.attr.to_string());
+                        }
+                        other => self.visit_expr(other),
+                    }
+                }
+            }
+            _ => visitor::walk_stmt(self, stmt),
+        }
+    }
+
+    fn visit_expr(&mut self, expr: &'a Expr) {
+        if self.problem.is_some() {
+            return;
+        }
+        match expr {
+            Expr::Attribute(a) if matches!(a.value.as_ref(), Expr::Name(n) if n.id.as_str() == self.this) =>
+            {
+                let attr = a.attr.as_str();
+                if !(is_check_method(attr) || attr == "subTest" || self.assigned.contains(attr)) {
+                    self.problem = Some((
+                        a.range,
+                        "an attribute the test does not set itself and that is not one of unittest's checks",
+                    ));
+                }
+            }
+            Expr::Name(n) if n.id.as_str() == self.this => {
+                self.problem = Some((n.range, "the instance itself, handed on"));
+            }
+            _ => visitor::walk_expr(self, expr),
         }
     }
 }
 
-impl<'a> Visitor<'a> for Checks<'_> {
-    fn visit_stmt(&mut self, stmt: &'a Stmt) {
-        match stmt {
-            Stmt::FunctionDef(_) | Stmt::ClassDef(_) => return,
-            Stmt::Assert(a) if self.plain_too => self.out.push((a.range, What::Plain)),
-            Stmt::Expr(e) => {
-                if let Expr::Call(call) = e.value.as_ref() {
-                    if let Some(m) = self.check_method(&call.func) {
-                        self.out.push((e.range, What::Method(m)));
+/// Whether a statement names `this` anywhere.
+fn mentions(stmt: &Stmt, this: &str) -> bool {
+    struct Mentions<'t>(&'t str, bool);
+    impl<'a> Visitor<'a> for Mentions<'_> {
+        fn visit_expr(&mut self, expr: &'a Expr) {
+            if matches!(expr, Expr::Name(n) if n.id.as_str() == self.0) {
+                self.1 = true;
+            }
+            visitor::walk_expr(self, expr);
+        }
+    }
+    let mut m = Mentions(this, false);
+    m.visit_stmt(stmt);
+    m.1
+}
+
+/// `self.assertX(…)` (the callee of a check) for the instance named `this`: the method's name.
+pub fn check_call<'e>(expr: &'e Expr, this: &str) -> Option<&'e ast::ExprCall> {
+    let Expr::Call(call) = expr else { return None };
+    match call.func.as_ref() {
+        Expr::Attribute(a)
+            if is_check_method(a.attr.as_str())
+                && matches!(a.value.as_ref(), Expr::Name(n) if n.id.as_str() == this) =>
+        {
+            Some(call)
+        }
+        _ => None,
+    }
+}
+
+/// The checks nested in a statement (unittest's check calls, as statements or `with` items), for a
+/// test whose instance is `this`: each range, and the method's name.
+pub fn nested_checks(stmt: &Stmt, this: &str) -> Vec<(TextRange, String)> {
+    struct Checks<'t> {
+        this: &'t str,
+        out: Vec<(TextRange, String)>,
+    }
+    impl<'a> Visitor<'a> for Checks<'_> {
+        fn visit_stmt(&mut self, stmt: &'a Stmt) {
+            match stmt {
+                Stmt::FunctionDef(_) | Stmt::ClassDef(_) => return,
+                Stmt::Expr(e) => {
+                    if let Some(call) = check_call(&e.value, self.this) {
+                        self.out.push((e.range, method_name(call)));
                     }
                 }
-            }
-            Stmt::With(w) => {
-                for item in &w.items {
-                    if let Expr::Call(call) = &item.context_expr {
-                        if let Some(m) = self.check_method(&call.func) {
-                            self.out.push((item.context_expr.range(), What::Method(m)));
+                Stmt::With(w) => {
+                    for item in &w.items {
+                        if let Some(call) = check_call(&item.context_expr, self.this) {
+                            self.out
+                                .push((item.context_expr.range(), method_name(call)));
                         }
                     }
                 }
+                _ => {}
             }
-            _ => {}
+            visitor::walk_stmt(self, stmt);
         }
-        visitor::walk_stmt(self, stmt);
+        fn visit_expr(&mut self, _: &'a Expr) {}
     }
+    let mut checks = Checks {
+        this,
+        out: Vec::new(),
+    };
+    checks.visit_stmt(stmt);
+    checks.out
 }
 
-fn dropped(map: &SourceMap, test: &str, range: TextRange, class: &str, what: What) -> Assertion {
-    let (line, column) = map.line_column(range.start());
-    let reason = match what {
-        What::Method(m) => format!(
-            "`self.{m}(…)` is a check unittest makes in the test case `{class}`; this extractor does not flatten unittest's assert methods yet, so it cannot be kept"
-        ),
-        What::Plain => format!(
-            "the assert is in a method of the unittest test case `{class}`, which pytest runs through its unittest plugin; this extractor does not flatten unittest test cases yet, so it cannot be kept"
-        ),
-    };
-    Assertion {
-        test: test.to_string(),
-        line,
-        column,
-        source: map.text(range).to_string(),
-        status: Status::Dropped,
-        expr: None,
-        reason: Some(reason),
-        unresolved: Some(Vec::new()),
-        shapes: Vec::new(),
-        span: map.span(range),
-        origins: Vec::new(),
+fn method_name(call: &ast::ExprCall) -> String {
+    match call.func.as_ref() {
+        Expr::Attribute(a) => a.attr.to_string(),
+        _ => String::new(),
     }
 }

@@ -36,7 +36,7 @@ pub(super) fn assertion(
         Some(stmt.test.as_ref()),
         items,
         &[],
-        None,
+        Special::default(),
         all_solution_names,
     )
 }
@@ -106,9 +106,47 @@ pub(super) fn in_helper(
         Some(call),
         items,
         &[],
-        Some(pre),
+        Special {
+            pre: Some(pre),
+            call_check: false,
+        },
         all_solution_names,
     )
+}
+
+/// A check unittest makes, `self.assertEqual(a, b)`, as a top-level statement (`call`) of a
+/// unittest test whose instance `setup` binds to a plain `unittest.TestCase()`: kept as
+/// `<call> is None`, unittest's own comparison, which returns `None` when the check passes and
+/// raises when it fails. `stmt`: the statement, as an entry reports it.
+pub(super) fn unittest_check(
+    ctx: &Ctx,
+    test: &Test,
+    stmt: &ast::StmtAssert,
+    call: &Expr,
+    items: &[Item],
+    all_solution_names: &mut Vec<String>,
+) -> Assertion {
+    decide(
+        ctx,
+        test,
+        stmt,
+        Some(call),
+        items,
+        &[],
+        Special {
+            pre: None,
+            call_check: true,
+        },
+        all_solution_names,
+    )
+}
+
+/// What is special about a check: a helper written out for it (`in_helper`), or a check that is
+/// a call returning `None` when it passes (`unittest_check`).
+#[derive(Default)]
+struct Special<'p> {
+    pre: Option<Pre<'p>>,
+    call_check: bool,
 }
 
 /// A name whose spelling is decided before the assertion's names are resolved: a helper the check
@@ -139,7 +177,7 @@ pub(super) fn in_loop(
         None,
         items,
         fresh,
-        None,
+        Special::default(),
         all_solution_names,
     )
 }
@@ -152,9 +190,10 @@ fn decide(
     expr: Option<&Expr>,
     items: &[Item],
     fresh: &[String],
-    pre: Option<Pre>,
+    special: Special,
     all_solution_names: &mut Vec<String>,
 ) -> Assertion {
+    let Special { pre, call_check } = special;
     let facts = expr.map(Facts::of).unwrap_or_default();
     let replay = replay::replay_set(test, &facts, items);
     let mut sources: Vec<(&[names::Load], Option<usize>)> = vec![(&facts.loads, None)];
@@ -185,6 +224,7 @@ fn decide(
         items,
         replay: &replay,
         snapshots: &snapshots,
+        call_check,
     };
     if let Some((reason, listed)) = decision.refusal(&mut names) {
         return emit::dropped(ctx, test.case, stmt, reason, listed, shapes, names.origins);
@@ -501,6 +541,8 @@ struct Decision<'d, 's, 'a, 't> {
     replay: &'d Replay,
     /// The file's `from solution import …`, replayed as snapshots (see `imports`).
     snapshots: &'d [String],
+    /// The check is a call that returns `None` when it passes: written `<call> is None`.
+    call_check: bool,
 }
 
 impl Decision<'_, '_, '_, '_> {
@@ -599,6 +641,13 @@ impl Decision<'_, '_, '_, '_> {
         } else {
             None
         };
+        let inlined = inlined.map(|text| {
+            if self.call_check {
+                format!("{text} is None")
+            } else {
+                text
+            }
+        });
         if let Some(text) = inlined {
             // A walrus in the assert binds a name: inside a lambda it cannot clobber a solution
             // global.
@@ -611,7 +660,7 @@ impl Decision<'_, '_, '_, '_> {
         }
         let text = emit::fold(
             ctx,
-            self.expr.map(|e| (e, self.facts)),
+            self.expr.map(|e| (e, self.facts, self.call_check)),
             items,
             &self.replay.items,
             &names.map,
@@ -725,6 +774,11 @@ fn piece_exprs<'a>(fold: &Result<Piece<'a>, Blocker>) -> Vec<&'a Expr> {
             for p in body {
                 out.extend(piece_exprs(&Ok(p.clone())));
             }
+            out
+        }
+        Ok(Raises(r)) => {
+            let mut out: Vec<&'a Expr> = vec![r.expr];
+            out.extend(r.body.iter().copied());
             out
         }
         Ok(BindIndexed(..)) | Err(_) => Vec::new(),

@@ -268,7 +268,7 @@ fn is_singleton(items: &[Item], replay: &[usize], name: &Ident) -> bool {
 /// (the assertion computed them already).
 pub fn fold(
     ctx: &Ctx,
-    test: Option<(&Expr, &Facts)>,
+    test: Option<(&Expr, &Facts, bool)>,
     items: &[Item],
     replay: &[usize],
     map: &Aliases,
@@ -276,9 +276,9 @@ pub fn fold(
     shared: &[(String, String)],
 ) -> Result<String, String> {
     let no_facts = Facts::default();
-    let (test, facts) = match test {
-        Some((test, facts)) => (Some(test), facts),
-        None => (None, &no_facts),
+    let (test, facts, call_check) = match test {
+        Some((test, facts, call_check)) => (Some(test), facts, call_check),
+        None => (None, &no_facts, false),
     };
     refuse_hidden_solution_names(facts, items, replay, solution_names, shared)?;
     let mut fold = Fold {
@@ -295,6 +295,7 @@ pub fn fold(
         fold.piece(items[i].fold.clone().map_err(|b| b.text().to_string())?)?;
     }
     match test {
+        Some(test) if call_check => fold.check_call(test)?,
         Some(test) => fold.check(test)?,
         // An assert inside a loop: the loop, replayed last, is the check.
         None if fold.current.is_empty() && !fold.segments.is_empty() => {}
@@ -387,6 +388,66 @@ impl<'e> Fold<'_, '_, '_> {
     }
 
     /// An assert's test, which ends the current segment.
+    /// A unittest raises block (see `items::Raises`): a check, `… is None`.
+    fn raises(&mut self, r: &super::items::Raises<'e>) -> Result<(), String> {
+        let body = match r.body.as_slice() {
+            [] => "None".to_string(),
+            [one] => self.lambda_body(one)?,
+            many => {
+                let parts: Result<Vec<String>, String> =
+                    many.iter().map(|e| self.lambda_body(e)).collect();
+                format!("({})", parts?.join(", "))
+            }
+        };
+        let plain_args = r.manager.arguments.keywords.is_empty()
+            && !r.manager.arguments.args.iter().any(Expr::is_starred_expr);
+        let text = match (&r.target, plain_args) {
+            (None, true) => {
+                let mut args: Vec<String> = Vec::new();
+                for a in r.manager.arguments.args.iter() {
+                    args.push(self.lambda_body(a)?);
+                }
+                args.push(format!("lambda: {body}"));
+                format!("{}({})", self.value(&r.manager.func)?, args.join(", "))
+            }
+            (target, _) => {
+                let manager = self.value(r.expr)?;
+                let held = match target {
+                    Some(t) => {
+                        self.binds = true;
+                        format!("({t} := {manager})")
+                    }
+                    None => manager,
+                };
+                format!("{held}.handle(\"{}\", (lambda: {body},), {{}})", r.method)
+            }
+        };
+        self.segments.push((
+            std::mem::take(&mut self.current),
+            Last::Check(format!("{text} is None"), false),
+        ));
+        Ok(())
+    }
+
+    /// An expression as a lambda's body or a call's argument: a bare tuple parenthesised.
+    fn lambda_body(&mut self, e: &Expr) -> Result<String, String> {
+        let text = self.value(e)?;
+        Ok(if names::precedence(e) == Prec::None {
+            format!("({text})")
+        } else {
+            text
+        })
+    }
+
+    /// A check that is a call returning `None` when it passes (unittest's `self.assertEqual`):
+    /// `<call> is None`, a comparison, which `and` needs no parentheses around.
+    fn check_call(&mut self, e: &'e Expr) -> Result<(), String> {
+        let text = format!("{} is None", self.value(e)?);
+        self.segments
+            .push((std::mem::take(&mut self.current), Last::Check(text, false)));
+        Ok(())
+    }
+
     fn check(&mut self, e: &'e Expr) -> Result<(), String> {
         let text = self.value(e)?;
         let alone = !is_bare_wrap(e) && names::precedence(e) <= Prec::And;
@@ -492,6 +553,7 @@ impl<'e> Fold<'_, '_, '_> {
             Piece::Unpack(target, value) => self.unpack(target, value)?,
             Piece::Cond(clauses) => self.cond(clauses)?,
             Piece::Loop(target, iter, body) => return self.for_loop(target, iter, &body),
+            Piece::Raises(r) => return self.raises(&r),
         };
         self.current.push(text);
         Ok(())

@@ -55,6 +55,91 @@ pub enum Piece<'a> {
     /// (`[(t := _bx_t, …) and None for _bx_t in it]`); with them, a guard that stops at the first
     /// failing assert, as pytest does (`not any(… or (…, not (check))[-1] for _bx_t in it)`).
     Loop(&'a Expr, &'a Expr, Vec<Piece<'a>>),
+    /// `with self.assertRaises(E) as err: body` in a unittest test, the body expression statements
+    /// (see `raises_block`): a check, always, as unittest makes it.
+    Raises(Raises<'a>),
+}
+
+/// A unittest raises (or warns) block, written as the same context object's call form: its
+/// `handle(name, (callable,), {})`, which unittest's context-manager form also goes through, runs
+/// `with self: callable()` and keeps `exception` on the object:
+/// `(err := self.assertRaises(E)).handle("assertRaises", (lambda: f(0),), {}) is None`; without
+/// `as`, unittest's public call form `self.assertRaises(E, lambda: f(0)) is None`.
+#[derive(Clone)]
+pub struct Raises<'a> {
+    /// `self.assertRaises(E)`, the context manager's expression, and the call it is.
+    pub expr: &'a Expr,
+    pub manager: &'a ast::ExprCall,
+    /// The method (`assertRaises`, `assertRaisesRegex`, `assertWarns`, `assertWarnsRegex`).
+    pub method: String,
+    /// `as err`.
+    pub target: Option<Ident>,
+    /// The block's expression statements, in order.
+    pub body: Vec<&'a Expr>,
+}
+
+/// unittest's context managers whose `__enter__` returns the context object itself and whose
+/// `handle` runs a callable inside it.
+const RAISES_METHODS: &[&str] = &[
+    "assertRaises",
+    "assertRaisesRegex",
+    "assertWarns",
+    "assertWarnsRegex",
+];
+
+/// `with self.assertRaises(E) [as err]:` over expression statements (or `pass`), in a unittest test
+/// whose instance is `this`: the item standing for it (its one piece is a check), or `None`.
+pub fn raises_block<'a>(
+    w: &'a ast::StmtWith,
+    this: &str,
+    is_local: &dyn Fn(&str) -> bool,
+) -> Option<Item<'a>> {
+    let [with_item] = w.items.as_slice() else {
+        return None;
+    };
+    if w.is_async {
+        return None;
+    }
+    let manager = crate::unittest::check_call(&with_item.context_expr, this)?;
+    let method = match manager.func.as_ref() {
+        Expr::Attribute(a) if RAISES_METHODS.contains(&a.attr.as_str()) => a.attr.to_string(),
+        _ => return None,
+    };
+    let target = match with_item.optional_vars.as_deref() {
+        None => None,
+        Some(Expr::Name(n)) => Some(n.id.clone()),
+        Some(_) => return None,
+    };
+    let mut body = Vec::new();
+    for stmt in &w.body {
+        match stmt {
+            Stmt::Pass(_) => {}
+            Stmt::Expr(e) if crate::unittest::check_call(&e.value, this).is_none() => {
+                body.push(e.value.as_ref())
+            }
+            _ => return None,
+        }
+    }
+    let mut item = Item::blank(w.range, Kind::Assert, OriginRole::Folded);
+    let reads = Reads { is_local };
+    reads.absorb(&mut item, &with_item.context_expr);
+    for e in &body {
+        let facts = Facts::of(e);
+        // A walrus in the block binds in the test; inside the lambda it would bind in the lambda.
+        if !facts.walrus.is_empty() {
+            return None;
+        }
+        reads.absorb(&mut item, e);
+    }
+    item.defs.extend(target.clone());
+    item.fold = Ok(Piece::Raises(Raises {
+        expr: &with_item.context_expr,
+        manager,
+        method,
+        target,
+        body,
+    }));
+    Some(item)
 }
 
 /// One branch of a `Piece::Cond`: its condition (`None` for `else`) and its statements' pieces.

@@ -200,6 +200,7 @@ impl<'a> Walk<'_, '_, 'a, '_> {
         if let Some(why) = &self.unreachable {
             let why = why.clone();
             self.drop_nested(stmt, &why);
+            self.drop_unittest_checks(stmt, &why);
             if let Some((_, def)) = self.asserting_helper_call(stmt) {
                 for a in nested_asserts_of_body(&def.body) {
                     self.out.push(emit::dropped(
@@ -217,6 +218,32 @@ impl<'a> Walk<'_, '_, 'a, '_> {
         }
         if let Some((call, def)) = self.asserting_helper_call(stmt) {
             self.decide_in_helper(stmt, call, def, solution_names);
+        }
+        if let Some(this) = self.unittest_instance() {
+            if let Some(call) = self.unittest_check(stmt) {
+                let decided = self.decide_unittest_check(stmt, call, solution_names);
+                ctx.spend(&decided);
+                self.out.push(decided);
+            } else if let Some((w, item)) = match stmt {
+                Stmt::With(w) => {
+                    items::raises_block(w, this, &|n| self.test.is_local(n)).map(|item| (w, item))
+                }
+                _ => None,
+            } {
+                // The block is a check, and an item later checks replay (see `items::Raises`).
+                self.push(item);
+                let entry = statement_entry(stmt, &w.items[0].context_expr);
+                let entry = ast::StmtAssert {
+                    range: w.items[0].context_expr.range(),
+                    ..entry
+                };
+                let decided = self.decide_unittest_block(&entry, solution_names);
+                ctx.spend(&decided);
+                self.out.push(decided);
+                return;
+            } else if let Some(why) = container_reason(ctx, stmt) {
+                self.drop_unittest_checks(stmt, &why);
+            }
         }
         match stmt {
             Stmt::Assert(a) => {
@@ -440,6 +467,118 @@ impl<'a> Walk<'_, '_, 'a, '_> {
             };
             ctx.spend(&decided);
             self.out.push(decided);
+        }
+    }
+
+    /// The name of a unittest test's instance (`self`), for a unittest case.
+    fn unittest_instance(&self) -> Option<&'a str> {
+        let f = self.test.case.func;
+        self.test
+            .case
+            .unittest
+            .then(|| f.parameters.args.first().map(|p| p.parameter.name.as_str()))
+            .flatten()
+    }
+
+    /// `stmt` is `self.assertX(…)`, a check unittest makes: the call.
+    fn unittest_check(&self, stmt: &'a Stmt) -> Option<&'a Expr> {
+        let this = self.unittest_instance()?;
+        match stmt {
+            Stmt::Expr(e) => crate::unittest::check_call(&e.value, this).map(|_| e.value.as_ref()),
+            _ => None,
+        }
+    }
+
+    /// A top-level unittest check (see `assertion::unittest_check`), or dropped when replaying what
+    /// runs before it is too long.
+    fn decide_unittest_check(
+        &self,
+        stmt: &'a Stmt,
+        call: &'a Expr,
+        solution_names: &mut Vec<String>,
+    ) -> Assertion {
+        let entry = statement_entry(stmt, call);
+        let f = self.test.case.func;
+        let before = (stmt.start() - f.body[0].start()).to_usize() + self.prelude_chars;
+        if before > MAX_REPLAY_SOURCE {
+            return emit::dropped(
+                self.ctx,
+                self.test.case,
+                &entry,
+                format!(
+                    "the test runs {before} characters of code before it; replaying all of that inside one expression is more than this extractor writes ({MAX_REPLAY_SOURCE})"
+                ),
+                vec![],
+                vec![],
+                vec![],
+            );
+        }
+        assertion::unittest_check(
+            self.ctx,
+            self.test,
+            &entry,
+            call,
+            &self.items,
+            solution_names,
+        )
+    }
+
+    /// A unittest raises block that is the last item: the check is that item (see
+    /// `items::Raises`), or dropped when replaying what runs before it is too long.
+    fn decide_unittest_block(
+        &self,
+        entry: &ast::StmtAssert,
+        solution_names: &mut Vec<String>,
+    ) -> Assertion {
+        let f = self.test.case.func;
+        let before = (entry.range.end() - f.body[0].start()).to_usize() + self.prelude_chars;
+        if before > MAX_REPLAY_SOURCE {
+            return emit::dropped(
+                self.ctx,
+                self.test.case,
+                entry,
+                format!(
+                    "the test runs {before} characters of code up to it; replaying all of that inside one expression is more than this extractor writes ({MAX_REPLAY_SOURCE})"
+                ),
+                vec![],
+                vec![],
+                vec![],
+            );
+        }
+        assertion::in_loop(self.ctx, self.test, entry, &self.items, &[], solution_names)
+    }
+
+    /// Drop every unittest check nested in `stmt` (a call in a block, a `with self.assertRaises`).
+    fn drop_unittest_checks(&mut self, stmt: &Stmt, why: &str) {
+        let Some(this) = self.unittest_instance() else {
+            return;
+        };
+        for (range, method) in crate::unittest::nested_checks(stmt, this) {
+            let why = match stmt {
+                Stmt::With(w) if w.items.iter().any(|i| i.context_expr.range() == range) => format!(
+                    "`with self.{method}(…)` on line {} checks what its block does; a `with` block is not flattened yet",
+                    self.ctx.map.line(range.start())
+                ),
+                _ => why.to_string(),
+            };
+            let entry = ast::StmtAssert {
+                node_index: Default::default(),
+                range,
+                test: Box::new(Expr::NoneLiteral(ast::ExprNoneLiteral {
+                    node_index: Default::default(),
+                    range,
+                })),
+                msg: None,
+            };
+            self.out.push(emit::dropped(
+                self.ctx,
+                self.test.case,
+                &entry,
+                why,
+                vec![],
+                vec![],
+                vec![],
+            ));
         }
     }
 
@@ -975,6 +1114,16 @@ fn untouched_local<'a>(ctx: &Ctx, items: &[Item<'a>], name: &str) -> Option<&'a 
         .iter()
         .any(|l| !is_builtin(ctx, l.name.as_str()));
     (plain && !touched && !reads_names).then_some(value)
+}
+
+/// A check statement as an entry reports it: an `assert` standing for the statement's range.
+fn statement_entry(stmt: &Stmt, call: &Expr) -> ast::StmtAssert {
+    ast::StmtAssert {
+        node_index: Default::default(),
+        range: stmt.range(),
+        test: Box::new(call.clone()),
+        msg: None,
+    }
 }
 
 /// Every assert of a function's body, in source order (nested ones included).

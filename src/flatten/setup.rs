@@ -4,7 +4,7 @@
 
 use rustc_hash::FxHashSet as HashSet;
 
-use ruff_python_ast::{self as ast, Expr};
+use ruff_python_ast::{self as ast, Expr, Stmt};
 use ruff_text_size::{Ranged, TextRange};
 
 use super::items::{self, Blocker, Item, Kind, Piece};
@@ -113,6 +113,32 @@ fn parameter_items<'a>(ctx: &Ctx<'_, 'a>, test: &mut Test<'_, 'a>, items: &mut V
                 role: OriginRole::Fixture,
                 ..items::setup(*range, String::new())
             });
+        } else if i == 0 && case.unittest && !super::resolve::shadows_import(ctx) {
+            // A unittest test's instance: a plain `TestCase()` (see `unittest.rs` for when that is
+            // exact), made where pytest's unittest plugin makes the real one, before the test.
+            items.push(Item {
+                defs: vec![Ident::from(p)],
+                fold: Ok(Piece::BindIndexed(
+                    Ident::from(p),
+                    "__import__(\"unittest\").TestCase()".to_string(),
+                )),
+                label: Some(format!("`{p}`, the test case's instance")),
+                kind: Kind::Fixture,
+                role: OriginRole::Fixture,
+                // Making a `TestCase` runs unittest's code alone and cannot raise: replayed only
+                // where something reads the instance.
+                inert: true,
+                ..items::setup(f.range, String::new())
+            });
+            // The class's `setUp`, which unittest runs on that instance before the test.
+            if let Some(set_up) = case.unittest_setup {
+                for stmt in &set_up.body {
+                    let mut item = items::statement(ctx, stmt, &|n| n == p);
+                    item.inert = matches!(stmt, Stmt::Pass(_))
+                        || matches!(stmt, Stmt::Expr(e) if e.value.is_string_literal_expr());
+                    items.push(item);
+                }
+            }
         } else if i == 0 && case.is_method {
             items.push(items::unfoldable_binding(
                 p,

@@ -160,12 +160,28 @@ def assert_spans(test_path: pathlib.Path) -> dict[int, tuple[int, bool]]:
             for stmt in func.body:
                 if isinstance(stmt, ast.Assert):
                     spans[stmt.lineno] = (stmt.end_lineno, True)
+                elif _is_unittest_check(stmt):
+                    # unittest's checks: `self.assertEqual(…)` and `with self.assertRaises(…):`
+                    # (whose block is part of the check).
+                    spans[stmt.lineno] = (stmt.end_lineno, True)
                 elif isinstance(stmt, ast.For):
                     # An assert in a top-level loop (through nested loops): pytest passed it when the
                     # test failed after the whole loop ran; a failure inside the loop is not after it.
                     for inner in _loop_asserts(stmt):
                         spans[inner.lineno] = (stmt.end_lineno, True)
     return spans
+
+
+def _is_unittest_check(stmt: ast.stmt) -> bool:
+    def check_call(e) -> bool:
+        return (isinstance(e, ast.Call) and isinstance(e.func, ast.Attribute)
+                and isinstance(e.func.value, ast.Name) and e.func.value.id == "self"
+                and e.func.attr.startswith(("assert", "fail")))
+    if isinstance(stmt, ast.Expr):
+        return check_call(stmt.value)
+    if isinstance(stmt, ast.With):
+        return any(check_call(i.context_expr) for i in stmt.items)
+    return False
 
 
 def _loop_asserts(loop: ast.For) -> list[ast.Assert]:
