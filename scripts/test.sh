@@ -39,6 +39,8 @@ cargo build --quiet -p bench-explorer-cli --bin bench-explorer
 python3 -m pytest tests/bench tests/python -q -p no:cacheprovider
 step "Python: the real-world corpus (PyPI sdists at pinned hashes, cached in .cache/realworld/)"
 bash scripts/realworld.sh
+step "Python: the bench-style corpora (HumanEval's check(candidate) files, a unittest exercise track) against pytest"
+bash scripts/corpora.sh
 
 step "Node: the Pyodide worker's engine and client"
 node --test tests/node/

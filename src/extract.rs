@@ -304,6 +304,9 @@ fn extract_parsed(
         if stage == Stage::Full {
             e.findings
                 .extend(unlisted.iter().map(|u| unlisted_finding(&map, u)));
+            e.findings
+                .extend(crate::unittest::unknown_classes(body, &map));
+            e.findings.sort_by_key(|f| f.line);
         }
         e
     };

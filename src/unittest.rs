@@ -23,52 +23,133 @@ use rustc_hash::FxHashSet as HashSet;
 use crate::collect::Case;
 use crate::source::SourceMap;
 
-/// The classes of the module pytest collects as unittest test cases: those deriving from
-/// `unittest.TestCase` (or `IsolatedAsyncioTestCase`), directly or through a class of the file.
-pub fn testcase_classes(body: &[Stmt]) -> Vec<&ast::StmtClassDef> {
-    let mut modules: HashSet<&str> = HashSet::default();
-    let mut bases: HashSet<&str> = HashSet::default();
-    for stmt in body {
-        match stmt {
-            Stmt::Import(i) => {
-                for a in &i.names {
-                    if a.name.as_str() == "unittest" {
-                        modules.insert(a.asname.as_ref().unwrap_or(&a.name).as_str());
+/// The names under which the module imports unittest and its `TestCase` classes.
+#[derive(Default)]
+struct UnittestNames<'a> {
+    modules: HashSet<&'a str>,
+    bases: HashSet<&'a str>,
+}
+
+impl<'a> UnittestNames<'a> {
+    fn of(body: &'a [Stmt]) -> Self {
+        let mut names = UnittestNames::default();
+        for stmt in body {
+            match stmt {
+                Stmt::Import(i) => {
+                    for a in &i.names {
+                        if a.name.as_str() == "unittest" {
+                            names
+                                .modules
+                                .insert(a.asname.as_ref().unwrap_or(&a.name).as_str());
+                        }
                     }
                 }
-            }
-            Stmt::ImportFrom(i)
-                if i.level == 0
-                    && i.module
-                        .as_ref()
-                        .is_some_and(|m| m.id.as_str() == "unittest") =>
-            {
-                for a in &i.names {
-                    if is_testcase_name(a.name.as_str()) {
-                        bases.insert(a.asname.as_ref().unwrap_or(&a.name).as_str());
+                Stmt::ImportFrom(i)
+                    if i.level == 0
+                        && i.module
+                            .as_ref()
+                            .is_some_and(|m| m.id.as_str() == "unittest") =>
+                {
+                    for a in &i.names {
+                        if is_testcase_name(a.name.as_str()) {
+                            names
+                                .bases
+                                .insert(a.asname.as_ref().unwrap_or(&a.name).as_str());
+                        }
                     }
                 }
+                _ => {}
             }
-            _ => {}
         }
+        names
     }
-    let mut out: Vec<&ast::StmtClassDef> = Vec::new();
-    for stmt in body {
-        let Stmt::ClassDef(c) = stmt else { continue };
-        let derives = c.bases().iter().any(|b| match b {
-            Expr::Name(n) => bases.contains(n.id.as_str()),
+
+    /// `unittest.TestCase` (or `IsolatedAsyncioTestCase`) itself, as the file names it.
+    fn is_testcase(&self, b: &Expr) -> bool {
+        match b {
+            Expr::Name(n) => self.bases.contains(n.id.as_str()),
             Expr::Attribute(a) => {
                 is_testcase_name(a.attr.as_str())
-                    && matches!(a.value.as_ref(), Expr::Name(m) if modules.contains(m.id.as_str()))
+                    && matches!(a.value.as_ref(), Expr::Name(m) if self.modules.contains(m.id.as_str()))
             }
             _ => false,
-        });
-        if derives {
-            bases.insert(c.name.as_str());
-            out.push(c);
         }
     }
-    out
+}
+
+/// Whether a class base is unittest's own `TestCase` as the module imported it.
+pub fn is_unittest_base(body: &[Stmt], b: &Expr) -> bool {
+    UnittestNames::of(body).is_testcase(b)
+}
+
+/// The classes of the module pytest collects as unittest test cases: those deriving from
+/// `unittest.TestCase` (or `IsolatedAsyncioTestCase`), directly or through a class of the file,
+/// that the module still names at the end (a later binding of the name, a `del`, replaces it) and
+/// whose `__test__` is not false.
+pub fn testcase_classes(body: &[Stmt]) -> Vec<&ast::StmtClassDef> {
+    let names = UnittestNames::of(body);
+    let mut derived: HashSet<&str> = HashSet::default();
+    let mut out: Vec<&ast::StmtClassDef> = Vec::new();
+    for (i, stmt) in body.iter().enumerate() {
+        let Stmt::ClassDef(c) = stmt else { continue };
+        let derives = c.bases().iter().any(|b| {
+            names.is_testcase(b) || matches!(b, Expr::Name(n) if derived.contains(n.id.as_str()))
+        });
+        if !derives {
+            continue;
+        }
+        derived.insert(c.name.as_str());
+        if rebound_later(&body[i + 1..], c.name.as_str()) {
+            continue;
+        }
+        out.push(c);
+    }
+    let by_name = |n: &str| out.iter().find(|c| c.name.as_str() == n).copied();
+    let collected: Vec<&ast::StmtClassDef> = out
+        .iter()
+        .copied()
+        .filter(|c| !test_false(c, &by_name))
+        .collect();
+    collected
+}
+
+/// Whether a statement after a class rebinds or deletes its name at module level.
+fn rebound_later(later: &[Stmt], name: &str) -> bool {
+    later.iter().any(|s| {
+        let mut bound = crate::module::BoundNames::default();
+        bound.visit_stmt(s);
+        let deleted = matches!(s, Stmt::Delete(d)
+            if d.targets.iter().any(|t| matches!(t, Expr::Name(n) if n.id.as_str() == name)));
+        deleted || bound.names.iter().any(|b| b == name)
+    })
+}
+
+/// Whether the class (or its nearest base in the file that sets it) sets `__test__` to something
+/// other than `True`: pytest then does not collect it.
+fn test_false<'a>(
+    c: &'a ast::StmtClassDef,
+    by_name: &dyn Fn(&str) -> Option<&'a ast::StmtClassDef>,
+) -> bool {
+    let mut k = Some(c);
+    let mut depth = 0;
+    while let Some(class) = k {
+        for s in &class.body {
+            if let Stmt::Assign(a) = s {
+                if a.targets
+                    .iter()
+                    .any(|t| matches!(t, Expr::Name(n) if n.id.as_str() == "__test__"))
+                {
+                    return !matches!(a.value.as_ref(), Expr::BooleanLiteral(b) if b.value);
+                }
+            }
+        }
+        depth += 1;
+        k = class.bases().iter().find_map(|b| match b {
+            Expr::Name(n) if depth < 32 => by_name(n.id.as_str()),
+            _ => None,
+        });
+    }
+    false
 }
 
 fn is_testcase_name(n: &str) -> bool {
@@ -108,9 +189,16 @@ const AROUND: &[&str] = &[
 /// flattened, if any.
 pub fn cases<'a>(body: &'a [Stmt], map: &SourceMap) -> Vec<Case<'a>> {
     let classes = testcase_classes(body);
+    let all_classes: Vec<&ast::StmtClassDef> = body
+        .iter()
+        .filter_map(|s| match s {
+            Stmt::ClassDef(c) => Some(c),
+            _ => None,
+        })
+        .collect();
     let mut out = Vec::new();
     for c in &classes {
-        let mro = mro(c, &classes);
+        let mro = mro(c, &all_classes);
         let class_reason = class_reason(&mro, map);
         let mut methods: Vec<&ast::StmtFunctionDef> = Vec::new();
         let mut seen: HashSet<&str> = HashSet::default();
@@ -144,6 +232,17 @@ pub fn cases<'a>(body: &'a [Stmt], map: &SourceMap) -> Vec<Case<'a>> {
             }
         }
         methods.sort_by(|a, b| a.name.as_str().cmp(b.name.as_str()));
+        // unittest's loader: a class without `test*` methods runs its `runTest`, if it has one.
+        if methods.is_empty() {
+            if let Some(run) = mro.iter().find_map(|k| {
+                k.body.iter().rev().find_map(|s| match s {
+                    Stmt::FunctionDef(f) if f.name.as_str() == "runTest" => Some(f),
+                    _ => None,
+                })
+            }) {
+                methods.push(run);
+            }
+        }
         // The nearest `setUp`: replayed before each test when it only sets the instance's
         // attributes and calls code (see `setup_reason`).
         let set_up = mro.iter().find_map(|k| {
@@ -232,8 +331,30 @@ fn class_reason(mro: &[&ast::StmtClassDef], map: &SourceMap) -> Option<String> {
                         map.line(f.range.start())
                     ));
                 }
+                Stmt::FunctionDef(f)
+                    if !f.decorator_list.is_empty() && !f.name.starts_with("test") =>
+                {
+                    return Some(format!(
+                        "the test case `{}` decorates `{}` (line {}): a pytest fixture or another wrapper may run around its tests",
+                        k.name,
+                        f.name,
+                        map.line(f.range.start())
+                    ));
+                }
                 Stmt::FunctionDef(_) | Stmt::Pass(_) => {}
                 Stmt::Expr(e) if e.value.is_string_literal_expr() => {}
+                Stmt::Assign(a)
+                    if a.targets.iter().any(|t| {
+                        matches!(t, Expr::Name(n) if n.id.starts_with("__") && n.id.ends_with("__"))
+                    }) =>
+                {
+                    return Some(format!(
+                        "the test case `{}` sets `{}` (line {}), which unittest or pytest may read to skip or expect a failure",
+                        k.name,
+                        map.snippet(a.range),
+                        map.line(a.range.start())
+                    ));
+                }
                 Stmt::Assign(a) if crate::names::is_immutable_literal(&a.value) => {}
                 other => {
                     return Some(format!(
@@ -494,6 +615,29 @@ pub fn check_call<'e>(expr: &'e Expr, this: &str) -> Option<&'e ast::ExprCall> {
     }
 }
 
+/// unittest's methods that return a context manager when called without their callable (and make
+/// no check then), with how many positional arguments the callable form takes at least.
+const CONTEXT_FORMS: &[(&str, usize)] = &[
+    ("assertRaises", 2),
+    ("assertRaisesRegex", 3),
+    ("assertWarns", 2),
+    ("assertWarnsRegex", 3),
+    ("assertLogs", usize::MAX),
+    ("assertNoLogs", usize::MAX),
+];
+
+/// `self.assertX(…)` as a statement that makes a check: not a context-manager form called
+/// without its callable (`self.assertRaises(E)` alone makes no check).
+pub fn statement_check<'e>(expr: &'e Expr, this: &str) -> Option<&'e ast::ExprCall> {
+    let call = check_call(expr, this)?;
+    let name = method_name(call);
+    let args = &call.arguments.args;
+    match CONTEXT_FORMS.iter().find(|(m, _)| *m == name) {
+        Some((_, n)) if args.iter().any(Expr::is_starred_expr) || args.len() < *n => None,
+        _ => Some(call),
+    }
+}
+
 /// The checks nested in a statement (unittest's check calls, as statements or `with` items), for a
 /// test whose instance is `this`: each range, and the method's name.
 pub fn nested_checks(stmt: &Stmt, this: &str) -> Vec<(TextRange, String)> {
@@ -506,7 +650,7 @@ pub fn nested_checks(stmt: &Stmt, this: &str) -> Vec<(TextRange, String)> {
             match stmt {
                 Stmt::FunctionDef(_) | Stmt::ClassDef(_) => return,
                 Stmt::Expr(e) => {
-                    if let Some(call) = check_call(&e.value, self.this) {
+                    if let Some(call) = statement_check(&e.value, self.this) {
                         self.out.push((e.range, method_name(call)));
                     }
                 }
@@ -537,4 +681,90 @@ fn method_name(call: &ast::ExprCall) -> String {
         Expr::Attribute(a) => a.attr.to_string(),
         _ => String::new(),
     }
+}
+
+/// Classes that may be unittest test cases the file cannot tell: not named `Test*` (pytest's own
+/// class collection), not derived from unittest's `TestCase` through the file, with a base the file
+/// does not define (an import, an expression). If that base is a `TestCase`, pytest runs their
+/// `test*` methods; their checks are counted as not seen, with a finding.
+pub fn unknown_classes(body: &[Stmt], map: &SourceMap) -> Vec<crate::model::Finding> {
+    let known: HashSet<TextRange> = testcase_classes(body).iter().map(|c| c.range).collect();
+    let file_classes: HashSet<&str> = body
+        .iter()
+        .filter_map(|s| match s {
+            Stmt::ClassDef(c) => Some(c.name.as_str()),
+            _ => None,
+        })
+        .collect();
+    let names = UnittestNames::of(body);
+    let mut unknown: HashSet<&str> = HashSet::default();
+    let mut out = Vec::new();
+    for stmt in body {
+        let Stmt::ClassDef(c) = stmt else { continue };
+        if known.contains(&c.range) {
+            continue;
+        }
+        let Some(base) = c.bases().iter().find(|b| match b {
+            Expr::Name(n) => {
+                unknown.contains(n.id.as_str())
+                    || (n.id.as_str() != "object" && !file_classes.contains(n.id.as_str()))
+            }
+            other => !names.is_testcase(other),
+        }) else {
+            continue;
+        };
+        unknown.insert(c.name.as_str());
+        if c.name.starts_with("Test") {
+            continue;
+        }
+        let mut checks = 0u32;
+        for s in &c.body {
+            if let Stmt::FunctionDef(f) = s {
+                if f.name.starts_with("test") {
+                    let this = f
+                        .parameters
+                        .args
+                        .first()
+                        .map(|p| p.parameter.name.to_string())
+                        .unwrap_or_default();
+                    for stmt in &f.body {
+                        checks += nested_checks(stmt, &this).len() as u32;
+                        checks += count_asserts(stmt);
+                    }
+                }
+            }
+        }
+        if checks == 0 {
+            continue;
+        }
+        out.push(crate::model::Finding {
+            shape: crate::shape::Shape::HelperAssertion,
+            line: map.line(c.range.start()),
+            message: format!(
+                "`{}` derives from `{}`, which the file does not define: if that is a `unittest.TestCase`, pytest runs the class's `test*` methods and their {checks} check{}, which this extraction does not see",
+                c.name,
+                map.snippet(base.range()),
+                if checks == 1 { "" } else { "s" }
+            ),
+            unseen: checks,
+        });
+    }
+    out
+}
+
+/// How many `assert` statements a statement holds (nested ones too, not in nested functions).
+fn count_asserts(stmt: &Stmt) -> u32 {
+    struct Count(u32);
+    impl<'a> Visitor<'a> for Count {
+        fn visit_stmt(&mut self, stmt: &'a Stmt) {
+            match stmt {
+                Stmt::FunctionDef(_) | Stmt::ClassDef(_) => {}
+                Stmt::Assert(_) => self.0 += 1,
+                _ => visitor::walk_stmt(self, stmt),
+            }
+        }
+    }
+    let mut count = Count(0);
+    count.visit_stmt(stmt);
+    count.0
 }

@@ -484,7 +484,9 @@ impl<'a> Walk<'_, '_, 'a, '_> {
     fn unittest_check(&self, stmt: &'a Stmt) -> Option<&'a Expr> {
         let this = self.unittest_instance()?;
         match stmt {
-            Stmt::Expr(e) => crate::unittest::check_call(&e.value, this).map(|_| e.value.as_ref()),
+            Stmt::Expr(e) => {
+                crate::unittest::statement_check(&e.value, this).map(|_| e.value.as_ref())
+            }
             _ => None,
         }
     }
@@ -726,6 +728,13 @@ fn whole_test_reason(ctx: &Ctx, test: &Test) -> Option<String> {
             ctx.map.line(call.start())
         ));
     }
+    if let Some(raise) = raises_skip(f) {
+        return Some(format!(
+            "the test raises `{}` on line {}: pytest then reports the whole test skipped, so none of its checks is a passing check",
+            ctx.map.snippet(raise),
+            ctx.map.line(raise.start())
+        ));
+    }
     if let Some((call, helper)) = skip_in_callees(ctx, f) {
         return Some(format!(
             "the test calls `{helper}`, which calls `{}` on line {}: pytest then reports the whole test skipped or xfailed, so none of its asserts is a passing check",
@@ -775,6 +784,39 @@ fn skip_in_callees(ctx: &Ctx, f: &ast::StmtFunctionDef) -> Option<(TextRange, St
         }
     }
     None
+}
+
+/// A `raise` of unittest's `SkipTest` (or pytest's skip exception) anywhere in the test.
+fn raises_skip(f: &ast::StmtFunctionDef) -> Option<TextRange> {
+    struct Find(Option<TextRange>);
+    impl<'a> Visitor<'a> for Find {
+        fn visit_stmt(&mut self, stmt: &'a Stmt) {
+            if let Stmt::Raise(r) = stmt {
+                let exc = r.exc.as_deref().map(|e| match e {
+                    Expr::Call(c) => c.func.as_ref(),
+                    other => other,
+                });
+                let named = |e: &Expr| match e {
+                    Expr::Name(n) => n.id.as_str() == "SkipTest",
+                    Expr::Attribute(a) => {
+                        a.attr.as_str() == "SkipTest"
+                            || (a.attr.as_str() == "Exception"
+                                && matches!(a.value.as_ref(), Expr::Attribute(s) if s.attr.as_str() == "skip"))
+                    }
+                    _ => false,
+                };
+                if exc.is_some_and(named) {
+                    self.0.get_or_insert(r.range);
+                }
+            }
+            ruff_python_ast::visitor::walk_stmt(self, stmt);
+        }
+    }
+    let mut find = Find(None);
+    for stmt in &f.body {
+        find.visit_stmt(stmt);
+    }
+    find.0
 }
 
 /// The names a function's body calls (`name(…)`).

@@ -225,10 +225,16 @@ fn class_marks(
         return Err(format!("the bases of `{}` nest too deep", class.name));
     }
     // `reversed(__mro__)`: the bases' marks first (single inheritance from classes of the file).
+    // unittest's `TestCase` carries no pytest marks.
     let bases: Vec<&Expr> = class
         .arguments
         .as_ref()
-        .map(|a| a.args.iter().collect())
+        .map(|a| {
+            a.args
+                .iter()
+                .filter(|b| !crate::unittest::is_unittest_base(body, b))
+                .collect()
+        })
         .unwrap_or_default();
     match bases.as_slice() {
         [] => {}
@@ -247,6 +253,13 @@ fn class_marks(
                     ))
                 }
             }
+        }
+        [_] => {
+            return Err(format!(
+                "the class `{}` inherits from `{}`, whose marks the file does not show",
+                class.name,
+                map.snippet(bases[0].range())
+            ))
         }
         _ => {
             return Err(format!(

@@ -185,7 +185,8 @@ pub(crate) fn check_extraction(src: &str, stage: Stage, ex: &Extraction) -> Resu
         let rest = &src[at..];
         let keyword = rest
             .strip_prefix("assert")
-            .is_some_and(|r| !r.starts_with(|c: char| c.is_alphanumeric() || c == '_'));
+            .is_some_and(|r| !r.starts_with(|c: char| c.is_alphanumeric() || c == '_'))
+            || unittest_check_at(rest);
         if !keyword {
             return Err(format!(
                 "{what}: does not point at an `assert` keyword but at {:?}",
@@ -344,4 +345,16 @@ pub(crate) fn panic_message(e: &Box<dyn std::any::Any + Send>) -> String {
         .cloned()
         .or_else(|| e.downcast_ref::<&str>().map(|s| s.to_string()))
         .unwrap_or_else(|| "<non-string panic>".into())
+}
+
+/// Whether `rest` starts with a unittest check, the other kind of entry: `self.assertX(` or
+/// `self.failX(` (the instance under any name).
+fn unittest_check_at(rest: &str) -> bool {
+    let name_len = rest
+        .find(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .unwrap_or(rest.len());
+    name_len > 0
+        && rest[name_len..]
+            .strip_prefix('.')
+            .is_some_and(|r| r.starts_with("assert") || r.starts_with("fail"))
 }
