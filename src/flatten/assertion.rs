@@ -61,7 +61,7 @@ pub(super) fn in_helper(
         span: ctx.map.span(call.range()),
     }];
     let mut solution_names = Vec::new();
-    let lambda = resolve::helper_check(ctx, def, stmt, &mut origins, &mut solution_names);
+    let lambda = resolve::helper_check(ctx, def, Some(stmt), &mut origins, &mut solution_names);
     let lambda = match lambda {
         Ok(lambda) => lambda,
         Err(why) => {
@@ -76,17 +76,23 @@ pub(super) fn in_helper(
             )
         }
     };
-    if let Some(earlier) = items
+    // Earlier calls of the helper are checks of the whole call (`Piece::HelperCheck`), which spell
+    // it whole; any other earlier read of its name cannot be told apart from this call's.
+    let earlier: Vec<&Item> = items
         .iter()
-        .find(|it| it.loads.iter().any(|l| l.name == name))
+        .filter(|it| it.loads.iter().any(|l| l.name == name))
+        .collect();
+    if let Some(other) = earlier
+        .iter()
+        .find(|it| !matches!(it.fold, Ok(Piece::HelperCheck(_))))
     {
         return emit::dropped(
             ctx,
             test.case,
             stmt,
             format!(
-                "the test calls `{name}` on line {called_at}, and {} before it reads `{name}` too: one expression cannot write the helper both as the call that checks this assert and as what ran before",
-                earlier.what(ctx)
+                "the test calls `{name}` on line {called_at}, and {} before it reads `{name}` other than as a call statement",
+                other.what(ctx)
             ),
             vec![name.to_string()],
             vec![Shape::HelperAssertion],
@@ -98,6 +104,7 @@ pub(super) fn in_helper(
         value: lambda,
         origins,
         solution_names,
+        final_only: !earlier.is_empty(),
     };
     decide(
         ctx,
@@ -149,6 +156,56 @@ struct Special<'p> {
     call_check: bool,
 }
 
+/// The helpers that earlier call statements of the test check whole (`Piece::HelperCheck` items
+/// among `replay`): each name, spelled as the whole helper, with what writing it out found. A
+/// helper that cannot be written whole, or whose name the fold also reads otherwise, refuses.
+#[allow(clippy::type_complexity)]
+fn helper_calls(
+    ctx: &Ctx,
+    items: &[Item],
+    replay: &[usize],
+    pre: Option<&Pre>,
+) -> Result<Vec<(String, names::Rendered, Vec<Origin>, Vec<String>)>, String> {
+    let mut out: Vec<(String, names::Rendered, Vec<Origin>, Vec<String>)> = Vec::new();
+    for &i in replay {
+        let Ok(Piece::HelperCheck(Expr::Call(call))) = &items[i].fold else {
+            continue;
+        };
+        let Expr::Name(n) = call.func.as_ref() else {
+            continue;
+        };
+        let name = n.id.as_str();
+        if out.iter().any(|(done, ..)| done == name) {
+            continue;
+        }
+        let Some(Global::Helper { def: Some(def), .. }) = ctx.scope.globals.get(name) else {
+            continue;
+        };
+        if let Some(other) = replay.iter().map(|&j| &items[j]).find(|it| {
+            !matches!(it.fold, Ok(Piece::HelperCheck(_))) && it.loads.iter().any(|l| l.name == name)
+        }) {
+            return Err(format!(
+                "{} runs before this check and reads `{name}`, which the test also calls as an asserting helper",
+                other.what(ctx)
+            ));
+        }
+        if pre.is_some_and(|p| p.name == name && !p.final_only) {
+            continue;
+        }
+        let mut origins = Vec::new();
+        let mut solution_names = Vec::new();
+        let whole = resolve::helper_check(ctx, def, None, &mut origins, &mut solution_names)
+            .map_err(|why| {
+                format!(
+                    "the test calls `{name}` on line {} before this check, and {why}",
+                    ctx.map.line(call.range().start())
+                )
+            })?;
+        out.push((name.to_string(), whole, origins, solution_names));
+    }
+    Ok(out)
+}
+
 /// A name whose spelling is decided before the assertion's names are resolved: a helper the check
 /// calls (`in_helper`), with what writing it out found.
 struct Pre<'p> {
@@ -156,6 +213,9 @@ struct Pre<'p> {
     value: names::Rendered,
     origins: Vec<Origin>,
     solution_names: Vec<String>,
+    /// The test called the helper before (`Piece::HelperCheck` items, which spell it whole):
+    /// `value` spells it in the final check alone.
+    final_only: bool,
 }
 
 /// An assert inside the `for` loop that is the last of `items` (whose body folds): the loop, with
@@ -201,7 +261,17 @@ fn decide(
         sources.push((&items[i].loads, Some(i)));
     }
     let helper = pre.is_some();
-    let mut names = Names::resolve(ctx, test, &sources, items, pre);
+    let overridden = pre
+        .as_ref()
+        .filter(|p| p.final_only)
+        .map(|p| (p.name.to_string(), p.value.clone()));
+    let calls = match helper_calls(ctx, items, &replay.items, pre.as_ref()) {
+        Ok(calls) => calls,
+        Err(why) => {
+            return emit::dropped(ctx, test.case, stmt, why, vec![], vec![], vec![]);
+        }
+    };
+    let mut names = Names::resolve(ctx, test, &sources, items, pre, calls);
     names.refuse_captured_locals(test);
     let shared = shared_constants(ctx, test, &sources, &mut names.map);
     names.refuse_unbound(&replay.unbound, ctx.map.line(stmt.range.start()));
@@ -225,6 +295,7 @@ fn decide(
         replay: &replay,
         snapshots: &snapshots,
         call_check,
+        overridden,
     };
     if let Some((reason, listed)) = decision.refusal(&mut names) {
         return emit::dropped(ctx, test.case, stmt, reason, listed, shapes, names.origins);
@@ -304,6 +375,7 @@ impl Names {
         sources: &Sources,
         items: &[Item],
         pre: Option<Pre>,
+        calls: Vec<(String, names::Rendered, Vec<Origin>, Vec<String>)>,
     ) -> Self {
         let mut names = Names {
             map: test.aliases.clone(),
@@ -314,11 +386,18 @@ impl Names {
             stdlib: false,
         };
         if let Some(pre) = pre {
-            names
-                .map
-                .insert(pre.name.to_string(), Replacement::Value(Rc::new(pre.value)));
+            if !pre.final_only {
+                names
+                    .map
+                    .insert(pre.name.to_string(), Replacement::Value(Rc::new(pre.value)));
+            }
             names.origins.extend(pre.origins);
             names.solution_names.extend(pre.solution_names);
+        }
+        for (name, value, origins, solution_names) in calls {
+            names.map.insert(name, Replacement::Value(Rc::new(value)));
+            names.origins.extend(origins);
+            names.solution_names.extend(solution_names);
         }
         for (loads, item) in sources {
             for load in loads.iter() {
@@ -543,6 +622,8 @@ struct Decision<'d, 's, 'a, 't> {
     snapshots: &'d [String],
     /// The check is a call that returns `None` when it passes: written `<call> is None`.
     call_check: bool,
+    /// A helper the final check alone spells so (see `Pre::final_only`).
+    overridden: Option<(String, names::Rendered)>,
 }
 
 impl Decision<'_, '_, '_, '_> {
@@ -628,19 +709,20 @@ impl Decision<'_, '_, '_, '_> {
     /// The kept expression: inlined if that is exact (and no constant is shared), else folded.
     fn write(&self, names: &mut Names, shared: &[(String, String)]) -> Result<String, String> {
         let (ctx, items) = (self.ctx, self.items);
-        let inlined = if let (true, Some(expr)) = (shared.is_empty(), self.expr) {
-            emit::try_inline(
-                ctx,
-                expr,
-                self.facts,
-                items,
-                &self.replay.items,
-                &names.map,
-                &mut names.origins,
-            )
-        } else {
-            None
-        };
+        let inlined =
+            if let (true, Some(expr), None) = (shared.is_empty(), self.expr, &self.overridden) {
+                emit::try_inline(
+                    ctx,
+                    expr,
+                    self.facts,
+                    items,
+                    &self.replay.items,
+                    &names.map,
+                    &mut names.origins,
+                )
+            } else {
+                None
+            };
         let inlined = inlined.map(|text| {
             if self.call_check {
                 format!("{text} is None")
@@ -660,7 +742,14 @@ impl Decision<'_, '_, '_, '_> {
         }
         let text = emit::fold(
             ctx,
-            self.expr.map(|e| (e, self.facts, self.call_check)),
+            self.expr.map(|e| {
+                let how = match (&self.overridden, self.call_check) {
+                    (Some((name, value)), _) => emit::FinalCheck::Override(name, value),
+                    (None, true) => emit::FinalCheck::ReturnsNone,
+                    (None, false) => emit::FinalCheck::Truth,
+                };
+                (e, self.facts, how)
+            }),
             items,
             &self.replay.items,
             &names.map,
@@ -747,7 +836,7 @@ fn chained_comparison(expr: &Expr) -> Option<&ast::ExprCompare> {
 /// The asserts' tests a piece checks (an earlier assert's, those of a loop's body).
 fn piece_checks<'a>(piece: &Piece<'a>, out: &mut Vec<&'a Expr>) {
     match piece {
-        Piece::Check(e) => out.push(e),
+        Piece::Check(e) | Piece::HelperCheck(e) => out.push(e),
         Piece::Loop(_, _, body) => body.iter().for_each(|p| piece_checks(p, out)),
         _ => {}
     }
@@ -757,7 +846,11 @@ fn piece_checks<'a>(piece: &Piece<'a>, out: &mut Vec<&'a Expr>) {
 fn piece_exprs<'a>(fold: &Result<Piece<'a>, Blocker>) -> Vec<&'a Expr> {
     use Piece::*;
     match fold {
-        Ok(Bind(_, v) | BindName(_, v) | BindParams(_, v) | Eval(v) | Check(v)) => vec![*v],
+        Ok(
+            Bind(_, v) | BindName(_, v) | BindParams(_, v) | Eval(v) | Check(v) | HelperCheck(v),
+        ) => {
+            vec![*v]
+        }
         Ok(Unpack(t, v) | Store(t, v) | Augmented(t, _, v) | DelItem(t, v)) => vec![*t, *v],
         Ok(DelAttr(v, _)) => vec![*v],
         Ok(Cond(clauses)) => clauses

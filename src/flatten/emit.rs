@@ -266,9 +266,18 @@ fn is_singleton(items: &[Item], replay: &[usize], name: &Ident) -> bool {
 /// `(lambda: (c := Cache(), c.put(1), c.get(1) == 1)[-1] and (c.put(2), c.get(2) == 2)[-1])()`.
 /// The lambda keeps walrus targets out of the solution's namespace. `test` comes with its facts
 /// (the assertion computed them already).
+/// How the check that ends a fold is written: its truth (an assert), a call that returns `None`
+/// when it passes (unittest's), or a helper call whose helper is spelled as given for it alone.
+#[derive(Clone, Copy)]
+pub enum FinalCheck<'v> {
+    Truth,
+    ReturnsNone,
+    Override(&'v str, &'v names::Rendered),
+}
+
 pub fn fold(
     ctx: &Ctx,
-    test: Option<(&Expr, &Facts, bool)>,
+    test: Option<(&Expr, &Facts, FinalCheck)>,
     items: &[Item],
     replay: &[usize],
     map: &Aliases,
@@ -276,9 +285,9 @@ pub fn fold(
     shared: &[(String, String)],
 ) -> Result<String, String> {
     let no_facts = Facts::default();
-    let (test, facts, call_check) = match test {
-        Some((test, facts, call_check)) => (Some(test), facts, call_check),
-        None => (None, &no_facts, false),
+    let (test, facts, how) = match test {
+        Some((test, facts, how)) => (Some(test), facts, how),
+        None => (None, &no_facts, FinalCheck::Truth),
     };
     refuse_hidden_solution_names(facts, items, replay, solution_names, shared)?;
     let mut fold = Fold {
@@ -295,8 +304,11 @@ pub fn fold(
         fold.piece(items[i].fold.clone().map_err(|b| b.text().to_string())?)?;
     }
     match test {
-        Some(test) if call_check => fold.check_call(test)?,
-        Some(test) => fold.check(test)?,
+        Some(test) => match how {
+            FinalCheck::Truth => fold.check(test)?,
+            FinalCheck::ReturnsNone => fold.check_call(test)?,
+            FinalCheck::Override(name, value) => fold.check_overridden(test, name, value)?,
+        },
         // An assert inside a loop: the loop, replayed last, is the check.
         None if fold.current.is_empty() && !fold.segments.is_empty() => {}
         None => return Err("nothing in the replay checks the assert".into()),
@@ -387,7 +399,6 @@ impl<'e> Fold<'_, '_, '_> {
         Ok(wrap(e, self.render(e)?))
     }
 
-    /// An assert's test, which ends the current segment.
     /// A unittest raises block (see `items::Raises`): a check, `… is None`.
     fn raises(&mut self, r: &super::items::Raises<'e>) -> Result<(), String> {
         let body = match r.body.as_slice() {
@@ -448,6 +459,27 @@ impl<'e> Fold<'_, '_, '_> {
         Ok(())
     }
 
+    /// A helper call's check written with `name` spelled as `value` (the helper up to the assert
+    /// being decided), where earlier calls in the fold spell it as the whole helper.
+    fn check_overridden(
+        &mut self,
+        e: &'e Expr,
+        name: &str,
+        value: &names::Rendered,
+    ) -> Result<(), String> {
+        let mut map = self.map.clone();
+        map.insert(name.to_string(), Replacement::Value(Rc::new(value.clone())));
+        let text = names::render(e, &map, self.ctx.map)
+            .map(|r| r.text)
+            .map_err(|c| c.describe())?;
+        let text = wrap(e, text);
+        let alone = !is_bare_wrap(e) && names::precedence(e) <= Prec::And;
+        self.segments
+            .push((std::mem::take(&mut self.current), Last::Check(text, alone)));
+        Ok(())
+    }
+
+    /// An assert's test, which ends the current segment.
     fn check(&mut self, e: &'e Expr) -> Result<(), String> {
         let text = self.value(e)?;
         let alone = !is_bare_wrap(e) && names::precedence(e) <= Prec::And;
@@ -538,7 +570,7 @@ impl<'e> Fold<'_, '_, '_> {
             Piece::BindIndexed(name, text) => format!("{name} := {text}"),
             Piece::Eval(Expr::NoneLiteral(_) | Expr::StringLiteral(_)) => return Ok(()),
             Piece::Eval(e) => self.value(e)?,
-            Piece::Check(e) => return self.check(e),
+            Piece::Check(e) | Piece::HelperCheck(e) => return self.check(e),
             Piece::Store(target, value) => self.store(target, value)?,
             Piece::Augmented(target, op, value) => self.augmented(target, op, value)?,
             // `operator.delitem` and the builtin `delattr` are `del` itself: the special method is

@@ -33,6 +33,11 @@ pub enum Piece<'a> {
     Eval(&'a Expr),
     /// An earlier assert: pytest stops the test when it fails, so the fold does too (`… and …`).
     Check(&'a Expr),
+    /// An earlier call statement of a test-file helper whose body asserts (`check(f)`): a check
+    /// that every assert of the call passes, the helper spelled as a lambda true when they all do
+    /// (`resolve::helper_check`, whole), bound for this piece's name only where the fold
+    /// reads it so (`assertion::helper_calls`).
+    HelperCheck(&'a Expr),
     /// `obj.attr = value` or `obj[key] = value` → `[None for obj.attr in [value]]`: the value is
     /// evaluated first and stored through the target exactly as the assignment would.
     Store(&'a Expr, &'a Expr),

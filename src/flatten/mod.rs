@@ -218,6 +218,14 @@ impl<'a> Walk<'_, '_, 'a, '_> {
         }
         if let Some((call, def)) = self.asserting_helper_call(stmt) {
             self.decide_in_helper(stmt, call, def, solution_names);
+            // For what runs after it, the call is a check that every assert of it passes.
+            let test = self.test;
+            let mut item = items::statement(ctx, stmt, &|n| test.is_local(n));
+            item.fold = Ok(items::Piece::HelperCheck(call));
+            item.kind = items::Kind::Assert;
+            item.inert = false;
+            self.push(item);
+            return;
         }
         if let Some(this) = self.unittest_instance() {
             if let Some(call) = self.unittest_check(stmt) {

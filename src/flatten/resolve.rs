@@ -912,7 +912,7 @@ enum CheckStep<'d> {
 fn check_steps<'d>(
     ctx: &Ctx,
     def: &'d StmtFunctionDef,
-    upto: &ruff_python_ast::StmtAssert,
+    upto: Option<&ruff_python_ast::StmtAssert>,
 ) -> Result<Vec<CheckStep<'d>>, String> {
     let mut body: &[Stmt] = &def.body;
     if let Some(Stmt::Expr(e)) = body.first() {
@@ -924,13 +924,14 @@ fn check_steps<'d>(
     for statement in body {
         let refused = || {
             format!(
-                "its body runs `{}` (line {}) before this assert, which is not a plain statement one expression can replay",
+                "its body runs `{}` (line {}){}, which is not a plain statement one expression can replay",
                 ctx.map.snippet(statement.range()),
-                ctx.map.line(statement.range().start())
+                ctx.map.line(statement.range().start()),
+                if upto.is_some() { " before this assert" } else { "" }
             )
         };
         match statement {
-            Stmt::Assert(a) if a.range == upto.range => {
+            Stmt::Assert(a) if upto.is_some_and(|u| a.range == u.range) => {
                 out.push(CheckStep::Assert(&a.test));
                 return Ok(out);
             }
@@ -969,7 +970,10 @@ fn check_steps<'d>(
             _ => return Err(refused()),
         }
     }
-    Err("the assert is not a top-level statement of its body".into())
+    match upto {
+        Some(_) => Err("the assert is not a top-level statement of its body".into()),
+        None => Ok(out),
+    }
 }
 
 /// A test-file helper whose body asserts (`def check(candidate): assert candidate(1) == 2; …`),
@@ -980,10 +984,12 @@ fn check_steps<'d>(
 /// the reasons `helper_lambda` gives (its free names resolved as the test's reads, a signature
 /// that runs nothing, no walrus, `yield` or recursion); the lambda is only ever called where the
 /// test calls the helper, so nothing observes that it is not the `def`.
+/// `upto` `None`: the whole call, as a check that every assert of the helper passes, for a call
+/// the test makes before the one being decided (`(lambda c: c(1) == 2 and (steps…, True)[-1])`).
 pub(super) fn helper_check(
     ctx: &Ctx,
     def: &StmtFunctionDef,
-    upto: &ruff_python_ast::StmtAssert,
+    upto: Option<&ruff_python_ast::StmtAssert>,
     origins: &mut Vec<Origin>,
     solution_names: &mut Vec<String>,
 ) -> Result<names::Rendered, String> {
@@ -1085,6 +1091,14 @@ pub(super) fn helper_check(
                 });
             }
         }
+    }
+    // The statements after the last assert, for a whole call: they run, and may raise.
+    if !pieces.is_empty() {
+        pieces.push("True".into());
+        groups.push(format!("({})[-1]", pieces.join(", ")));
+    }
+    if groups.is_empty() {
+        groups.push("True".into());
     }
     introduced.sort();
     introduced.dedup();
