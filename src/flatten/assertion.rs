@@ -870,7 +870,10 @@ fn piece_exprs<'a>(fold: &Result<Piece<'a>, Blocker>) -> Vec<&'a Expr> {
             out
         }
         Ok(Raises(r)) => {
-            let mut out: Vec<&'a Expr> = vec![r.expr];
+            let mut out: Vec<&'a Expr> = match r.pytest {
+                Some((expected, matching)) => std::iter::once(expected).chain(matching).collect(),
+                None => vec![r.expr],
+            };
             out.extend(r.body.iter().copied());
             out
         }

@@ -410,6 +410,24 @@ impl<'e> Fold<'_, '_, '_> {
                 format!("({})", parts?.join(", "))
             }
         };
+        if let Some((expected, matching)) = r.pytest {
+            let expected = self.lambda_body(expected)?;
+            let text = match matching {
+                None => format!(
+                    "__import__(\"unittest\").TestCase().assertRaises({expected}, lambda: {body}) is None"
+                ),
+                Some(pattern) => {
+                    let pattern = self.lambda_body(pattern)?;
+                    self.binds = true;
+                    format!(
+                        "(_bx_raised := __import__(\"unittest\").TestCase().assertRaises({expected})).handle(\"assertRaises\", (lambda: {body},), {{}}) is None and __import__(\"re\").search({pattern}, (lambda b, e: \"\\n\".join([e.message if b.isinstance(e, b.getattr(b, \"BaseExceptionGroup\", ())) else b.str(e), *b.getattr(e, \"__notes__\", [])]))(__import__(\"builtins\"), _bx_raised.exception)) is not None"
+                    )
+                }
+            };
+            self.segments
+                .push((std::mem::take(&mut self.current), Last::Check(text, true)));
+            return Ok(());
+        }
         let plain_args = r.manager.arguments.keywords.is_empty()
             && !r.manager.arguments.args.iter().any(Expr::is_starred_expr);
         let text = match (&r.target, plain_args) {

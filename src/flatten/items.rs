@@ -81,6 +81,9 @@ pub struct Raises<'a> {
     pub target: Option<Ident>,
     /// The block's expression statements, in order.
     pub body: Vec<&'a Expr>,
+    /// For `with pytest.raises(E, match=…):` (see `pytest_raises_block`): the expected exception
+    /// and the pattern.
+    pub pytest: Option<(&'a Expr, Option<&'a Expr>)>,
 }
 
 /// unittest's context managers whose `__enter__` returns the context object itself and whose
@@ -143,6 +146,80 @@ pub fn raises_block<'a>(
         method,
         target,
         body,
+        pytest: None,
+    }));
+    Some(item)
+}
+
+/// `with pytest.raises(E[, match=p]):` over expression statements (or `pass`), whose `as` name (if
+/// any) nothing reads: the item standing for it, a check written with unittest's own context
+/// object, which catches, compares and fails as `pytest.raises` does:
+/// `__import__("unittest").TestCase().assertRaises(E, lambda: f(0)) is None`; with `match`, the
+/// exception it kept searched as pytest searches it, its text and its notes
+/// (`_pytest._code.ExceptionInfo.match`, `re.search` on `str(exc)` and `__notes__` joined by lines).
+pub fn pytest_raises_block<'a>(
+    ctx: &Ctx<'_, 'a>,
+    w: &'a ast::StmtWith,
+    is_local: &dyn Fn(&str) -> bool,
+) -> Option<Item<'a>> {
+    let [with_item] = w.items.as_slice() else {
+        return None;
+    };
+    if w.is_async || super::resolve::shadows_import(ctx) {
+        return None;
+    }
+    let Expr::Call(manager) = &with_item.context_expr else {
+        return None;
+    };
+    if ctx.scope.pytest_path(&with_item.context_expr).as_deref() != Some("pytest.raises") {
+        return None;
+    }
+    let [expected] = manager.arguments.args.as_ref() else {
+        return None;
+    };
+    if expected.is_starred_expr() {
+        return None;
+    }
+    let mut matching = None;
+    for k in manager.arguments.keywords.iter() {
+        match k.arg.as_ref().map(|a| a.as_str()) {
+            Some("match") => matching = Some(&k.value),
+            _ => return None,
+        }
+    }
+    if !matches!(
+        with_item.optional_vars.as_deref(),
+        None | Some(Expr::Name(_))
+    ) {
+        return None;
+    }
+    let mut body = Vec::new();
+    for stmt in &w.body {
+        match stmt {
+            Stmt::Pass(_) => {}
+            Stmt::Expr(e) => body.push(e.value.as_ref()),
+            _ => return None,
+        }
+    }
+    let mut item = Item::blank(w.range, Kind::Assert, OriginRole::Folded);
+    let reads = Reads { is_local };
+    reads.absorb(&mut item, expected);
+    if let Some(m) = matching {
+        reads.absorb(&mut item, m);
+    }
+    for e in &body {
+        if !Facts::of(e).walrus.is_empty() {
+            return None;
+        }
+        reads.absorb(&mut item, e);
+    }
+    item.fold = Ok(Piece::Raises(Raises {
+        expr: &with_item.context_expr,
+        manager,
+        method: "assertRaises".into(),
+        target: None,
+        body,
+        pytest: Some((expected, matching)),
     }));
     Some(item)
 }

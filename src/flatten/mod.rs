@@ -253,6 +253,41 @@ impl<'a> Walk<'_, '_, 'a, '_> {
                 self.drop_unittest_checks(stmt, &why);
             }
         }
+        if let Stmt::With(w) = stmt {
+            if self.pytest_check_block(w) {
+                if let Some(item) = self.pytest_raises(stmt, w) {
+                    // The block is a check, and an item later checks replay (`items::Raises`).
+                    self.push(item);
+                    let entry = ast::StmtAssert {
+                        range: w.items[0].context_expr.range(),
+                        ..statement_entry(stmt, &w.items[0].context_expr)
+                    };
+                    let decided = self.decide_unittest_block(&entry, solution_names);
+                    ctx.spend(&decided);
+                    self.out.push(decided);
+                    return;
+                }
+                // Never silent: the block is a check pytest makes, dropped here.
+                let range = w.items[0].context_expr.range();
+                let entry = ast::StmtAssert {
+                    range,
+                    ..statement_entry(stmt, &w.items[0].context_expr)
+                };
+                self.out.push(emit::dropped(
+                    ctx,
+                    self.test.case,
+                    &entry,
+                    format!(
+                        "`with {}` on line {} checks what its block raises or warns; only `pytest.raises(E[, match=…])` over expression statements, whose `as` name nothing reads after, is written as an expression",
+                        ctx.map.snippet(range),
+                        ctx.map.line(range.start())
+                    ),
+                    vec![],
+                    vec![],
+                    vec![],
+                ));
+            }
+        }
         match stmt {
             Stmt::Assert(a) => {
                 let decided = self.decide(a, solution_names);
@@ -531,6 +566,39 @@ impl<'a> Walk<'_, '_, 'a, '_> {
             &self.items,
             solution_names,
         )
+    }
+
+    /// Whether a `with` statement's one context is `pytest.raises`, `pytest.warns` or
+    /// `pytest.deprecated_call`: a check pytest makes.
+    fn pytest_check_block(&self, w: &ast::StmtWith) -> bool {
+        w.items.iter().any(|i| {
+            matches!(
+                self.ctx.scope.pytest_path(&i.context_expr).as_deref(),
+                Some("pytest.raises" | "pytest.warns" | "pytest.deprecated_call")
+            )
+        })
+    }
+
+    /// `with pytest.raises(E):` as a check (`items::pytest_raises_block`), when nothing after it
+    /// reads its `as` name.
+    fn pytest_raises(&self, stmt: &'a Stmt, w: &'a ast::StmtWith) -> Option<Item<'a>> {
+        if let Some(Expr::Name(n)) = w.items.first().and_then(|i| i.optional_vars.as_deref()) {
+            let f = self.test.case.func;
+            let at = f
+                .body
+                .iter()
+                .position(|s| s.start() >= stmt.end())
+                .unwrap_or(f.body.len());
+            let read = ruff_python_ast::helpers::any_over_body(
+                &f.body[at..],
+                &|e: &Expr| matches!(e, Expr::Name(m) if m.id == n.id),
+            );
+            if read {
+                return None;
+            }
+        }
+        let test = self.test;
+        items::pytest_raises_block(self.ctx, w, &|n| test.is_local(n))
     }
 
     /// A unittest raises block that is the last item: the check is that item (see

@@ -180,8 +180,15 @@ def _is_unittest_check(stmt: ast.stmt) -> bool:
     if isinstance(stmt, ast.Expr):
         return check_call(stmt.value)
     if isinstance(stmt, ast.With):
-        return any(check_call(i.context_expr) for i in stmt.items)
+        return any(check_call(i.context_expr) or pytest_block(i.context_expr) for i in stmt.items)
     return False
+
+
+def pytest_block(e) -> bool:
+    """`pytest.raises(…)`, `pytest.warns(…)`, `pytest.deprecated_call(…)` as a `with` context."""
+    return (isinstance(e, ast.Call) and isinstance(e.func, ast.Attribute)
+            and isinstance(e.func.value, ast.Name) and e.func.value.id == "pytest"
+            and e.func.attr in ("raises", "warns", "deprecated_call"))
 
 
 def _loop_asserts(loop: ast.For) -> list[ast.Assert]:
