@@ -306,6 +306,8 @@ fn extract_parsed(
                 .extend(unlisted.iter().map(|u| unlisted_finding(&map, u)));
             e.findings
                 .extend(crate::unittest::unknown_classes(body, &map));
+            e.findings
+                .extend(crate::unittest::helper_method_findings(body, &map, &called));
             e.findings.sort_by_key(|f| f.line);
         }
         e

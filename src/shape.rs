@@ -61,7 +61,9 @@ pub enum Shape {
     /// An `assert` outside any test: in a loader helper, a fixture or another helper.
     ///
     /// ## Why it matters
-    /// It is not a check of the solution; extracted, it references the helper's locals and fails.
+    /// pytest runs it only as part of what calls it. Lifted out of its function it references the
+    /// helper's locals and fails: in the loader it checks the harness, not the solution; in a helper
+    /// a test calls (`check(candidate)`) it checks the solution with the call's arguments.
     ///
     /// ## Example
     /// `assert spec.loader is not None` inside `_load_solution()`.

@@ -184,6 +184,109 @@ const AROUND: &[&str] = &[
     "__setattr__",
 ];
 
+/// The attributes `unittest.TestCase` defines itself (CPython 3.11, with those 3.12–3.14 added): a
+/// class that redefines one changes how its tests run or check (`_callTestMethod`, `assertEqual`),
+/// except the few that only shape a failure's message (`MESSAGE_ONLY`).
+const TESTCASE_ATTRS: &[&str] = &[
+    "_addDuration",
+    "_addExpectedFailure",
+    "_addUnexpectedSuccess",
+    "_baseAssertEqual",
+    "_callAsyncSetUp",
+    "_callCleanup",
+    "_callSetUp",
+    "_callTearDown",
+    "_callTestMethod",
+    "_deprecate",
+    "_diffThreshold",
+    "_formatMessage",
+    "_getAssertEqualityFunc",
+    "_truncateMessage",
+    "addClassCleanup",
+    "addCleanup",
+    "addTypeEqualityFunc",
+    "assertAlmostEqual",
+    "assertAlmostEquals",
+    "assertCountEqual",
+    "assertDictContainsSubset",
+    "assertDictEqual",
+    "assertEndsWith",
+    "assertEqual",
+    "assertEquals",
+    "assertFalse",
+    "assertGreater",
+    "assertGreaterEqual",
+    "assertHasAttr",
+    "assertIn",
+    "assertIs",
+    "assertIsInstance",
+    "assertIsNone",
+    "assertIsNot",
+    "assertIsNotNone",
+    "assertIsSubclass",
+    "assertLess",
+    "assertLessEqual",
+    "assertListEqual",
+    "assertLogs",
+    "assertMultiLineEqual",
+    "assertNoLogs",
+    "assertNotAlmostEqual",
+    "assertNotAlmostEquals",
+    "assertNotEndsWith",
+    "assertNotEqual",
+    "assertNotEquals",
+    "assertNotHasAttr",
+    "assertNotIn",
+    "assertNotIsInstance",
+    "assertNotIsSubclass",
+    "assertNotRegex",
+    "assertNotRegexpMatches",
+    "assertNotStartsWith",
+    "assertRaises",
+    "assertRaisesRegex",
+    "assertRaisesRegexp",
+    "assertRegex",
+    "assertRegexpMatches",
+    "assertSequenceEqual",
+    "assertSetEqual",
+    "assertStartsWith",
+    "assertTrue",
+    "assertTupleEqual",
+    "assertWarns",
+    "assertWarnsRegex",
+    "assert_",
+    "countTestCases",
+    "debug",
+    "defaultTestResult",
+    "doClassCleanups",
+    "doCleanups",
+    "enterClassContext",
+    "enterContext",
+    "fail",
+    "failIf",
+    "failIfAlmostEqual",
+    "failIfEqual",
+    "failUnless",
+    "failUnlessAlmostEqual",
+    "failUnlessEqual",
+    "failUnlessRaises",
+    "failureException",
+    "id",
+    "longMessage",
+    "maxDiff",
+    "run",
+    "setUp",
+    "setUpClass",
+    "shortDescription",
+    "skipTest",
+    "subTest",
+    "tearDown",
+    "tearDownClass",
+];
+
+/// Attributes of `TestCase` that change only the message of a failing check.
+const MESSAGE_ONLY: &[&str] = &["maxDiff", "longMessage", "_diffThreshold"];
+
 /// The test cases of the module's unittest classes: one per `test*` method a class has (its own
 /// and those its bases in the file define), `Class::method`, each with the reason it cannot be
 /// flattened, if any.
@@ -322,6 +425,32 @@ fn class_reason(mro: &[&ast::StmtClassDef], map: &SourceMap) -> Option<String> {
             ));
         }
         for stmt in &k.body {
+            let defined: Vec<&str> = match stmt {
+                Stmt::FunctionDef(f) => vec![f.name.as_str()],
+                Stmt::Assign(a) => a
+                    .targets
+                    .iter()
+                    .filter_map(|t| match t {
+                        Expr::Name(n) => Some(n.id.as_str()),
+                        _ => None,
+                    })
+                    .collect(),
+                Stmt::AnnAssign(a) => match a.target.as_ref() {
+                    Expr::Name(n) => vec![n.id.as_str()],
+                    _ => vec![],
+                },
+                _ => vec![],
+            };
+            if let Some(name) = defined
+                .iter()
+                .find(|n| TESTCASE_ATTRS.contains(n) && **n != "setUp" && !MESSAGE_ONLY.contains(n))
+            {
+                return Some(format!(
+                    "the test case `{}` redefines unittest's own `{name}` (line {}), which changes how its tests run or check",
+                    k.name,
+                    map.line(stmt.range().start())
+                ));
+            }
             match stmt {
                 Stmt::FunctionDef(f) if AROUND.contains(&f.name.as_str()) => {
                     return Some(format!(
@@ -767,4 +896,56 @@ fn count_asserts(stmt: &Stmt) -> u32 {
     let mut count = Count(0);
     count.visit_stmt(stmt);
     count.0
+}
+
+/// The unittest checks (`self.assertEqual(…)`) in methods of the file's test cases that are not
+/// tests (helpers, `setUp` that cannot be replayed is the test's own reason): pytest makes them only
+/// as part of a test that calls the method, and none is an entry. `read`: the names and attributes
+/// the module reads; a method none reads is never called, and its checks are never made.
+pub fn helper_method_findings(
+    body: &[Stmt],
+    map: &SourceMap,
+    read: &HashSet<&str>,
+) -> Vec<crate::model::Finding> {
+    let mut out = Vec::new();
+    for c in testcase_classes(body) {
+        for stmt in &c.body {
+            let Stmt::FunctionDef(f) = stmt else { continue };
+            if f.name.starts_with("test") || f.name.as_str() == "setUp" {
+                continue;
+            }
+            let Some(this) = f
+                .parameters
+                .args
+                .first()
+                .map(|p| p.parameter.name.to_string())
+            else {
+                continue;
+            };
+            let checks: usize = f.body.iter().map(|s| nested_checks(s, &this).len()).sum();
+            if checks == 0 {
+                continue;
+            }
+            let reached = read.contains(f.name.as_str());
+            out.push(crate::model::Finding {
+                shape: crate::shape::Shape::HelperAssertion,
+                line: map.line(f.range.start()),
+                message: if reached {
+                    format!(
+                        "`{}.{}` makes {checks} unittest check{} (`{this}.assert…`): pytest makes them as part of a test that calls it, and no call of it is extracted here, so this extraction does not see them",
+                        c.name,
+                        f.name,
+                        if checks == 1 { "" } else { "s" }
+                    )
+                } else {
+                    format!(
+                        "`{}.{}` makes unittest checks, and nothing in the file calls it: pytest never makes them",
+                        c.name, f.name
+                    )
+                },
+                unseen: if reached { checks as u32 } else { 0 },
+            });
+        }
+    }
+    out
 }

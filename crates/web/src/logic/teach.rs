@@ -113,13 +113,13 @@ pub static LESSONS: [Lesson; 7] = [
             "The extractor took every `assert` in the file, so this one was checked against the model's code too. It refers to `spec`, a local of the helper, and failed every time: a check of the test file's own plumbing counted against the model.",
         ],
         now: &[
-            "Only asserts inside tests are assertions of the solution. An assert elsewhere (a helper, a fixture, module level) is not extracted; it is reported as a finding on its line so the author can see it.",
+            "An assert outside a test is a check only as part of what calls it. In a helper a test calls as a statement (HumanEval's `check(candidate)`), each assert is a check of that test, written with the helper as a lambda bound to the call's arguments. The loader's own asserts check the harness, not the solution: they are reported as a finding on their line, as is any assert no test reaches, counted as not seen where pytest may still run it.",
         ],
         stages: [
             "Kept verbatim, and fails.",
             "Dropped by the unresolved-name net (`spec` is unresolved).",
             "Dropped, as in the six-shape stage.",
-            "Not an assertion of any test: reported as a finding, not extracted.",
+            "The loader's assert is no check of the solution: reported as a finding, not extracted.",
         ],
         try_problem: "word_ladder",
         try_stage: Stage::AsWritten,
