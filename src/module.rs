@@ -435,8 +435,9 @@ impl<'a> ModuleScope<'a> {
             self.global_barriers.push((
                 line,
                 format!(
-                    "`{}` on line {line} {why} when the test file is imported, and may change state",
-                    map.snippet(stmt.range())
+                    "`{}` on line {line} {why}{}, and may change state",
+                    map.snippet(stmt.range()),
+                    at_import(why)
                 ),
             ));
         }
@@ -1008,15 +1009,16 @@ impl<'a> ModuleScope<'a> {
             .any(|c| stmt.range().contains_range(*c))
         {
             let line = map.line(stmt.range().start());
-            self.global_barriers.push((
-                line,
+            self.global_barriers.push((line, {
+                let why = self
+                    .import_effect(stmt)
+                    .unwrap_or("changes state every test shares");
                 format!(
-                    "`{}` on line {line} {} when the test file is imported, and may change state",
+                    "`{}` on line {line} {why}{}, and may change state",
                     map.snippet(stmt.range()),
-                    self.import_effect(stmt)
-                        .unwrap_or("changes state every test shares")
-                ),
-            ));
+                    at_import(why)
+                )
+            }));
             return false;
         }
         !*inert || self.binds_computed(stmt)
@@ -1108,7 +1110,7 @@ impl<'a> ModuleScope<'a> {
                 return calls.then_some("calls code");
             }
             Stmt::FunctionDef(f) if is_xunit_module_setup(f.name.as_str()) => {
-                return Some("is xunit setup that pytest runs before the tests");
+                return Some(XUNIT_SETUP);
             }
             Stmt::Assign(a)
                 if a.targets
@@ -1384,6 +1386,19 @@ fn syntax_error_in<'e>(
         stmt.range().end() + ruff_text_size::TextSize::new(tail as u32),
     );
     errors.iter().find(|e| reach.contains_inclusive(e.start()))
+}
+
+/// What an xunit setup function at module level is: it runs around the tests, not at import.
+const XUNIT_SETUP: &str =
+    "is xunit setup that pytest runs before each test (`setup_function`) or before the module's first (`setup_module`)";
+
+/// When a module-level statement's effect happens: at import, but for xunit setup.
+fn at_import(why: &str) -> &'static str {
+    if why == XUNIT_SETUP {
+        ""
+    } else {
+        " when the test file is imported"
+    }
 }
 
 /// xunit setup functions at module level, which pytest runs before the tests.
