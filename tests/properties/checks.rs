@@ -347,14 +347,33 @@ pub(crate) fn panic_message(e: &Box<dyn std::any::Any + Send>) -> String {
         .unwrap_or_else(|| "<non-string panic>".into())
 }
 
-/// Whether `rest` starts with a unittest check, the other kind of entry: `self.assertX(` or
-/// `self.failX(` (the instance under any name).
+/// Whether `rest` starts with a check that is not an `assert` statement: a unittest check
+/// (`self.assertX(`, `self.failX(`, the instance under any name) or a pytest block's context
+/// (`pytest.raises(`, `warns`, `deprecated_call`, under any alias, or imported by name).
 fn unittest_check_at(rest: &str) -> bool {
-    let name_len = rest
-        .find(|c: char| !(c.is_alphanumeric() || c == '_'))
-        .unwrap_or(rest.len());
+    // The callee up to its `(`, without the spaces and line continuations Python allows in it.
+    let callee: String = rest
+        .split('(')
+        .next()
+        .unwrap_or("")
+        .chars()
+        .filter(|c| !c.is_whitespace() && *c != '\\')
+        .collect::<String>()
+        + "(";
+    let rest = callee.as_str();
+    let ident = |s: &str| {
+        s.find(|c: char| !(c.is_alphanumeric() || c == '_'))
+            .unwrap_or(s.len())
+    };
+    let pytest_block = |r: &str| {
+        ["raises(", "warns(", "deprecated_call("]
+            .iter()
+            .any(|p| r.starts_with(p))
+    };
+    let name_len = ident(rest);
     name_len > 0
-        && rest[name_len..]
-            .strip_prefix('.')
-            .is_some_and(|r| r.starts_with("assert") || r.starts_with("fail"))
+        && (pytest_block(rest)
+            || rest[name_len..].strip_prefix('.').is_some_and(|r| {
+                r.starts_with("assert") || r.starts_with("fail") || pytest_block(r)
+            }))
 }
