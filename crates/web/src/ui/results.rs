@@ -284,7 +284,7 @@ fn Summary() -> impl IntoView {
                             <span class="stat"><strong>{tests}</strong>" "{if tests == 1 { "test" } else { "tests" }}</span>
                             // The faithful extraction's count: an earlier stage takes other things for checks.
                             {(stage == Stage::Full).then(|| view! {
-                                <span class="stat" data-testid="checks-count" title="checks pytest makes in this file: kept + dropped + not seen">
+                                <span class="stat checks" data-testid="checks-count" title="checks pytest makes in this file: kept + dropped + not seen">
                                     <strong>{checks}</strong>" "{if checks == 1 { "check" } else { "checks" }}" pytest makes:"
                                 </span>
                             })}
