@@ -691,7 +691,7 @@ fn helper_finding(
     } else if owner == "<module>" {
         format!("`{snippet}` runs at module level, once, when pytest imports the file: if it fails, every test of the file errors; it is not extracted as a check")
     } else if scope.loaders.contains(owner) {
-        format!("`{snippet}` in the solution loader `{owner}` checks the harness (that the solution's file loads), not the solution's behaviour; lifted out of its function it fails every time; it is not extracted as a check")
+        format!("`{snippet}` in the loader `{owner}` checks the harness, not the solution: no check of it")
     } else {
         format!("`{snippet}` in `{owner}` is not inside a test: pytest runs it only as part of a test or fixture that calls `{owner}`, and no call of it is extracted here, so it is a check this extraction does not see")
     };
