@@ -567,7 +567,7 @@ impl Lookup<'_, '_, '_, '_> {
         self.helpers.push(name.to_string());
         let body = self.body_names(&facts, &param_names);
         self.helpers.pop();
-        let (body_map, mut introduced) = body?;
+        let (body_map, introduced) = body?;
         if let Some(clash) = introduced
             .iter()
             .find(|n| param_names.contains(&n.as_str()))
@@ -577,18 +577,7 @@ impl Lookup<'_, '_, '_, '_> {
             ));
         }
         let body_text = lambda_body(self.ctx, &body_map, &steps, value)?;
-        introduced.sort();
-        introduced.dedup();
-        let text = if params.is_empty() {
-            format!("(lambda: {body_text})")
-        } else {
-            format!("(lambda {}: {body_text})", params.join(", "))
-        };
-        Ok(names::Rendered {
-            text,
-            prec: ruff_python_ast::OperatorPrecedence::Atomic,
-            free: introduced,
-        })
+        Ok(lambda_of(&params, &body_text, introduced))
     }
 
     /// Resolve every free name of a helper's body (not its parameters or locals) as the
@@ -1100,19 +1089,23 @@ pub(super) fn helper_check(
     if groups.is_empty() {
         groups.push("True".into());
     }
-    introduced.sort();
-    introduced.dedup();
-    let body_text = groups.join(" and ");
+    Ok(lambda_of(&params, &groups.join(" and "), introduced))
+}
+
+/// `(lambda params: body)`, whose free names are `free` (the names its body reads from outside).
+fn lambda_of(params: &[String], body: &str, mut free: Vec<String>) -> names::Rendered {
+    free.sort();
+    free.dedup();
     let text = if params.is_empty() {
-        format!("(lambda: {body_text})")
+        format!("(lambda: {body})")
     } else {
-        format!("(lambda {}: {body_text})", params.join(", "))
+        format!("(lambda {}: {body})", params.join(", "))
     };
-    Ok(names::Rendered {
+    names::Rendered {
         text,
         prec: ruff_python_ast::OperatorPrecedence::Atomic,
-        free: introduced,
-    })
+        free,
+    }
 }
 
 /// What a function's own body does (not its nested functions, classes or lambdas): whether it
