@@ -211,3 +211,214 @@ def test_strict_xpass():
     }
     tests = {t["name"]: t for t in result["tests"]}
     assert "teardown boom" in tests["test_passes_then_teardown_fails"]["message"]
+
+
+# --------------------------------------------------------------------------- bindings (contract version 2)
+
+# A candidate that redefines builtins at module level, as a reward hacker would: in version 1's
+# namespace (the module's own globals) they changed what the test's `sorted`, `len` and
+# `__import__` meant; `__builtins__ = {}` (last, so its own functions keep the real ones) hid
+# every builtin from the expression.
+SHADOWING = """
+class _Fake:
+    pi = 3
+
+def result():
+    return []
+
+def sorted(*args, **kwargs):
+    return [1, 2, 3]
+
+def len(obj):
+    return 3
+
+def __import__(*args, **kwargs):
+    return _Fake()
+
+__builtins__ = {}
+"""
+
+FROM_SOLUTION = [{"kind": "attr", "name": "result", "module": "solution", "attr": "result"}]
+
+
+def attr(name, attr_name=None, module="solution"):
+    return {"kind": "attr", "name": name, "module": module, "attr": attr_name or name}
+
+
+def outcome_list(evals):
+    return [e["outcome"] for e in evals]
+
+
+def test_a_solution_cannot_redefine_the_builtins_of_an_expression():
+    exprs = [
+        {"id": "sorted", "expr": "sorted(result()) == [1, 2, 3]"},
+        {"id": "len", "expr": "len(result()) == 3"},
+        {"id": "import", "expr": "__import__('math').pi == 3"},
+        {"id": "real", "expr": "abs(__import__('math').pi - 3.14159) < 1e-5 and sorted([2, 1]) == [1, 2]"},
+    ]
+    v2 = runner.eval_assertions(SHADOWING, exprs, bindings=FROM_SOLUTION)
+    assert outcome_list(v2) == ["fail", "fail", "fail", "pass"], v2
+    # Version 1's namespace (no bindings, or `globals`): the phantom passes v2 removes.
+    for v1_bindings in (None, [{"kind": "globals", "module": "solution"}]):
+        v1 = runner.eval_assertions(SHADOWING, exprs, bindings=v1_bindings)
+        assert outcome_list(v1)[:3] == ["pass", "pass", "pass"], v1
+        assert v1[3]["outcome"] == "error" and v1[3]["error"].startswith("NameError"), v1
+
+
+def test_version_2_agrees_with_pytest_on_a_shadowing_candidate():
+    test_file = "from solution import result\n\ndef test_r():\n    assert sorted(result()) == [1, 2, 3]\n"
+    assert outcomes(runner.run_pytest(test_file, "test_r.py", SHADOWING)) == {"test_r": "failed"}
+    [e] = runner.eval_assertions(SHADOWING, [{"id": 0, "expr": "sorted(result()) == [1, 2, 3]"}], bindings=FROM_SOLUTION)
+    assert e["outcome"] == "fail"
+
+
+def test_build_namespace_starts_from_the_real_builtins_only():
+    import builtins
+    import types
+
+    module = types.ModuleType("solution")
+    exec(SHADOWING, module.__dict__)
+    ns = runner.build_namespace(module, [])
+    assert ns == {"__builtins__": builtins}
+    ns = runner.build_namespace(module, FROM_SOLUTION + [{"kind": "module", "name": "sol", "module": "solution"}])
+    assert ns["__builtins__"] is builtins and ns["result"] is module.result and ns["sol"] is module
+    assert set(ns) == {"__builtins__", "result", "sol"}
+    # Version 1: the module's own globals, the very dict.
+    assert runner.build_namespace(module, None) is module.__dict__
+    assert runner.build_namespace(module) is module.__dict__
+    assert runner.build_namespace(module, [{"kind": "globals", "module": "solution"}]) is module.__dict__
+
+
+COUNTER = """
+COUNT = 0
+
+def bump():
+    global COUNT
+    COUNT += 1
+    return COUNT
+"""
+
+
+def test_an_attr_binding_is_a_snapshot():
+    bindings = [attr("COUNT"), attr("bump"), attr("n", "COUNT")]
+    evals = runner.eval_assertions(
+        COUNTER,
+        [
+            {"id": 1, "expr": "bump() == 1 and COUNT == 0 and n == 0"},
+            {"id": 2, "expr": "(bump(), bump(), COUNT) == (1, 2, 0)"},  # a fresh module for each
+        ],
+        bindings=bindings,
+    )
+    assert outcome_list(evals) == ["pass", "pass"], evals
+
+
+def test_a_module_binding_reads_live():
+    bindings = [{"kind": "module", "name": "sol", "module": "solution"}]
+    evals = runner.eval_assertions(
+        COUNTER,
+        [
+            {"id": 1, "expr": "sol.bump() == 1 and sol.COUNT == 1"},
+            {"id": 2, "expr": "[sol.bump() for _ in range(3)] == [1, 2, 3] and sol.COUNT == 3"},
+            {"id": 3, "expr": "COUNT"},  # only `sol` is bound
+        ],
+        bindings=bindings,
+    )
+    assert outcome_list(evals) == ["pass", "pass", "error"], evals
+    assert evals[2]["error"] == "NameError: name 'COUNT' is not defined"
+
+
+def test_a_missing_name_errors_every_assertion():
+    evals = runner.eval_assertions(
+        COUNTER,
+        [{"id": 1, "expr": "True"}, {"id": 2, "expr": "bump() == 1"}],
+        bindings=[attr("bump"), attr("nope"), attr("COUNT")],
+    )
+    assert outcome_list(evals) == ["error", "error"]
+    for e in evals:
+        assert e["error"] == "ImportError: cannot import name 'nope' from 'solution'"
+        assert e["phase"] == "solution"
+        assert "ImportError" in e["traceback"]
+    # The bindings name the module the test file imported, whatever the solution's file is called.
+    [e] = runner.eval_assertions(COUNTER, [{"id": 1, "expr": "True"}], bindings=[attr("f", module="mylib")])
+    assert e["error"] == "ImportError: cannot import name 'f' from 'mylib'"
+
+
+STAR = """
+__all__ = ["a", "_hidden"]
+a = 1
+b = 2
+_hidden = 3
+_private = 4
+"""
+
+
+def test_star_binds_all_when_the_module_has_it():
+    star = [{"kind": "star", "module": "solution"}]
+    exprs = [{"id": n, "expr": f"{n} > 0"} for n in ("a", "b", "_hidden", "_private")]
+    evals = runner.eval_assertions(STAR, exprs, bindings=star)
+    assert outcome_list(evals) == ["pass", "error", "pass", "error"], evals
+    assert evals[1]["error"] == "NameError: name 'b' is not defined"
+    # An empty __all__ binds nothing.
+    evals = runner.eval_assertions(STAR.replace('["a", "_hidden"]', "[]"), exprs, bindings=star)
+    assert outcome_list(evals) == ["error"] * 4
+    # A listed name the module lacks: AttributeError, as `from solution import *` raises.
+    evals = runner.eval_assertions(STAR.replace('"_hidden"', '"gone"'), exprs[:1], bindings=star)
+    assert evals[0]["error"] == "AttributeError: module 'solution' has no attribute 'gone'"
+    assert evals[0]["phase"] == "solution"
+
+
+def test_star_without_all_binds_the_public_names():
+    source = STAR.replace('__all__ = ["a", "_hidden"]\n', "") + "\ndef sorted(x):\n    return 'mine'\n__builtins__ = {}\n"
+    exprs = [{"id": n, "expr": f"{n} > 0"} for n in ("a", "b", "_hidden", "_private")]
+    exprs.append({"id": "sorted", "expr": "sorted([2, 1]) == 'mine' and abs(-1) == 1"})
+    evals = runner.eval_assertions(source, exprs, bindings=[{"kind": "star", "module": "solution"}])
+    # As after `from solution import *` in a test file: its public `sorted` shadows the builtin
+    # (pytest sees the same), its `__builtins__` does not.
+    assert outcome_list(evals) == ["pass", "pass", "error", "error", "pass"], evals
+
+
+def test_bindings_apply_in_order():
+    evals = runner.eval_assertions(
+        STAR,
+        [{"id": 1, "expr": "a == 2"}],
+        bindings=[{"kind": "star", "module": "solution"}, attr("a", "b")],
+    )
+    assert outcome_list(evals) == ["pass"]
+
+
+def test_globals_keeps_version_1():
+    exprs = [{"id": 1, "expr": "_private == 4 and b == 2"}, {"id": 2, "expr": "__name__ == 'solution'"}]
+    for bindings in (None, [{"kind": "globals", "module": "solution"}]):
+        assert outcome_list(runner.eval_assertions(STAR, exprs, bindings=bindings)) == ["pass", "pass"]
+    # Version 2's namespace has only what the bindings give (and `__name__` is no longer the
+    # solution's: it falls through to the builtins module's own).
+    evals = runner.eval_assertions(STAR, exprs, bindings=[attr("b")])
+    assert outcome_list(evals) == ["error", "fail"]
+    assert evals[0]["error"] == "NameError: name '_private' is not defined"
+
+
+@pytest.mark.parametrize(
+    "bindings, error",
+    [
+        ({"kind": "star"}, TypeError),
+        (["star"], ValueError),
+        ([{"kind": "alias", "module": "solution"}], ValueError),
+        ([{"kind": "attr", "name": "a", "module": "solution"}], TypeError),
+        ([{"kind": "globals", "module": "solution"}, {"kind": "star", "module": "solution"}], ValueError),
+    ],
+)
+def test_malformed_bindings_are_refused(bindings, error):
+    with pytest.raises(error):
+        runner.eval_assertions("a = 1\n", [{"id": 1, "expr": "a"}], bindings=bindings)
+
+
+def test_run_request_forwards_bindings():
+    import json
+
+    def run(**fields):
+        request = {"solution": SHADOWING, "assertions": [{"id": "s", "expr": "sorted(result()) == [1, 2, 3]"}], **fields}
+        return json.loads(runner.run_request_json(json.dumps(request)))["evals"][0]["outcome"]
+
+    assert run(bindings=FROM_SOLUTION) == "fail"
+    assert run() == "pass"  # a version 1 request: the solution's globals
+    assert run(bindings=None) == "pass"

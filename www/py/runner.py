@@ -3,8 +3,11 @@
 Two views of one solution against one test file:
 
 * ``eval_assertions`` evaluates the extractor's kept assertions the way the bench
-  loop does (see docs/contract.md): each ``expr`` is evaluated in the namespace of
-  a fresh module loaded from the solution's file (written once, as solution.py).
+  loop does (see docs/contract.md): for each ``expr`` a fresh module is loaded from
+  the solution's file (written once, as solution.py) and the expression is
+  evaluated in the namespace ``build_namespace`` makes of it and the extraction's
+  ``bindings`` (contract version 2: the real builtins, then what the test file
+  imported from the solution; version 1, no bindings: the module's own globals).
 * ``run_pytest`` runs the real test file under pytest, next to the solution, and
   reports one outcome per test node id.
 
@@ -19,6 +22,7 @@ solution that prints in a loop costs time, not unbounded memory.
 
 from __future__ import annotations
 
+import builtins
 import importlib
 import importlib.util
 import io
@@ -45,6 +49,7 @@ SOLUTION_FILENAME = "solution.py"
 
 __all__ = [
     "OUTPUT_CAP",
+    "build_namespace",
     "eval_assertions",
     "run_pytest",
     "run_request",
@@ -158,6 +163,104 @@ def _safe_repr(value) -> str:
         return f"<unrepresentable {type(value).__name__}: {_error_line(exc)}>"
 
 
+# --------------------------------------------------------------------------- namespace
+
+# The fields each kind of binding has (docs/contract.md, version 2), all strings.
+_BINDING_FIELDS = {
+    "module": ("name", "module"),
+    "attr": ("name", "module", "attr"),
+    "star": ("module",),
+    "globals": ("module",),
+}
+
+
+def _check_bindings(bindings):
+    """``bindings`` as given when it is None or a well-formed list; TypeError/ValueError otherwise."""
+    if bindings is None:
+        return None
+    if not isinstance(bindings, list):
+        raise TypeError(f"bindings must be a list of {{'kind', ...}} objects or None, got {bindings!r:.200}")
+    for binding in bindings:
+        kind = binding.get("kind") if isinstance(binding, dict) else None
+        if kind not in _BINDING_FIELDS:
+            raise ValueError(
+                f"each binding must be {{'kind': 'module' | 'attr' | 'star' | 'globals', ...}}, got {binding!r:.200}"
+            )
+        for field in _BINDING_FIELDS[kind]:
+            if not isinstance(binding.get(field), str):
+                raise TypeError(f"a {kind!r} binding needs {field!r}: str, got {binding!r:.200}")
+    if len(bindings) > 1 and any(b["kind"] == "globals" for b in bindings):
+        raise ValueError("a 'globals' binding must be the only binding")
+    return bindings
+
+
+def build_namespace(module: types.ModuleType, bindings: list[dict] | None = None, *, resolve=None) -> dict:
+    """The namespace a kept expression is evaluated in, as the contract (docs/contract.md) says.
+
+    ``module`` is the freshly loaded solution module and ``bindings`` the extraction's ``bindings``.
+    Version 2: a fresh ``{"__builtins__": builtins}`` (this interpreter's own ``builtins`` module,
+    never the solution's), then each binding in order:
+
+    * ``{"kind": "module", "name": N, "module": M}``: N is the module itself, so ``N.X`` reads the
+      module's X when the expression runs;
+    * ``{"kind": "attr", "name": N, "module": M, "attr": A}``: ``from M import A as N``, N is what the
+      module's A holds now (a snapshot); a module without A raises ``ImportError("cannot import name
+      'A' from 'M'")``, so every check of the file errors, as pytest fails to collect it;
+    * ``{"kind": "star", "module": M}``: ``from M import *``: each name the module's ``__all__`` lists
+      when it has one (even empty; a listed name it lacks raises AttributeError, as in CPython), else
+      each of its globals whose name does not start with ``_``;
+    * ``{"kind": "globals", "module": M}``: version 1's namespace, the module's own ``__dict__``
+      (builtins as the solution sees them); used only by the write-up's stages, alone.
+
+    So nothing the solution defines (``sorted``, ``len``, ``__import__``, even ``__builtins__``)
+    changes what a name of the expression means. ``bindings=None`` (a version 1 extraction or request,
+    without the field) is ``[{"kind": "globals", "module": "solution"}]``: the module's ``__dict__``.
+
+    ``resolve(M)`` gives the module a binding names; by default every M is ``module`` (an evaluator
+    with one solution file). An evaluator of a package passes ``importlib.import_module`` or the like.
+    """
+    bindings = _check_bindings(bindings)
+    if resolve is None:
+        def resolve(_name):
+            return module
+    if bindings is None:
+        return module.__dict__
+    if len(bindings) == 1 and bindings[0]["kind"] == "globals":
+        return resolve(bindings[0]["module"]).__dict__
+    namespace = {"__builtins__": builtins}
+    for binding in bindings:
+        kind, source = binding["kind"], resolve(binding["module"])
+        if kind == "module":
+            namespace[binding["name"]] = source
+        elif kind == "attr":
+            try:
+                value = getattr(source, binding["attr"])
+            except AttributeError:
+                raise ImportError(
+                    f"cannot import name {binding['attr']!r} from {binding['module']!r}",
+                    name=binding["module"],
+                ) from None
+            namespace[binding["name"]] = value
+        else:  # star
+            try:
+                names = source.__all__
+                listed = True
+            except AttributeError:
+                names = list(vars(source))
+                listed = False
+            for name in names:
+                if not isinstance(name, str):
+                    where = "__all__" if listed else "__dict__"
+                    raise TypeError(
+                        f"{'Item' if listed else 'Key'} in {binding['module']}.{where} must be str, "
+                        f"not {type(name).__name__}"
+                    )
+                if not listed and name.startswith("_"):
+                    continue
+                namespace[name] = getattr(source, name)
+    return namespace
+
+
 # --------------------------------------------------------------------------- assertions
 
 
@@ -183,18 +286,22 @@ def eval_assertions(
     *,
     output_cap: int = OUTPUT_CAP,
     total_output_cap: int = EVAL_TOTAL_OUTPUT_CAP,
+    bindings: list[dict] | None = None,
 ) -> list[dict]:
     """Evaluate each kept assertion against a fresh solution namespace.
 
-    ``assertions`` is a list of ``{"id": ..., "expr": str}``. Returns, in the same
+    ``assertions`` is a list of ``{"id": ..., "expr": str}``; ``bindings`` the extraction's
+    ``bindings`` (see ``build_namespace``; None, a version 1 extraction: the solution module's
+    own globals). Returns, in the same
     order, ``{"id", "outcome", "error", "phase", "value", "output", "duration_ms"}``:
 
     * ``outcome`` is ``"pass"`` (truthy), ``"fail"`` (falsy) or ``"error"`` (raised);
     * ``error`` is ``"Type: message"`` for an error, else None, and ``traceback``
       the (capped) traceback;
     * ``phase`` says where an error came from: ``"solution"`` (executing the
-      solution source) or ``"assertion"`` (compiling or evaluating the expression,
-      or taking its truth value);
+      solution source, or taking from it what the bindings import: a name it
+      lacks) or ``"assertion"`` (compiling or evaluating the expression, or taking
+      its truth value);
     * ``value`` is a short repr of what the expression returned (None on error);
     * ``output`` is what the solution and the expression printed (capped).
 
@@ -206,6 +313,7 @@ def eval_assertions(
         raise TypeError("solution_source must be a str")
     if not isinstance(assertions, list):
         raise TypeError("assertions must be a list of {'id', 'expr'} objects")
+    bindings = _check_bindings(bindings)
 
     # A solution that does not even compile fails every assertion the same way,
     # without running anything.
@@ -250,7 +358,7 @@ def eval_assertions(
                         traceback=_traceback_text(solution_error),
                     )
                 else:
-                    _evaluate_one(solution_path, item["expr"], result)
+                    _evaluate_one(solution_path, item["expr"], bindings, result)
             result["duration_ms"] = round((time.perf_counter() - started) * 1000, 3)
             output_used += sink.size
             result["output"] = sink.getvalue()
@@ -265,12 +373,13 @@ def eval_assertions(
     return results
 
 
-def _evaluate_one(solution_path: str, expr: str, result: dict) -> None:
+def _evaluate_one(solution_path: str, expr: str, bindings: list[dict] | None, result: dict) -> None:
     phase = "solution"
     try:
         module = _fresh_solution_module(solution_path)
+        namespace = build_namespace(module, bindings)  # what the test file imported from it
         phase = "assertion"
-        value = eval(compile(expr, "<assertion>", "eval"), module.__dict__)
+        value = eval(compile(expr, "<assertion>", "eval"), namespace)
         truthy = bool(value)  # may raise (e.g. an object whose __bool__ raises)
     except KeyboardInterrupt:
         raise
@@ -491,7 +600,9 @@ def run_pytest(
 def run_request(request: dict) -> dict:
     """Both views for one ``run`` request (see www/py/engine.mjs for the protocol).
 
-    An empty or missing ``test_source`` skips pytest (``"pytest": None``).
+    An empty or missing ``test_source`` skips pytest (``"pytest": None``). ``bindings``
+    is the extraction's (see ``build_namespace``); a request without it (or with
+    null) is a version 1 one, evaluated in the solution module's own globals.
     """
     solution = request.get("solution")
     if not isinstance(solution, str):
@@ -499,7 +610,7 @@ def run_request(request: dict) -> dict:
     assertions = request.get("assertions") or []
 
     started = time.perf_counter()
-    evals = eval_assertions(solution, assertions)
+    evals = eval_assertions(solution, assertions, bindings=request.get("bindings"))
     eval_ms = (time.perf_counter() - started) * 1000
 
     pytest_result = None
