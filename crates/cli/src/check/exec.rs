@@ -9,6 +9,8 @@ use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use bench_explorer::model::Binding;
+
 use super::sandbox::Sandbox;
 use crate::Fatal;
 
@@ -58,11 +60,14 @@ pub struct Limits {
     pub memory_mb: u64,
 }
 
-/// One pair's request, as zygote.py reads it.
+/// One pair's request, as zygote.py reads it (runner.py's `run_request`, plus the limits).
 #[derive(Serialize)]
 pub struct Request<'a> {
     pub solution: &'a str,
     pub assertions: Vec<KeptExpr<'a>>,
+    /// The extraction's bindings: the namespace runner.py's `build_namespace` evaluates each
+    /// expression in (contract version 2).
+    pub bindings: &'a [Binding],
     pub test_source: &'a str,
     pub test_filename: &'a str,
     pub timeout: u64,

@@ -84,6 +84,7 @@ fn run_pair(
                 })
             })
             .collect(),
+        bindings: &problem.extraction.bindings,
         test_source: &problem.test_source,
         test_filename: problem
             .test_path

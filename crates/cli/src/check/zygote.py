@@ -16,8 +16,8 @@ line on stdin and answers one JSON line per request on the protocol descriptor. 
   ptrace, no /proc/PID/mem without CAP_SYS_PTRACE, which the sandbox drops), so a solution cannot
   write the answers of the pairs after it.
 
-The child calls runner.run_request (both views, exactly as the page does) and writes the reply to a
-file; a child that ends without writing it (os._exit, a signal) is reported as crashed.
+The child calls runner.run_request (both views, exactly as the page does: the kept expressions in the
+namespace the request's `bindings` describe) and writes the reply to a file; a child that ends without writing it (os._exit, a signal) is reported as crashed.
 
 In the sandbox (`bench-explorer check` without --no-sandbox starts this server under bubblewrap,
 which sets BENCH_EXPLORER_SANDBOX), the server is alone in its PID namespace with bwrap's init
@@ -95,6 +95,7 @@ def child(req: dict, work: str) -> None:
         {
             "solution": req["solution"],
             "assertions": req["assertions"],
+            "bindings": req.get("bindings"),
             "test_source": req["test_source"],
             "test_filename": req["test_filename"],
         }
