@@ -65,6 +65,7 @@ test("starts a module worker and waits for it before sending a run", async () =>
   const [sent] = worker().runs();
   assert.equal(sent.solution, "x = 1");
   assert.deepEqual(sent.assertions, REQ.assertions);
+  assert.equal(sent.bindings, null, "a request without bindings is a version 1 one");
   worker().emit({ type: "result", id: sent.id, evals: [], pytest: null, timings: { eval_ms: 1, pytest_ms: 0 } });
   const reply = await pending;
   assert.equal(reply.type, "result");
@@ -72,6 +73,21 @@ test("starts a module worker and waits for it before sending a run", async () =>
   assert.equal(runner.state, "ready");
   assert.deepEqual(progress.map((m) => m.stage), ["pyodide", "wheels", "pytest", "ready"]);
   await runner.whenReady();
+  runner.dispose();
+});
+
+test("the extraction's bindings are forwarded as they are", async () => {
+  const { runner, worker } = makeRunner();
+  worker().ready();
+  const bindings = [
+    { kind: "attr", name: "x", module: "solution", attr: "x" },
+    { kind: "module", name: "sol", module: "solution" },
+  ];
+  const pending = runner.run({ ...REQ, id: "b", bindings });
+  const [sent] = worker().runs();
+  assert.deepEqual(sent.bindings, bindings);
+  worker().emit({ type: "result", id: sent.id, evals: [], pytest: null, timings: {} });
+  assert.equal((await pending).type, "result");
   runner.dispose();
 });
 

@@ -151,6 +151,46 @@ test("a solution that fails to import makes every assertion an error", async () 
   }
 });
 
+test("bindings: the expression's builtins are the real ones, whatever the solution defines", async () => {
+  // A candidate that redefines builtins: in version 1's namespace (its own globals) they changed
+  // what `sorted` and `__import__` meant in the test's expressions.
+  const rigged = `def result():\n    return []\n\ndef sorted(*a, **k):\n    return [1, 2, 3]\n\n` +
+    `class _Fake:\n    pi = 3\n\ndef __import__(*a, **k):\n    return _Fake()\n\n__builtins__ = {}\n`;
+  const assertions = [
+    { id: "sorted", expr: "sorted(result()) == [1, 2, 3]" },
+    { id: "import", expr: "__import__('math').pi == 3" },
+  ];
+  const bindings = [{ kind: "attr", name: "result", module: "solution", attr: "result" }];
+  const v2 = await engine.run(request({ solution: rigged, test_source: null, assertions, bindings }));
+  assert.equal(v2.type, "result", v2.message);
+  assert.deepEqual(v2.evals.map((e) => e.outcome), ["fail", "fail"]);
+  const v1 = await engine.run(request({ solution: rigged, test_source: null, assertions }));
+  assert.deepEqual(v1.evals.map((e) => e.outcome), ["pass", "pass"], "no bindings: version 1's namespace");
+
+  // A name the solution lacks errors every assertion, as pytest fails to collect the file.
+  const missing = await engine.run(
+    request({ test_source: null, bindings: [{ kind: "attr", name: "cube", module: "solution", attr: "cube" }] }),
+  );
+  assert.equal(missing.evals.length, ASSERTIONS.length);
+  for (const e of missing.evals) {
+    assert.equal(e.outcome, "error");
+    assert.equal(e.phase, "solution");
+    assert.equal(e.error, "ImportError: cannot import name 'cube' from 'solution'");
+  }
+
+  // The bindings this file's imports give: both views agree.
+  const both = await engine.run(
+    request({
+      bindings: [
+        { kind: "attr", name: "sq", module: "solution", attr: "sq" },
+        { kind: "attr", name: "Counter", module: "solution", attr: "Counter" },
+      ],
+    }),
+  );
+  assert.deepEqual(both.evals.map((e) => e.outcome), ASSERTIONS.map(() => "pass"));
+  assert.ok(Object.values(byName(both)).every((t) => t.outcome === "passed"));
+});
+
 test("re-running with changed code sees the new code", async () => {
   const run = (body) =>
     engine.run(request({ solution: `def sq(x):\n    return ${body}\n\nclass Counter:\n    n = 2\n    def add(self, k):\n        return self\n` }));

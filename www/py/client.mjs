@@ -1,7 +1,7 @@
 // Page-side handle on the Python worker (worker.mjs).
 //
 //   const runner = new PyRunner({workerUrl, onProgress});
-//   const reply = await runner.run({solution, test_source, test_filename, assertions}, {timeoutMs: 20000});
+//   const reply = await runner.run({solution, test_source, test_filename, assertions, bindings}, {timeoutMs: 20000});
 //
 // `run` resolves with one of
 //   {type: "result", id, evals, pytest, timings, memory_bytes}   the run finished
@@ -86,7 +86,9 @@ export class PyRunner {
 
   /**
    * @param {{id?: any, solution: string, test_source?: string | null, test_filename?: string,
-   *          assertions?: {id: any, expr: string}[]}} request
+   *          assertions?: {id: any, expr: string}[], bindings?: object[] | null}} request
+   *        `bindings`: the extraction's (contract version 2), forwarded as they are; missing or
+   *        null: version 1, each expression evaluated in the solution module's own globals
    * @param {{timeoutMs?: number}} [options]  0 or Infinity: no limit
    */
   run(request, { timeoutMs = DEFAULT_TIMEOUT_MS } = {}) {
@@ -213,6 +215,7 @@ export class PyRunner {
       test_source: request.test_source ?? null,
       test_filename: request.test_filename ?? "",
       assertions: request.assertions ?? [],
+      bindings: request.bindings ?? null,
     });
     if (job.timeoutMs > 0 && Number.isFinite(job.timeoutMs)) {
       job.timer = setTimeout(() => this.#onTimeout(job), job.timeoutMs);

@@ -8,7 +8,13 @@
 // Message protocol (the worker forwards these as they are):
 //
 //   request  {type: "run", id, solution: str, test_source: str | null,
-//             test_filename: str, assertions: [{id, expr}]}
+//             test_filename: str, assertions: [{id, expr}], bindings?: [Binding] | null}
+//   Binding  {kind: "module", name, module} | {kind: "attr", name, module, attr}
+//          | {kind: "star", module} | {kind: "globals", module}
+//            the extraction's `bindings` (contract version 2): runner.build_namespace
+//            makes each expression's namespace from them (the real builtins, then what
+//            the test file imported from the solution); missing or null: version 1,
+//            the solution module's own globals
 //   reply    {type: "result", id, evals: [...], pytest: {...} | null,
 //             timings: {eval_ms, pytest_ms, total_ms}, memory_bytes}
 //         or {type: "error", id, message, python_type?, interrupted?, fatal?, memory_bytes}
@@ -140,6 +146,7 @@ _load`);
         test_source: msg.test_source ?? null,
         test_filename: msg.test_filename ?? "",
         assertions: msg.assertions ?? [],
+        bindings: msg.bindings ?? null,
       };
       const out = JSON.parse(runRequestJson(JSON.stringify(request)));
       out.timings.total_ms = now() - started;

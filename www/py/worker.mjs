@@ -7,7 +7,8 @@
 //   ../vendor/wheels/    index.json ({"wheels": [file names]}) and the pytest wheels
 //   ./runner.py, ./engine.mjs
 //
-// Messages in:  {type: "run", id, solution, test_source, test_filename, assertions: [{id, expr}]}
+// Messages in:  {type: "run", id, solution, test_source, test_filename, assertions: [{id, expr}],
+//                bindings?: [Binding] | null}   the extraction's bindings (see engine.mjs)
 //               {type: "interrupt-buffer", buffer: SharedArrayBuffer}   (cross-origin isolated pages only)
 // Messages out: {type: "progress", stage: "pyodide" | "wheels" | "pytest" | "ready", detail}
 //               {type: "init-error", message}        start-up failed; this worker is useless

@@ -12,7 +12,7 @@
 
 use std::collections::BTreeMap;
 
-use bench_explorer::model::{Extraction, Stage, Status};
+use bench_explorer::model::{Binding, Extraction, Stage, Status};
 use bench_explorer::verdict::{
     pytest_outcome_for, summarise, verdict, EvalOutcome, PytestOutcome, RunSummary, Verdict,
 };
@@ -105,6 +105,9 @@ pub struct RunRequest {
     pub test_source: Option<String>,
     pub test_filename: String,
     pub assertions: Vec<RequestAssertion>,
+    /// The extraction's bindings: the namespace `runner.build_namespace` evaluates every
+    /// expression in (contract version 2: the real builtins, then what the test file imported).
+    pub bindings: Vec<Binding>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -136,6 +139,7 @@ pub fn request(
                 })
             })
             .collect(),
+        bindings: extraction.bindings.clone(),
     }
 }
 
@@ -956,6 +960,46 @@ def test_loop():
         assert!(json["test_source"].is_string());
         let none = request(&e, "", None, "x");
         assert!(serde_json::to_value(&none).unwrap()["test_source"].is_null());
+    }
+
+    #[test]
+    fn request_sends_the_bindings_in_runner_py_form() {
+        for stage in Stage::ALL {
+            let e = extraction(stage);
+            let r = request(&e, "", None, "test_add.py");
+            assert_eq!(r.bindings, e.bindings, "{stage:?}");
+            let json = serde_json::to_value(&r).unwrap();
+            assert_eq!(json["bindings"], serde_json::to_value(&e.bindings).unwrap());
+        }
+        // The fields runner.build_namespace reads, whatever the extractor emits today.
+        let mut e = extraction(Stage::Full);
+        e.bindings = vec![
+            Binding::Module {
+                name: "sol".into(),
+                module: "solution".into(),
+            },
+            Binding::Attr {
+                name: "plus".into(),
+                module: "solution".into(),
+                attr: "add".into(),
+            },
+            Binding::Star {
+                module: "solution".into(),
+            },
+            Binding::Globals {
+                module: "solution".into(),
+            },
+        ];
+        let json = serde_json::to_value(request(&e, "", None, "x")).unwrap();
+        assert_eq!(
+            json["bindings"],
+            serde_json::json!([
+                {"kind": "module", "name": "sol", "module": "solution"},
+                {"kind": "attr", "name": "plus", "module": "solution", "attr": "add"},
+                {"kind": "star", "module": "solution"},
+                {"kind": "globals", "module": "solution"},
+            ])
+        );
     }
 
     #[test]
