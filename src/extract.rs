@@ -208,6 +208,7 @@ fn extract_parsed(
         slug: slug.clone(),
         stage: options.stage,
         solution_names: Vec::new(),
+        bindings: Vec::new(),
         assertions: Vec::new(),
         findings: Vec::new(),
         syntax_errors: syntax_errors(&map, too_deep, parsed.errors()),
@@ -300,6 +301,7 @@ fn extract_parsed(
             );
         }
         e.assertions.sort_by_key(|a| a.span.start);
+        e.bindings = bindings(stage, &scope, &e);
         e.findings = findings(&e, &scope, &map, &helpers, &called);
         if stage == Stage::Full {
             e.findings
@@ -328,6 +330,37 @@ fn extract_parsed(
             }
         }
     }
+}
+
+/// The namespace the stage's kept expressions are evaluated in (contract version 2): the
+/// write-up's stages keep the solution's own globals, as the loop they reproduce did; the full
+/// stage lists what the test file binds from the solution, the module itself first when an
+/// expression reads it.
+fn bindings(stage: Stage, scope: &ModuleScope, e: &Extraction) -> Vec<crate::model::Binding> {
+    use crate::model::Binding;
+    let module = scope.solution_module_path().to_string();
+    if stage != Stage::Full {
+        return vec![Binding::Globals { module }];
+    }
+    let name: &str = &scope.module_binding;
+    let reads_module = e.kept().any(|a| {
+        a.expr.as_deref().is_some_and(|x| {
+            x.match_indices(name).any(|(i, _)| {
+                let before = x[..i].chars().next_back();
+                let after = x[i + name.len()..].chars().next();
+                !before.is_some_and(|c| c.is_alphanumeric() || c == '_' || c == '.')
+                    && !after.is_some_and(|c| c.is_alphanumeric() || c == '_')
+            })
+        })
+    });
+    reads_module
+        .then(|| Binding::Module {
+            name: name.to_string(),
+            module,
+        })
+        .into_iter()
+        .chain(scope.solution_bindings.iter().cloned())
+        .collect()
 }
 
 /// The statements the depth guard skipped, then the parser's errors.

@@ -408,6 +408,8 @@ fn scope_digest(a: &Analysis) -> ScopeDigest {
         prelude,
         prelude_names,
         imported_from_solution,
+        solution_bindings,
+        module_binding,
         conftest_replays,
         after_solution,
         constants,
@@ -494,6 +496,10 @@ fn scope_digest(a: &Analysis) -> ScopeDigest {
         d.str(a);
         d.str(b);
     }
+    // The bindings are the file's imports (hashed with its statements); the module's name is
+    // chosen from every identifier of the file, so an edit anywhere may change it.
+    d.u32(solution_bindings.len() as u32);
+    d.str(module_binding);
     d.u32(conftest_replays.len() as u32);
     for c in conftest_replays {
         d.str(&c.label);
@@ -511,7 +517,10 @@ fn scope_digest(a: &Analysis) -> ScopeDigest {
                 d.tag(0);
                 d.rendered(r);
             }
-            Replacement::SolutionModule => d.tag(1),
+            Replacement::SolutionModule(b) => {
+                d.tag(1);
+                d.str(b.as_deref().unwrap_or_default());
+            }
         }
     }
     // The statements' extents: outside the edited function, the same tokens (module docs).

@@ -178,7 +178,7 @@ impl Walk<'_> {
         let mut table: HashMap<String, Replacement> = scope
             .loaders
             .iter()
-            .map(|l| (l.clone(), Replacement::SolutionModule))
+            .map(|l| (l.clone(), Replacement::SolutionModule(None)))
             .collect();
         for stmt in f
             .body
@@ -192,7 +192,7 @@ impl Walk<'_> {
                 Stmt::Assign(assign) => {
                     if let [Expr::Name(t)] = assign.targets.as_slice() {
                         let replacement = if scope.is_solution_module_expr(&assign.value) {
-                            Some(Replacement::SolutionModule)
+                            Some(Replacement::SolutionModule(None))
                         } else {
                             names::render(&assign.value, &table, map)
                                 .ok()

@@ -1,4 +1,4 @@
-//! The extractor's output: the extraction contract's JSON form (`version: 1`).
+//! The extractor's output: the extraction contract's JSON form (`version: 2`).
 //!
 //! Field names and meanings are the contract's (`docs/contract.md`); with the `schema` feature the types
 //! also derive the JSON Schema committed as `docs/contract.schema.json`. Everything here is plain data
@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 use crate::shape::Shape;
 
 /// The contract's version number, bumped only when a field is renamed or removed.
-pub const CONTRACT_VERSION: u32 = 1;
+pub const CONTRACT_VERSION: u32 = 2;
 
 /// Which of the write-up's extractors to run. Only [`Stage::Full`] is held to the contract's
 /// guarantee; the earlier stages reproduce the write-up's bugs on purpose, for teaching.
@@ -72,6 +72,9 @@ pub struct Extraction {
     pub stage: Stage,
     /// The solution names the tests reach (after rewriting aliases), sorted.
     pub solution_names: Vec<String>,
+    /// The namespace a kept expression is evaluated in: what the evaluator binds, in order, in a
+    /// fresh namespace whose builtins are the real ones (see [`Binding`]).
+    pub bindings: Vec<Binding>,
     pub assertions: Vec<Assertion>,
     pub findings: Vec<Finding>,
     pub syntax_errors: Vec<SyntaxError>,
@@ -110,6 +113,36 @@ impl Extraction {
         shapes.dedup();
         shapes
     }
+}
+
+/// One step of building the namespace a kept expression is evaluated in (contract version 2).
+///
+/// The evaluator loads the solution fresh, starts from an empty namespace whose `__builtins__` are
+/// the interpreter's own `builtins` module, and applies the bindings in order, as the test file's
+/// imports did when pytest imported it: so every name of a kept expression means what it meant in
+/// the test file, whatever the solution defines. A binding that fails (a missing name) fails every
+/// check of the file, as pytest then fails to collect it.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(tag = "kind", rename_all = "kebab-case")]
+pub enum Binding {
+    /// `name` is the solution module itself (what `import solution` or `_load_solution()` gives):
+    /// `name.X` in an expression reads the module's `X` when it runs.
+    Module { name: String, module: String },
+    /// `from module import attr as name`: `name` is the object the solution's `attr` holds once
+    /// it is loaded (a snapshot, as the import takes it).
+    Attr {
+        name: String,
+        module: String,
+        attr: String,
+    },
+    /// `from module import *`: the solution's `__all__`, or its names without a leading
+    /// underscore.
+    Star { module: String },
+    /// The namespace is the solution module's own globals (version 1's namespace, builtins
+    /// included as the solution sees them). Only the write-up's stages use it, to reproduce the
+    /// loop they describe; it is then the only binding.
+    Globals { module: String },
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]

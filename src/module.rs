@@ -124,6 +124,15 @@ pub struct ModuleScope<'a> {
     /// the object `X` held when it imported the file (a snapshot), and fails to collect the whole
     /// file when the solution has no `X` (see `flatten::imports`).
     pub imported_from_solution: Vec<(String, String)>,
+    /// What the test file binds from the solution at import, in source order, as the evaluator
+    /// replays it (contract version 2): `from solution import X as Y`, `from solution import *`,
+    /// and a module-level `Y = sol.X`.
+    pub solution_bindings: Vec<crate::model::Binding>,
+    /// The name the evaluator binds the solution module to, which kept expressions read it
+    /// through (`sol.X` is written `<name>.X`): the file's own module-level name for it when that
+    /// is its only meaning in the file, else `solution` (or a variant) where the file uses no such
+    /// identifier.
+    pub module_binding: Rc<str>,
     /// The import-time code of the conftest files that is replayed before every test, outermost
     /// first (see `conftest::apply`).
     pub conftest_replays: Vec<ConftestReplay>,
@@ -209,6 +218,7 @@ impl<'a> ModuleScope<'a> {
         scope.shared_changes = shared_solution_changes(body, &scope.globals);
         scope.settle_prelude(body, map);
         scope.solution_attrs = solution_attrs(body, &scope);
+        scope.module_binding = Rc::from(module_binding_name(body, &scope.globals));
         scope
     }
 
@@ -261,6 +271,8 @@ impl<'a> ModuleScope<'a> {
             prelude: Vec::new(),
             prelude_names: HashSet::default(),
             imported_from_solution: Vec::new(),
+            solution_bindings: Vec::new(),
+            module_binding: Rc::from("solution"),
             conftest_replays: Vec::new(),
             after_solution: false,
             constants: HashMap::default(),
@@ -290,8 +302,25 @@ impl<'a> ModuleScope<'a> {
             .any(|m| module == m || module.starts_with(&format!("{m}.")))
     }
 
+    /// The module the evaluator's bindings name: the one `--solution-module` gives, else
+    /// `solution`.
+    pub fn solution_module_path(&self) -> &str {
+        self.solution_modules
+            .iter()
+            .find(|m| m.as_str() != "solution")
+            .or(self.solution_modules.first())
+            .map_or("solution", |m| m.as_str())
+    }
+
     /// Bind a module-level name; a constant also joins the replacements later constants see.
     fn insert_global(&mut self, name: String, global: Global<'a>) {
+        if let Global::SolutionName { name: attr } = &global {
+            self.solution_bindings.push(crate::model::Binding::Attr {
+                name: name.clone(),
+                module: self.solution_module_path().to_string(),
+                attr: attr.clone(),
+            });
+        }
         match &global {
             Global::Constant { value, .. } => {
                 self.constants
@@ -493,6 +522,10 @@ impl<'a> ModuleScope<'a> {
             let name = alias.name.to_string();
             if name == "*" {
                 self.star_import |= from_solution;
+                if from_solution {
+                    self.solution_bindings
+                        .push(crate::model::Binding::Star { module: module.clone() });
+                }
                 continue;
             }
             let bound = alias.asname.as_ref().unwrap_or(&alias.name).to_string();
@@ -503,6 +536,11 @@ impl<'a> ModuleScope<'a> {
             let global = if from_solution {
                 self.imported_from_solution
                     .push((bound.clone(), name.clone()));
+                self.solution_bindings.push(crate::model::Binding::Attr {
+                    name: bound.clone(),
+                    module: module.clone(),
+                    attr: name.clone(),
+                });
                 Global::SolutionName { name }
             } else {
                 let stdlib = (import.level == 0)
@@ -1965,5 +2003,125 @@ impl<'a> Visitor<'a> for BoundNames {
             Expr::Lambda(_) => {}
             _ => visitor::walk_expr(self, expr),
         }
+    }
+}
+
+/// The name the evaluator binds the solution module to (`ModuleScope::module_binding`): a
+/// module-level name of the file bound once, to the solution module (`import solution`,
+/// `sol = _load_solution()`), so that the expression reads as the test does; else the first of
+/// `solution`, `solution_`, … that is no identifier of the file, so that nothing the expression
+/// replays (a local, a parameter, a helper's name) can hide it.
+fn module_binding_name(body: &[Stmt], globals: &HashMap<String, Global>) -> String {
+    let mut ids = Identifiers::default();
+    for stmt in body {
+        ids.visit_stmt(stmt);
+    }
+    let mut own: Vec<&String> = globals
+        .iter()
+        .filter(|(n, g)| {
+            matches!(g, Global::SolutionModule) && ids.bound.get(n.as_str()) == Some(&1)
+        })
+        .map(|(n, _)| n)
+        .collect();
+    own.sort();
+    if let Some(name) = own.first() {
+        return (*name).clone();
+    }
+    let mut candidate = String::from("solution");
+    while ids.seen.contains(candidate.as_str()) {
+        candidate.push('_');
+    }
+    candidate
+}
+
+/// Every identifier of a file: each name read or bound (`seen`), and how often each is bound.
+#[derive(Default)]
+struct Identifiers<'a> {
+    seen: HashSet<&'a str>,
+    bound: HashMap<&'a str, usize>,
+}
+
+impl<'a> Identifiers<'a> {
+    fn bind(&mut self, name: &'a str) {
+        self.seen.insert(name);
+        *self.bound.entry(name).or_default() += 1;
+    }
+}
+
+impl<'a> Visitor<'a> for Identifiers<'a> {
+    fn visit_stmt(&mut self, stmt: &'a Stmt) {
+        match stmt {
+            Stmt::FunctionDef(f) => self.bind(f.name.as_str()),
+            Stmt::ClassDef(c) => self.bind(c.name.as_str()),
+            Stmt::Global(g) => g.names.iter().for_each(|n| self.bind(n.as_str())),
+            Stmt::Nonlocal(g) => g.names.iter().for_each(|n| self.bind(n.as_str())),
+            Stmt::Import(i) => {
+                for a in &i.names {
+                    match &a.asname {
+                        Some(asname) => self.bind(asname.as_str()),
+                        None => self.bind(a.name.as_str().split('.').next().unwrap_or_default()),
+                    }
+                }
+            }
+            Stmt::ImportFrom(i) => {
+                for a in &i.names {
+                    self.bind(a.asname.as_ref().unwrap_or(&a.name).as_str());
+                }
+            }
+            _ => {}
+        }
+        visitor::walk_stmt(self, stmt);
+    }
+
+    fn visit_expr(&mut self, expr: &'a Expr) {
+        if let Expr::Name(n) = expr {
+            match n.ctx {
+                ast::ExprContext::Load => {
+                    self.seen.insert(n.id.as_str());
+                }
+                _ => self.bind(n.id.as_str()),
+            }
+        }
+        visitor::walk_expr(self, expr);
+    }
+
+    fn visit_parameter(&mut self, parameter: &'a ast::Parameter) {
+        self.bind(parameter.name.as_str());
+        visitor::walk_parameter(self, parameter);
+    }
+
+    fn visit_except_handler(&mut self, handler: &'a ast::ExceptHandler) {
+        let ast::ExceptHandler::ExceptHandler(h) = handler;
+        if let Some(name) = &h.name {
+            self.bind(name.as_str());
+        }
+        visitor::walk_except_handler(self, handler);
+    }
+
+    fn visit_pattern(&mut self, pattern: &'a ast::Pattern) {
+        match pattern {
+            ast::Pattern::MatchAs(p) => {
+                if let Some(n) = &p.name {
+                    self.bind(n.as_str());
+                }
+            }
+            ast::Pattern::MatchStar(p) => {
+                if let Some(n) = &p.name {
+                    self.bind(n.as_str());
+                }
+            }
+            ast::Pattern::MatchMapping(p) => {
+                if let Some(n) = &p.rest {
+                    self.bind(n.as_str());
+                }
+            }
+            _ => {}
+        }
+        visitor::walk_pattern(self, pattern);
+    }
+
+    fn visit_type_param(&mut self, type_param: &'a ast::TypeParam) {
+        self.bind(type_param.name().as_str());
+        visitor::walk_type_param(self, type_param);
     }
 }

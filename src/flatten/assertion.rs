@@ -7,10 +7,10 @@ use ruff_python_ast::visitor::Visitor;
 use ruff_python_ast::{self as ast, Expr};
 use ruff_text_size::Ranged;
 
-use super::items::{Aliases, Blocker, Item, Kind, Piece};
+use super::items::{Aliases, Item, Kind, Piece};
 use super::replay::{self, Replay};
 use super::resolve::{self, Resolution};
-use super::{emit, imports, is_builtin, Ctx, Test};
+use super::{emit, Ctx, Test};
 use crate::model::{Assertion, Origin, OriginRole};
 use crate::module::Global;
 use crate::names::{self, Facts, Replacement};
@@ -275,7 +275,6 @@ fn decide(
     names.refuse_captured_locals(test);
     let shared = shared_constants(ctx, test, &sources, &mut names.map);
     names.refuse_unbound(&replay.unbound, ctx.map.line(stmt.range.start()));
-    names.spell_redefined_builtins(ctx, test, &sources);
     names.solution_names.sort();
     names.solution_names.dedup();
     all_solution_names.extend(names.solution_names.iter().cloned());
@@ -285,7 +284,6 @@ fn decide(
         shapes.sort();
         shapes.dedup();
     }
-    let snapshots = imports::snapshot_names(ctx.scope);
     let decision = Decision {
         ctx,
         test,
@@ -293,7 +291,6 @@ fn decide(
         facts: &facts,
         items,
         replay: &replay,
-        snapshots: &snapshots,
         call_check,
         overridden,
     };
@@ -449,25 +446,25 @@ impl Names {
         }
         let mapped = self.map.contains_key(name) && !test.aliases.contains_key(name);
         let module_read =
-            load.attr.is_some() && matches!(self.map.get(name), Some(Replacement::SolutionModule));
+            load.attr.is_some() && matches!(self.map.get(name), Some(Replacement::SolutionModule(_)));
         if test.is_local(name) || (mapped && !module_read) {
             return None;
         }
         Some(match test.aliases.get(name) {
-            Some(Replacement::SolutionModule) => match &load.attr {
+            Some(Replacement::SolutionModule(_)) => match &load.attr {
                 Some(attr) => {
                     resolve::module_attr(ctx, name, attr, &mut self.map, &mut self.solution_names)
                 }
-                None => Resolution::Unresolved(
-                    format!(
-                        "`{name}` is the solution module itself, which has no name in its own namespace"
-                    ),
-                    false,
-                ),
+                None => {
+                    self.map.insert(name.to_string(), resolve::module_replacement(ctx));
+                    Resolution::Ok
+                }
             },
             Some(Replacement::Value(v)) if names::is_import_value(v) => Resolution::Stdlib,
             Some(Replacement::Value(v)) => {
-                self.solution_names.push(v.text.clone());
+                // `<binding>.attr`: the solution's `attr`.
+                let attr = v.text.rsplit('.').next().unwrap_or(&v.text);
+                self.solution_names.push(attr.to_string());
                 Resolution::Ok
             }
             None if module_read => resolve::module_attr(
@@ -538,7 +535,7 @@ impl Names {
                     .iter()
                     .find(|f| test.locals.contains(f.as_str()))
                     .map(|f| (name.clone(), f.clone())),
-                Replacement::SolutionModule => None,
+                Replacement::SolutionModule(_) => None,
             })
             .collect();
         captured.sort();
@@ -556,26 +553,6 @@ impl Names {
             self.unresolved.push(n.to_string());
             self.why
                 .push(format!("`{n}` is not assigned before line {line}"));
-        }
-    }
-
-    /// A builtin the test means, which the solution redefines (as the file or the solution shows):
-    /// in the solution's namespace the name is the solution's, so the builtin is spelled out.
-    fn spell_redefined_builtins(&mut self, ctx: &Ctx, test: &Test, sources: &Sources) {
-        for (loads, _) in sources {
-            for l in loads.iter() {
-                let name = l.name.as_str();
-                if !test.is_local(name)
-                    && is_builtin(ctx, name)
-                    && (self.solution_names.iter().any(|s| s == name)
-                        || ctx.scope.solution_attrs.contains(name))
-                {
-                    self.map.insert(
-                        name.to_string(),
-                        Replacement::Value(Rc::new(resolve::spelled_builtin(name))),
-                    );
-                }
-            }
         }
     }
 }
@@ -618,8 +595,6 @@ struct Decision<'d, 's, 'a, 't> {
     facts: &'d Facts,
     items: &'d [Item<'a>],
     replay: &'d Replay,
-    /// The file's `from solution import …`, replayed as snapshots (see `imports`).
-    snapshots: &'d [String],
     /// The check is a call that returns `None` when it passes: written `<call> is None`.
     call_check: bool,
     /// A helper the final check alone spells so (see `Pre::final_only`).
@@ -648,21 +623,7 @@ impl Decision<'_, '_, '_, '_> {
             });
             return Some((reason, listed));
         }
-        self.walrus_clash(&names.solution_names)
-            .or_else(|| self.chained_comparison())
-            .or_else(|| self.live_read_of_snapshot())
-    }
-
-    fn walrus_clash(&self, solution_names: &[String]) -> Option<(String, Vec<String>)> {
-        let clash = self
-            .facts
-            .walrus
-            .iter()
-            .find(|w| solution_names.iter().any(|s| s == w.as_str()))?;
-        Some((
-            format!("the assert binds `{clash}` with `:=`, which would hide the solution's `{clash}` in the evaluation namespace"),
-            vec![clash.to_string()],
-        ))
+        self.chained_comparison()
     }
 
     /// pytest's assertion rewriting evaluates every operand and every comparison of a chain
@@ -683,26 +644,6 @@ impl Decision<'_, '_, '_, '_> {
                 self.ctx.map.line(chain.range.start())
             ),
             Vec::new(),
-        ))
-    }
-
-    fn live_read_of_snapshot(&self) -> Option<(String, Vec<String>)> {
-        let items = self.items;
-        let replayed_exprs = self
-            .replay
-            .items
-            .iter()
-            .flat_map(|&i| piece_exprs(&items[i].fold));
-        let name = imports::live_read_of_snapshot(
-            self.ctx.scope,
-            self.expr.into_iter().chain(replayed_exprs),
-            self.snapshots,
-        )?;
-        Some((
-            format!(
-                "the test reads the solution's live `{name}` through the module, and the file also imports `{name}` by name (the object it held at import): one expression cannot read both"
-            ),
-            vec![name],
         ))
     }
 
@@ -738,7 +679,7 @@ impl Decision<'_, '_, '_, '_> {
             } else {
                 format!("(lambda: {text})()")
             };
-            return Ok(imports::bind_snapshots(text, self.snapshots));
+            return Ok(text);
         }
         let text = emit::fold(
             ctx,
@@ -766,7 +707,7 @@ impl Decision<'_, '_, '_, '_> {
                 span: ctx.map.span(items[i].range),
             });
         }
-        Ok(imports::bind_snapshots(text, self.snapshots))
+        Ok(text)
     }
 }
 
@@ -842,41 +783,3 @@ fn piece_checks<'a>(piece: &Piece<'a>, out: &mut Vec<&'a Expr>) {
     }
 }
 
-/// The expressions a replayed item evaluates.
-fn piece_exprs<'a>(fold: &Result<Piece<'a>, Blocker>) -> Vec<&'a Expr> {
-    use Piece::*;
-    match fold {
-        Ok(
-            Bind(_, v) | BindName(_, v) | BindParams(_, v) | Eval(v) | Check(v) | HelperCheck(v),
-        ) => {
-            vec![*v]
-        }
-        Ok(Unpack(t, v) | Store(t, v) | Augmented(t, _, v) | DelItem(t, v)) => vec![*t, *v],
-        Ok(DelAttr(v, _)) => vec![*v],
-        Ok(Cond(clauses)) => clauses
-            .iter()
-            .flat_map(|(test, pieces)| {
-                test.iter()
-                    .copied()
-                    .chain(pieces.iter().flat_map(|p| piece_exprs(&Ok(p.clone()))))
-                    .collect::<Vec<_>>()
-            })
-            .collect(),
-        Ok(Loop(t, it, body)) => {
-            let mut out = vec![*t, *it];
-            for p in body {
-                out.extend(piece_exprs(&Ok(p.clone())));
-            }
-            out
-        }
-        Ok(Raises(r)) => {
-            let mut out: Vec<&'a Expr> = match r.pytest {
-                Some((expected, matching)) => std::iter::once(expected).chain(matching).collect(),
-                None => vec![r.expr],
-            };
-            out.extend(r.body.iter().copied());
-            out
-        }
-        Ok(BindIndexed(..)) | Err(_) => Vec::new(),
-    }
-}

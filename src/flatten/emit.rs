@@ -36,7 +36,7 @@ pub fn try_inline(
     }
     let effectful = effectful_read_once(facts, items, replay)?;
     if substitution_changes_meaning(facts, items, replay)
-        || !evaluation_order_holds(facts, items, replay, &effectful, map)
+        || !evaluation_order_holds(facts, items, replay, &effectful)
     {
         return None;
     }
@@ -129,9 +129,8 @@ fn evaluation_order_holds(
     items: &[Item],
     replay: &[usize],
     effectful: &[usize],
-    map: &Aliases,
 ) -> bool {
-    match places(facts, items, replay, effectful, map) {
+    match places(facts, items, replay, effectful) {
         Some(place) => finish_in_assignment_order(&place, effectful),
         None => false,
     }
@@ -144,12 +143,7 @@ fn places(
     items: &[Item],
     replay: &[usize],
     effectful: &[usize],
-    map: &Aliases,
 ) -> Option<Places> {
-    let is_module = |base: &Option<Ident>| {
-        base.as_ref()
-            .is_some_and(|b| matches!(map.get(b.as_str()), Some(Replacement::SolutionModule)))
-    };
     // The facts of every container are computed once.
     let value_facts: HashMap<usize, Facts> = replay
         .iter()
@@ -194,9 +188,12 @@ fn places(
             };
             if effectful.contains(&i) {
                 let pos = load.range.start();
-                let early_op = cf.ops.iter().any(|op| {
-                    !is_module(&op.base) && !op.range.contains(pos) && op.range.start() < pos
-                });
+                // A read of the solution module's attribute is an operation too: its value is
+                // the one at that moment, and a module `__getattr__` runs code.
+                let early_op = cf
+                    .ops
+                    .iter()
+                    .any(|op| !op.range.contains(pos) && op.range.start() < pos);
                 if load.conditional || early_op {
                     return None;
                 }
@@ -752,7 +749,9 @@ fn module_attribute<'e>(target: &'e Expr, map: &Aliases) -> Option<&'e str> {
     let Expr::Attribute(a) = target else {
         return None;
     };
-    let is_module = |e: &Expr| matches!(e, Expr::Name(n) if matches!(map.get(n.id.as_str()), Some(Replacement::SolutionModule)));
+    // Only where the namespace is the solution's own globals (no binding for the module); with a
+    // binding, `sol.X = v` is a store into the module's attribute like any other.
+    let is_module = |e: &Expr| matches!(e, Expr::Name(n) if matches!(map.get(n.id.as_str()), Some(Replacement::SolutionModule(None))));
     let module = match a.value.as_ref() {
         Expr::Call(c) if c.arguments.is_empty() => is_module(&c.func),
         other => is_module(other),

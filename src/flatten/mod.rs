@@ -17,7 +17,6 @@ mod assertion;
 mod conftest_replay;
 mod effects;
 mod emit;
-mod imports;
 mod items;
 mod replay;
 mod resolve;

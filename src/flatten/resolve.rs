@@ -47,17 +47,6 @@ pub enum Resolution {
     Unresolved(String, bool),
 }
 
-/// Module attributes that are certainly globals of a module loaded from a file. Any other dunder
-/// (`__version__`, `__all__`, `__dict__`) may come from a module `__getattr__` or not be a global.
-const MODULE_DUNDERS: &[&str] = &[
-    "__name__",
-    "__file__",
-    "__doc__",
-    "__spec__",
-    "__loader__",
-    "__package__",
-];
-
 /// Local aliases of the solution, bound once each in the test: `sol = _load_solution()`,
 /// `f = sol.f`, `from solution import f`.
 pub fn local_aliases(ctx: &Ctx, f: &StmtFunctionDef) -> Aliases {
@@ -109,14 +98,11 @@ impl AliasScan<'_, '_, '_, '_> {
         if !self.binds_once(t) {
             return;
         }
+        // `t = sol.X` is no alias: it reads the module's `X` at that moment, which a later read
+        // need not see (`before = sol.COUNT; sol.sell(3)`); it is replayed as any assignment is.
         if is_solution_module(self.ctx, &self.aliases, value) {
             self.aliases
-                .insert(t.to_string(), Replacement::SolutionModule);
-        } else if let Some(attr) = solution_attr(self.ctx, &self.aliases, value) {
-            self.aliases.insert(
-                t.to_string(),
-                Replacement::Value(Rc::new(names::Rendered::name(&attr))),
-            );
+                .insert(t.to_string(), module_replacement(self.ctx));
         }
     }
 
@@ -129,7 +115,7 @@ impl AliasScan<'_, '_, '_, '_> {
                 && (a.asname.is_some() || !module.contains('.'))
                 && self.binds_once(&bound_as)
             {
-                self.aliases.insert(bound_as, Replacement::SolutionModule);
+                self.aliases.insert(bound_as, module_replacement(self.ctx));
             } else if let Some(text) = names::stdlib_import(&module, a.asname.is_some()) {
                 let top = module.split('.').next().unwrap_or_default();
                 let bound_as = a.asname.as_ref().map_or(top, |n| n.as_str());
@@ -174,7 +160,7 @@ impl AliasScan<'_, '_, '_, '_> {
                 if self.binds_once(&bound_as) {
                     self.aliases.insert(
                         bound_as,
-                        Replacement::Value(Rc::new(names::Rendered::name(a.name.as_str()))),
+                        Replacement::Value(Rc::new(module_attr_value(self.ctx, a.name.as_str()))),
                     );
                 }
             }
@@ -266,25 +252,10 @@ pub fn is_solution_module(ctx: &Ctx, aliases: &Aliases, expr: &Expr) -> bool {
         Expr::Name(n) if aliases.contains_key(n.id.as_str()) => {
             matches!(
                 aliases.get(n.id.as_str()),
-                Some(Replacement::SolutionModule)
+                Some(Replacement::SolutionModule(_))
             )
         }
         other => ctx.scope.is_solution_module_expr(other),
-    }
-}
-
-/// `module.attr` as an alias of the solution's `attr` — not for a special name the module need not
-/// have as a global (that read stays, and is refused where it is resolved).
-fn solution_attr(ctx: &Ctx, aliases: &Aliases, expr: &Expr) -> Option<String> {
-    match expr {
-        Expr::Attribute(a) if is_solution_module(ctx, aliases, &a.value) => {
-            let attr = a.attr.as_str();
-            let special = attr.starts_with("__") && attr.ends_with("__");
-            let defined = &ctx.scope.solution_defined;
-            let by_getattr = defined.contains("__getattr__") && !defined.contains(attr);
-            ((!special || MODULE_DUNDERS.contains(&attr)) && !by_getattr).then(|| attr.to_string())
-        }
-        _ => None,
     }
 }
 
@@ -360,16 +331,16 @@ impl Lookup<'_, '_, '_, '_> {
         match ctx.scope.globals.get(name) {
             Some(Global::SolutionModule) => match attr {
                 Some(attr) => module_attr(ctx, name, attr, map, self.solution_names),
-                None => Resolution::Unresolved(format!("`{name}` is the solution module itself, which has no name in its own namespace"), false),
+                None => {
+                    map.insert(name.to_string(), module_replacement(ctx));
+                    Resolution::Ok
+                }
             },
-            Some(Global::SolutionName { name: real })
-                if real.starts_with("__") && real.ends_with("__") && !MODULE_DUNDERS.contains(&real.as_str()) =>
-            {
-                Resolution::Unresolved(format!("`{name}` is the solution's `{real}`, a special name a module `__getattr__` may provide without it being a global"), false)
-            }
+            // The test file's own name for what it took from the solution: the evaluator binds it
+            // the same way (`Binding::Attr`).
             Some(Global::SolutionName { name: real }) => {
                 self.solution_names.push(real.clone());
-                map.insert(name.to_string(), Replacement::Value(Rc::new(names::Rendered::name(real))));
+                map.insert(name.to_string(), Replacement::Value(Rc::new(names::Rendered::name(name))));
                 Resolution::Ok
             }
             Some(Global::Constant { value, range, .. }) => {
@@ -395,7 +366,11 @@ impl Lookup<'_, '_, '_, '_> {
                     if let Some(attr) = attr {
                         return module_attr(ctx, name, attr, map, self.solution_names);
                     }
-                    Resolution::Unresolved(format!("`{name}` loads the solution; only `{name}().X` can be rewritten"), false)
+                    if called {
+                        map.insert(name.to_string(), module_replacement(ctx));
+                        return Resolution::Ok;
+                    }
+                    Resolution::Unresolved(format!("`{name}` loads the solution; only `{name}()` can be rewritten"), false)
                 } else {
                     helper_not_called(ctx, name, kind, *line)
                 }
@@ -605,7 +580,7 @@ impl Lookup<'_, '_, '_, '_> {
                     "it calls `{n}`, whose answer depends on the function's own globals or frame"
                 ));
             }
-            let solution_module = matches!(body_map.get(n), Some(Replacement::SolutionModule));
+            let solution_module = matches!(body_map.get(n), Some(Replacement::SolutionModule(_)));
             if body_map.contains_key(n) && !(solution_module && load.attr.is_some()) {
                 continue;
             }
@@ -633,20 +608,10 @@ impl Lookup<'_, '_, '_, '_> {
                     ));
                 }
             }
-            // A builtin the solution redefines is spelled out, as in the assertion.
-            if !body_map.contains_key(n)
-                && ruff_python_stdlib::builtins::is_python_builtin(n, 14, false)
-                && (ctx.scope.solution_attrs.contains(n) || ctx.scope.solution_defined.contains(n))
-            {
-                body_map.insert(
-                    n.to_string(),
-                    Replacement::Value(Rc::new(spelled_builtin(n))),
-                );
-            }
             match body_map.get(n) {
                 Some(Replacement::Value(v)) => introduced.extend(v.free.iter().cloned()),
-                Some(Replacement::SolutionModule) => {
-                    introduced.extend(load.attr.as_deref().map(str::to_string))
+                Some(Replacement::SolutionModule(b)) => {
+                    introduced.extend(b.as_deref().map(str::to_string))
                 }
                 None => introduced.push(n.to_string()),
             }
@@ -803,23 +768,19 @@ fn lambda_body(
     Ok(format!("({})[-1]", pieces.join(", ")))
 }
 
-/// A builtin spelled out, for where the solution's namespace has its own of that name.
-pub fn spelled_builtin(name: &str) -> names::Rendered {
-    names::Rendered {
-        text: format!("__import__(\"builtins\").{name}"),
-        prec: ruff_python_ast::OperatorPrecedence::CallAttribute,
-        free: vec!["__import__".to_string()],
-    }
-}
-
-/// Whether the solution may define `__import__`, which the import spellings call.
+/// Whether `__import__`, which the import spellings call, may not be the builtin in the
+/// evaluator's namespace: only a `from solution import *` can bind it there (when the solution's
+/// `__all__` lists it), as it then does in the test module.
 pub fn shadows_import(ctx: &Ctx) -> bool {
-    ctx.scope.solution_defined.contains("__import__")
-        || ctx.scope.solution_attrs.contains("__import__")
+    // Unknown globals of the solution (none given) may hold an `__all__`.
+    ctx.scope.star_import
+        && (ctx.scope.solution_defined.is_empty()
+            || ctx.scope.solution_defined.contains("__all__"))
 }
 
-/// `module.attr` for the solution module: `attr` in its namespace, unless `attr` is a dunder that
-/// need not be a global.
+/// `module.attr` for the solution module: written `<binding>.attr`, a read of the module's
+/// attribute when the expression runs, as the test's read is (a module `__getattr__` or a special
+/// name answers it as it answers pytest).
 pub fn module_attr(
     ctx: &Ctx,
     name: &str,
@@ -827,25 +788,24 @@ pub fn module_attr(
     map: &mut Aliases,
     solution_names: &mut Vec<String>,
 ) -> Resolution {
-    // A solution with a module `__getattr__` answers `module.attr` for names it does not define;
-    // in its namespace those names do not exist.
-    let defined = &ctx.scope.solution_defined;
-    if defined.contains("__getattr__") && !defined.contains(attr) && !MODULE_DUNDERS.contains(&attr)
-    {
-        return Resolution::Unresolved(
-            format!("`{name}.{attr}` is answered by the solution's module `__getattr__`; `{attr}` is not a global of its namespace"),
-            false,
-        );
-    }
-    if attr.starts_with("__") && attr.ends_with("__") && !MODULE_DUNDERS.contains(&attr) {
-        return Resolution::Unresolved(
-            format!("`{name}.{attr}` is a special attribute of the solution module, which a module `__getattr__` may provide without it being a global"),
-            false,
-        );
-    }
     solution_names.push(attr.to_string());
-    map.insert(name.to_string(), Replacement::SolutionModule);
+    map.insert(name.to_string(), module_replacement(ctx));
     Resolution::Ok
+}
+
+/// What a name bound to the solution module is written as: the module's binding.
+pub fn module_replacement(ctx: &Ctx) -> Replacement {
+    Replacement::SolutionModule(Some(ctx.scope.module_binding.clone()))
+}
+
+/// `<binding>.attr`: the solution's `attr`, read through the module when the expression runs.
+pub fn module_attr_value(ctx: &Ctx, attr: &str) -> names::Rendered {
+    let binding: &str = &ctx.scope.module_binding;
+    names::Rendered {
+        text: format!("{binding}.{attr}"),
+        prec: ruff_python_ast::OperatorPrecedence::CallAttribute,
+        free: vec![binding.to_string()],
+    }
 }
 
 #[cfg(test)]

@@ -488,7 +488,7 @@ impl<'a> Fixtures<'_, '_, 'a, '_, '_> {
             Some(Fixture::SolutionModule) => {
                 self.test
                     .aliases
-                    .insert(name.into(), Replacement::SolutionModule);
+                    .insert(name.into(), Replacement::SolutionModule(Some(ctx.scope.module_binding.clone())));
             }
             Some(Fixture::Unsupported { why }) => self.items.push(items::unfoldable_binding(
                 name,

@@ -56,8 +56,6 @@ pub struct Load {
 #[derive(Clone, Debug)]
 pub struct Op {
     pub range: TextRange,
-    /// For `name.attr`, the name (an attribute of the solution module is a plain global read).
-    pub base: Option<Ident>,
 }
 
 /// What an expression reads, binds and calls.
@@ -230,16 +228,8 @@ impl FactsWalker {
             _ => false,
         };
         if runs_code {
-            let base = match expr {
-                Expr::Attribute(a) => match a.value.as_ref() {
-                    Expr::Name(n) if !self.bound(n.id.as_str()) => Some(n.id.clone()),
-                    _ => None,
-                },
-                _ => None,
-            };
             self.facts.ops.push(Op {
                 range: expr.range(),
-                base,
             });
         }
     }

@@ -39,9 +39,11 @@ impl Rendered {
 pub enum Replacement {
     /// Substitute this value (parenthesised where it binds looser than its place needs).
     Value(Rc<Rendered>),
-    /// The name refers to the solution module: `name.attr` (and `name().attr` for a loader) becomes
-    /// `attr`.
-    SolutionModule,
+    /// The name refers to the solution module. With the name the evaluator binds the module to
+    /// (contract version 2), `name` and a loader's `name()` become that name (`sol.attr` →
+    /// `solution.attr`); without one (the write-up's stages, evaluated in the solution's own
+    /// globals), `name.attr` (and `name().attr`) becomes `attr`.
+    SolutionModule(Option<Rc<str>>),
 }
 
 /// A substitution that would change meaning: the replacement's free name is bound where it lands.
@@ -249,8 +251,45 @@ impl Splicer<'_> {
             && !self.bound(name.id.as_str())
             && matches!(
                 self.map.get(name.id.as_str()),
-                Some(Replacement::SolutionModule)
+                Some(Replacement::SolutionModule(_))
             )
+    }
+
+    /// The name the evaluator binds the solution module to, if `name` stands for the module
+    /// and the map has one.
+    fn module_binding(&self, name: &ast::ExprName) -> Option<Rc<str>> {
+        if !self.solution_module(name) {
+            return None;
+        }
+        match self.map.get(name.id.as_str()) {
+            Some(Replacement::SolutionModule(b)) => b.clone(),
+            _ => None,
+        }
+    }
+
+    /// `module` or `loader()` written as the module's binding: `true` if it was.
+    fn module_as_binding(&mut self, value: &Expr) -> bool {
+        let name = match value {
+            Expr::Name(n) => n,
+            Expr::Call(call) if call.arguments.is_empty() => match call.func.as_ref() {
+                Expr::Name(n) => n,
+                _ => return false,
+            },
+            _ => return false,
+        };
+        self.name_as_binding(value.range(), name)
+    }
+
+    /// `range` (the module's name, or a loader's call) written as the module's binding.
+    fn name_as_binding(&mut self, range: TextRange, name: &ast::ExprName) -> bool {
+        let Some(binding) = self.module_binding(name) else {
+            return false;
+        };
+        let binding = binding.to_string();
+        self.capture_check(&binding, std::slice::from_ref(&binding));
+        self.edits.push((range, binding.clone()));
+        self.free.push(binding);
+        true
     }
 
     /// A free name's value to substitute, if `map` gives one.
@@ -268,6 +307,9 @@ impl Splicer<'_> {
 /// The rewrites: a free name replaced by its value, `module.attr` by `attr`.
 impl Splicer<'_> {
     fn free_name(&mut self, name: &ast::ExprName) {
+        if self.name_as_binding(name.range, name) {
+            return;
+        }
         let Some(value) = self.value_of(name) else {
             self.free.push(name.id.to_string());
             return;
@@ -289,6 +331,9 @@ impl Splicer<'_> {
     }
 
     fn attribute(&mut self, attribute: &ast::ExprAttribute) {
+        if self.module_as_binding(&attribute.value) {
+            return;
+        }
         if self.is_solution_module(&attribute.value) {
             let attr = attribute.attr.id.to_string();
             self.capture_check(&attr, std::slice::from_ref(&attr));
@@ -383,6 +428,13 @@ impl Splicer<'_> {
     }
 
     fn call(&mut self, call: &ast::ExprCall) {
+        if call.arguments.is_empty() {
+            if let Expr::Name(n) = call.func.as_ref() {
+                if self.name_as_binding(call.range(), n) {
+                    return;
+                }
+            }
+        }
         self.child(&call.func, Pos::PRIMARY);
         for arg in call.arguments.args.iter() {
             self.child(arg, Pos::COMMA);

@@ -168,7 +168,7 @@ mod tests {
         };
         let e = extract(src, &opts);
         assert_eq!(e.slug, "add");
-        assert_eq!(e.assertions[0].expr.as_deref(), Some("add(1, 2) == 3"));
+        assert_eq!(e.assertions[0].expr.as_deref(), Some("mine.add(1, 2) == 3"));
         assert!(!has_mismatch(&e));
     }
 }
