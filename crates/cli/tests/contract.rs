@@ -45,6 +45,7 @@ fn the_schema_names_every_field_of_the_contract() {
         top,
         [
             "assertions",
+            "bindings",
             "file",
             "findings",
             "slug",
@@ -63,6 +64,13 @@ fn the_schema_names_every_field_of_the_contract() {
         assert!(
             !required(assertion).contains(&optional.to_string()),
             "{optional}"
+        );
+    }
+    let binding = serde_json::to_string(&schema["definitions"]["Binding"]).unwrap();
+    for kind in ["module", "attr", "star", "globals"] {
+        assert!(
+            binding.contains(&format!("\"{kind}\"")),
+            "{kind} missing from {binding}"
         );
     }
     let shapes = serde_json::to_string(&schema["definitions"]["Shape"]).unwrap();
