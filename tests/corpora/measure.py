@@ -52,9 +52,11 @@ when the test was not skipped/xfailed, the k-th check under its key exists and i
 passed before a later one failed the test counts as passed, as the contract's "pytest passes that assert" says).
 
 The kept expressions are evaluated as docs/contract.md says a bench loop must: each in its own forked child, in
-the globals of a fresh module loaded from the solution's file with `spec_from_file_location` /
-`module_from_spec` / `exec_module`, registered in `sys.modules` under the solution's module name, with the
-solution's folder first on `sys.path` and as the working directory, and a 10 s alarm. (`tests/realworld/
+the namespace www/py/runner.py's `build_namespace` makes of a fresh module loaded from the solution's file with
+`spec_from_file_location` / `module_from_spec` / `exec_module` and the extraction's `bindings` (contract version
+2: the real builtins, then what the test file imported; without `bindings`, version 1: the module's globals),
+the module registered in `sys.modules` under the solution's module name, with the solution's folder first on
+`sys.path` and as the working directory, and a 10 s alarm. (`tests/realworld/
 rw_eval.py` imports an installed *package* by name; a mutant here is a file whose name is not the module's, so
 the loader is written out below, following the same fork-per-expression pattern.)
 
@@ -439,7 +441,22 @@ class _Timeout(BaseException):
     pass
 
 
-def _evaluate_in_child(expr: str, module: str, solution: str) -> dict:
+def _runner():
+    """www/py/runner.py, loaded by path once (the page's and `check`'s evaluator: its `build_namespace`)."""
+    global _RUNNER
+    if _RUNNER is None:
+        import importlib.util
+        spec = importlib.util.spec_from_file_location("_bench_explorer_runner", ROOT / "www" / "py" / "runner.py")
+        _RUNNER = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(_RUNNER)
+    return _RUNNER
+
+
+_RUNNER = None
+
+
+def _evaluate_in_child(expr: str, module: str, solution: str, bindings: list | None = None) -> dict:
+    runner = _runner()
     read_end, write_end = os.pipe()
     pid = os.fork()
     if pid == 0:
@@ -463,7 +480,7 @@ def _evaluate_in_child(expr: str, module: str, solution: str) -> dict:
                 mod = importlib.util.module_from_spec(spec)
                 sys.modules[module] = mod
                 spec.loader.exec_module(mod)
-                result = {"truthy": bool(eval(expr, vars(mod)))}
+                result = {"truthy": bool(eval(expr, runner.build_namespace(mod, bindings)))}
             except _Timeout:
                 result = {"truthy": False, "error": f"timeout after {EVAL_TIMEOUT}s"}
             except BaseException as exc:  # noqa: BLE001 — everything an expression raises is a verdict
@@ -576,7 +593,7 @@ def measure_file(item: dict) -> dict:
         for key, k, entry in keyed:
             if entry["status"] != "kept":
                 continue
-            got = _evaluate_in_child(entry["expr"], item["module"], path)
+            got = _evaluate_in_child(entry["expr"], item["module"], path, extraction.get("bindings"))
             evaluated += 1
             made = evs.get(key, [])
             passed = (outcomes.get(key[0]) in ("passed", "failed") and k < len(made) and made[k][0] is True)

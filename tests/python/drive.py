@@ -1,18 +1,23 @@
 """One side of the differential check, in its own process, printing JSON on stdout.
 
     python3 tests/python/drive.py pytest RUN_DIR TEST_FILE_NAME
-    python3 tests/python/drive.py eval SOLUTION_FILE EXPRS_JSON [TIMEOUT_SECONDS]
+    python3 tests/python/drive.py eval SOLUTION_FILE EVAL_JSON [TIMEOUT_SECONDS]
 
 `pytest` runs real pytest on RUN_DIR/TEST_FILE_NAME (RUN_DIR is a copy of the fixture folder, so its
 conftest.py is honoured) and reports, per node id, the outcome of each phase and, for a failing call,
 the line of the test function's own frame where it failed (the assert pytest failed, or the statement
 that raised before any later assert was reached).
 
-`eval` evaluates each expression of EXPRS_JSON (a JSON list of strings) the way the extraction contract
-says a bench loop does: for every expression a FRESH module is loaded from SOLUTION_FILE with
-importlib.util.spec_from_file_location / module_from_spec / exec_module (so `__name__`, `__file__`,
-`__spec__` are set), registered in sys.modules under its name while the expression is evaluated, and
-`eval(expr, module.__dict__)` is taken with its truth value, under a per-expression timeout.
+`eval` evaluates each expression of EVAL_JSON (`{"exprs": [str], "bindings": [binding] | null}`, the
+extraction's kept expressions and bindings; a bare JSON list of strings is `{"exprs": list, "bindings":
+null}`) the way the extraction contract says a bench loop does: for every expression a FRESH module is
+loaded from SOLUTION_FILE with importlib.util.spec_from_file_location / module_from_spec / exec_module
+(so `__name__`, `__file__`, `__spec__` are set), registered in sys.modules under its name while the
+expression is evaluated, and `eval(expr, namespace)` is taken with its truth value, under a
+per-expression timeout. The namespace is the page's and `check`'s own: `build_namespace(module,
+bindings)` of www/py/runner.py (loaded from there by path), i.e. contract version 2's fresh namespace
+with the real builtins and the bindings applied in order; without bindings (version 1), the module's
+own `__dict__`.
 """
 
 from __future__ import annotations
@@ -26,7 +31,20 @@ import select
 import signal
 import sys
 import time
+from pathlib import Path
 
+RUNNER_PY = Path(__file__).resolve().parents[2] / "www" / "py" / "runner.py"
+
+
+def _load_runner():
+    """www/py/runner.py, by path (under a name of its own, so that nothing can import it by name)."""
+    spec = importlib.util.spec_from_file_location("_bench_explorer_runner", RUNNER_PY)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+runner = _load_runner()
 
 class _Timeout(BaseException):
     pass
@@ -41,7 +59,7 @@ def _short(exc: BaseException) -> str:
     return text if len(text) <= 300 else text[:300] + "..."
 
 
-def _evaluate_here(solution_file: str, name: str, expr: str, timeout: float) -> dict:
+def _evaluate_here(solution_file: str, name: str, expr: str, bindings: list | None, timeout: float) -> dict:
     """One evaluation, in the current (forked) process."""
     sys.stdout = sys.stderr = io.StringIO()
     sys.stdin = io.StringIO("")
@@ -53,8 +71,9 @@ def _evaluate_here(solution_file: str, name: str, expr: str, timeout: float) -> 
         module = importlib.util.module_from_spec(spec)
         sys.modules[name] = module
         spec.loader.exec_module(module)
+        namespace = runner.build_namespace(module, bindings)  # a missing name: phase "solution"
         phase = "assertion"
-        value = eval(compile(expr, "<assertion>", "eval"), module.__dict__)
+        value = eval(compile(expr, "<assertion>", "eval"), namespace)
         outcome = "pass" if bool(value) else "fail"
     except _Timeout:
         outcome, error = "timeout", f"timed out after {timeout}s"
@@ -66,7 +85,7 @@ def _evaluate_here(solution_file: str, name: str, expr: str, timeout: float) -> 
     return {"outcome": outcome, "error": error, "phase": phase}
 
 
-def evaluate(solution_file: str, exprs: list[str], timeout: float) -> list[dict]:
+def evaluate(solution_file: str, exprs: list[str], bindings: list | None, timeout: float) -> list[dict]:
     """Each expression in a forked child of this process, so that nothing one evaluation changes
     (module attributes of the stdlib, os.environ, the decimal context, builtins) reaches the next."""
     name = os.path.splitext(os.path.basename(solution_file))[0]
@@ -78,7 +97,7 @@ def evaluate(solution_file: str, exprs: list[str], timeout: float) -> list[dict]
         if pid == 0:  # the child
             os.close(read_end)
             try:
-                data = json.dumps(_evaluate_here(solution_file, name, expr, timeout)).encode()
+                data = json.dumps(_evaluate_here(solution_file, name, expr, bindings, timeout)).encode()
             except BaseException as exc:  # noqa: BLE001 - e.g. a result that cannot be encoded
                 data = json.dumps({"outcome": "error", "error": _short(exc), "phase": "assertion"}).encode()
             with os.fdopen(write_end, "wb") as f:
@@ -236,9 +255,11 @@ def main() -> None:
         result = run_pytest(os.path.realpath(sys.argv[2]), sys.argv[3])
     elif mode == "eval":
         with open(sys.argv[3]) as f:
-            exprs = json.load(f)
+            job = json.load(f)
+        if isinstance(job, list):
+            job = {"exprs": job, "bindings": None}
         timeout = float(sys.argv[4]) if len(sys.argv) > 4 else 5.0
-        result = evaluate(os.path.realpath(sys.argv[2]), exprs, timeout)
+        result = evaluate(os.path.realpath(sys.argv[2]), job["exprs"], job.get("bindings"), timeout)
     else:
         raise SystemExit(f"unknown mode {mode!r}")
     sys.stdout.write(json.dumps(result))

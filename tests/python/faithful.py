@@ -66,6 +66,12 @@ def kept(extraction: dict) -> list[dict]:
     return [a for a in extraction["assertions"] if a["status"] == "kept"]
 
 
+def bindings_of(extraction: dict) -> list[dict] | None:
+    """The namespace the extraction's kept expressions are evaluated in (contract version 2); None for a
+    version 1 extraction (no `bindings`): the solution module's own globals."""
+    return extraction.get("bindings")
+
+
 # --------------------------------------------------------------------------- the two views
 
 
@@ -99,11 +105,13 @@ def _run_pytest(folder: pathlib.Path, solution_source: str) -> dict | None:
     return json.loads(proc.stdout)
 
 
-def run_evals(solution_source: str, exprs: list[str], folder: pathlib.Path | None = None) -> list[dict]:
+def run_evals(solution_source: str, exprs: list[str], folder: pathlib.Path | None = None,
+              bindings: list[dict] | None = None) -> list[dict]:
     """The contract's evaluation of each expression, in a process of its own (never pytest's).
 
     The solution file sits in a copy of its folder (data files the solution opens next to its
-    `__file__` are there), but nothing of the test file is loaded.
+    `__file__` are there), but nothing of the test file is loaded. `bindings` are the extraction's
+    (see `bindings_of`): each expression's namespace is www/py/runner.py's `build_namespace`.
     """
     if not exprs:
         return []
@@ -115,8 +123,8 @@ def run_evals(solution_source: str, exprs: list[str], folder: pathlib.Path | Non
             run_dir.mkdir()
         sol = run_dir / "solution.py"
         sol.write_text(solution_source)
-        path = pathlib.Path(tmp) / "exprs.json"
-        path.write_text(json.dumps(exprs))
+        path = pathlib.Path(tmp) / "eval.json"
+        path.write_text(json.dumps({"exprs": exprs, "bindings": bindings}))
         try:
             proc = subprocess.run(
                 [sys.executable, str(DRIVE), "eval", str(sol), str(path), str(EVAL_TIMEOUT)],
@@ -134,7 +142,7 @@ def run_both(test_path: pathlib.Path, solution_source: str, extraction: dict, ti
     if result is None:
         return None
     exprs = [a["expr"] for a in kept(extraction)]
-    return {"pytest": result, "evals": run_evals(solution_source, exprs, test_path.parent)}
+    return {"pytest": result, "evals": run_evals(solution_source, exprs, test_path.parent, bindings_of(extraction))}
 
 
 def kept_outcomes(extraction: dict, result: dict) -> list[tuple[dict, dict]]:
@@ -341,7 +349,7 @@ def measure(folder: pathlib.Path, stage: str = "full", auto: int = AUTO_MUTANTS,
     def one(variant):
         label, source = variant
         result = run_pytest(folder, source)
-        evals = run_evals(source, exprs, folder)
+        evals = run_evals(source, exprs, folder, bindings_of(extraction))
         return label, source, result, evals
 
     with ThreadPoolExecutor(max_workers=workers) as pool:

@@ -2,10 +2,12 @@
 
 For every bench problem and every extractor fixture that has a `solution.py`, the `full` extraction's
 kept assertions are evaluated the way the extraction contract says a bench loop does (a fresh module
-loaded from the solution's file for each assertion, `eval(expr, module.__dict__)`, with a timeout), in a
-process of their own, next to real pytest run on a copy of the fixture folder (its conftest.py
-included), for the reference solution, every hand-written `mutant*.py` (mutants that break an
-effect: a counter that does not count, a reset that does not reset) and a few automatic mutants.
+loaded from the solution's file for each assertion, `eval(expr, runner.build_namespace(module, bindings))`
+with www/py/runner.py's `build_namespace` and the extraction's `bindings`, that is contract version 2's
+fresh namespace of the real builtins and what the test file imported, with a timeout), in a process of
+their own, next to real pytest run on a copy of the fixture folder (its conftest.py included), for the
+reference solution, every hand-written `mutant*.py` (mutants that break an effect: a counter that does
+not count, a reset that does not reset) and a few automatic mutants.
 
 A kept assertion must never lie (see faithful.py for the exact rules):
 * no false fail: not truthy where pytest passed that assert;
@@ -91,7 +93,7 @@ def test_stub_fails_every_kept_assertion(case):
     if not (folder / "stub.py").exists():
         pytest.skip("fixture without a stub")
     exprs = [a["expr"] for a in fx.kept(case["extraction"])]
-    evals = fx.run_evals((folder / "stub.py").read_text(), exprs, folder)
+    evals = fx.run_evals((folder / "stub.py").read_text(), exprs, folder, fx.bindings_of(case["extraction"]))
     assert len(evals) == len(exprs)
     passing = [(a["test"], a["line"], a["expr"]) for a, r in zip(fx.kept(case["extraction"]), evals, strict=True)
                if r["outcome"] == "pass"]
@@ -174,3 +176,37 @@ def test_evaluation_uses_a_fresh_registered_module_per_assertion(tmp_path):
     finally:
         fx.EVAL_TIMEOUT = saved
     assert [r["outcome"] for r in results] == ["pass", "pass", "pass", "pass", "pass", "pass", "timeout"]
+
+
+def test_evaluation_builds_version_2_namespaces(tmp_path):
+    """drive.py's namespace is runner.build_namespace's: the real builtins, then the bindings."""
+    (tmp_path / "solution.py").write_text(
+        "COUNT = 0\n"
+        "def bump():\n    global COUNT\n    COUNT += 1\n    return COUNT\n"
+        "def sorted(*args, **kwargs):\n    return 'rigged'\n"
+        "__builtins__ = {}\n"
+    )
+    bindings = [
+        {"kind": "module", "name": "sol", "module": "solution"},
+        {"kind": "attr", "name": "bump", "module": "solution", "attr": "bump"},
+        {"kind": "attr", "name": "COUNT", "module": "solution", "attr": "COUNT"},
+    ]
+    exprs = [
+        "bump() == 1 and COUNT == 0 and sol.COUNT == 1",  # attr: a snapshot; module: live
+        "sorted([2, 1]) == [1, 2] and len('ab') == 2",  # the solution's `sorted` and `__builtins__` are not the test's
+        "__import__('sys').modules['solution'] is sol and sol.__name__ == 'solution'",
+        "sol.sorted([]) == 'rigged'",
+    ]
+    source = (tmp_path / "solution.py").read_text()
+    results = fx.run_evals(source, exprs, tmp_path, bindings)
+    assert [r["outcome"] for r in results] == ["pass"] * 4, results
+    # Version 1 (no bindings): the solution's own globals, its `sorted`, and its `__builtins__ = {}`
+    # hiding `len`.
+    v1 = fx.run_evals(source, ["sorted([2, 1]) == [1, 2]", "len('ab') == 2"], tmp_path, None)
+    assert [r["outcome"] for r in v1] == ["fail", "error"], v1
+    assert v1[1]["error"] == "NameError: name 'len' is not defined"
+    # A name the solution lacks errors every expression, as pytest fails to collect the file.
+    missing = fx.run_evals(source, ["True", "True"], tmp_path, bindings + [
+        {"kind": "attr", "name": "gone", "module": "solution", "attr": "gone"}])
+    assert missing == [{"outcome": "error", "error": "ImportError: cannot import name 'gone' from 'solution'",
+                        "phase": "solution"}] * 2

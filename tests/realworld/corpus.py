@@ -9,7 +9,8 @@ For each package of `packages.toml`: fetch its sdist from PyPI at the pinned ver
    test's outcome, where a failing test stopped, and which lines of the file ran;
 2. extract it with `bench-explorer extract --json --solution-module IMPORT`;
 3. evaluate every kept assertion in the contract's namespace (`rw_eval.py`, in a subprocess per file: a fresh
-   import of the package per assertion, its globals plus the names the file imports from it).
+   import of the package per assertion, then www/py/runner.py's `build_namespace` with the extraction's
+   `bindings`; for a version 1 extraction, its globals plus the names the file imports from it).
 
 A kept assertion of a passing test whose assert line ran is a **false fail** when it is not truthy; a kept
 assertion that is truthy where pytest failed that assert, did not run it, or skipped/xfailed/errored the test is a
@@ -287,7 +288,7 @@ def solution_imports(source: str, module: str) -> tuple[list[list[str]], list[st
 
 
 def run_eval(python: pathlib.Path, root: pathlib.Path, path: pathlib.Path, module: str,
-             items: list[tuple[int, str]]) -> dict[int, dict]:
+             items: list[tuple[int, str]], bindings: list[dict] | None = None) -> dict[int, dict]:
     """Each item's verdict; a crash or a hang is the verdict of the item it happened on, and the rest resume."""
     imports, star, modules = solution_imports(path.read_text(errors="replace"), module)
     results: dict[int, dict] = {}
@@ -300,7 +301,8 @@ def run_eval(python: pathlib.Path, root: pathlib.Path, path: pathlib.Path, modul
             out.write_text("")
             job.write_text(json.dumps({"package": module, "sys_path": [str(_pytest_basedir(path))],
                                        "imports": imports, "star": star, "modules": modules, "items": pending,
-                                       "timeout": EVAL_TIMEOUT, "fork": FORK}))
+                                       "timeout": EVAL_TIMEOUT, "fork": FORK, "bindings": bindings,
+                                       "runner": str(ROOT / "www" / "py" / "runner.py")}))
             left = deadline - time.monotonic()
             error = None
             try:
@@ -358,7 +360,7 @@ def check_file(python: pathlib.Path, pkg: dict, root: pathlib.Path, path: pathli
     ext = run_extract(path, module)
     kept = [(i, a["expr"]) for i, a in enumerate(ext.get("assertions", [])) if a.get("status") == "kept"]
     started = time.monotonic()
-    verdicts = run_eval(python, root, path, module, kept) if kept else {}
+    verdicts = run_eval(python, root, path, module, kept, ext.get("bindings")) if kept else {}
     ext["eval_seconds"] = round(time.monotonic() - started, 2)
     collected = {nid.split("::", 1)[1] for nid in pyt.get("collected", []) if "::" in nid}
     deselected = {nid.split("::", 1)[1] for nid in pyt.get("deselected", []) if "::" in nid}

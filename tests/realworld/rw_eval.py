@@ -4,11 +4,15 @@
 
 JOB: {"package": import name, "sys_path": [folders to put first], "imports": [[module, name], ...],
 "star": [module, ...], "modules": [submodules imported by `import M.sub`], "items": [[index, expr], ...],
-"timeout": seconds, "fork": true}.
+"timeout": seconds, "fork": true, "bindings": the extraction's bindings or null, "runner": path of
+www/py/runner.py}.
 
-The package is imported afresh (it and its submodules dropped from `sys.modules` first), the namespace built from
-its globals plus each name the test file imports from it or its submodules (under its own name); then each item
-is evaluated, with its truth value, in a child forked from that state, so every assertion starts from a freshly
+The package is imported afresh (it and its submodules dropped from `sys.modules` first) and what the test file's
+imports of it import (its submodules) is imported too. The namespace is then www/py/runner.py's
+`build_namespace` (the page's and `check`'s evaluator, loaded by path) with the extraction's `bindings` (contract
+version 2: the real builtins, then each binding in order, the module a binding names imported by name), or,
+for a version 1 extraction (`bindings` null), the package's globals plus each name the test file imports from it
+or its submodules (under its own name). Then each item is evaluated, with its truth value, in a child forked from that state, so every assertion starts from a freshly
 imported module and no assertion sees what another one did (with `"fork": false` in JOB, the package is imported
 afresh in this process for each item instead: slower, same meaning). One JSON line per item is appended to OUT
 (flushed), so that the caller can tell which item a crash or a hang happened on and resume after it.
@@ -17,6 +21,7 @@ afresh in this process for each item instead: slower, same meaning). One JSON li
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import json
 import os
 import select
@@ -39,12 +44,54 @@ def _fresh(package: str):
     return importlib.import_module(package)
 
 
+def _load_runner(path: str):
+    """www/py/runner.py, by path (under a name of its own, so that nothing can import it by name)."""
+    spec = importlib.util.spec_from_file_location("_bench_explorer_runner", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _import_submodule(package, name: str) -> None:
+    """What `from package import name` (or `*` with `__all__`) imports first: the submodule `name` of a package
+    that has no attribute `name` (importlib's `_handle_fromlist`); none is no error here."""
+    if not hasattr(package, "__path__") or hasattr(package, name):
+        return
+    full = f"{package.__name__}.{name}"
+    try:
+        importlib.import_module(full)
+    except ModuleNotFoundError as exc:
+        if exc.name != full:
+            raise
+
+
+def _bindings_namespace(job: dict, module) -> dict:
+    """Contract version 2: runner.build_namespace, each binding's module imported by name."""
+    bindings = job["bindings"]
+    for binding in bindings if isinstance(bindings, list) else []:
+        if not isinstance(binding, dict) or not isinstance(binding.get("module"), str):
+            continue  # build_namespace refuses it
+        source = importlib.import_module(binding["module"])
+        if binding.get("kind") == "attr" and isinstance(binding.get("attr"), str):
+            _import_submodule(source, binding["attr"])
+        elif binding.get("kind") == "star":
+            for name in getattr(source, "__all__", ()):
+                if isinstance(name, str):
+                    _import_submodule(source, name)
+    return _RUNNER.build_namespace(module, bindings, resolve=importlib.import_module)
+
+
+_RUNNER = None
+
+
 def _namespace(job: dict) -> dict:
     module = _fresh(job["package"])
     # What the test file imports runs first (as when pytest imports the file): importing a submodule binds it as an
     # attribute of its package, so the package's globals are read after those imports.
     for modname in job.get("modules", []) + job["star"] + [m for m, _ in job["imports"]]:
         importlib.import_module(modname)
+    if job.get("bindings") is not None:
+        return _bindings_namespace(job, module)
     ns = dict(vars(module))
     for modname in job["star"]:
         sub = importlib.import_module(modname)
@@ -109,8 +156,11 @@ def _in_child(expr: str, ns: dict, timeout: float) -> dict:
 
 
 def main() -> None:
+    global _RUNNER
     job = json.load(open(sys.argv[1]))
     out = open(sys.argv[2], "a")
+    if job.get("bindings") is not None:
+        _RUNNER = _load_runner(job["runner"])
     sys.path[:0] = job["sys_path"]
     signal.signal(signal.SIGALRM, _alarm)
     timeout = job.get("timeout", 10)

@@ -76,3 +76,58 @@ def test_verdicts_on_a_made_package(tmp_path: pathlib.Path):
     assert rows["counter"]["false_fails"] == 1
     assert rows["counter"]["phantom_passes"] == 3
     assert rows["counter"]["unmatched_ids"] == 1
+
+
+RIGGED = '''
+COUNT = 0
+
+def bump():
+    global COUNT
+    COUNT += 1
+    return COUNT
+
+def result():
+    return []
+
+def sorted(*args, **kwargs):
+    return [1, 2, 3]
+
+__builtins__ = {}
+'''
+
+RIGGED_TESTS = '''
+import rigged as pkg
+from rigged import result, helpers, bump, COUNT
+'''
+
+
+def test_version_2_bindings_on_a_made_package(tmp_path: pathlib.Path):
+    """rw_eval builds runner.build_namespace's namespace from the extraction's bindings: the package's own
+    `sorted` and `__builtins__` do not reach an expression, `from pkg import sub` imports the submodule, an attr is
+    a snapshot and a module binding is live; without bindings (version 1), the package's globals."""
+    (tmp_path / "rigged").mkdir()
+    (tmp_path / "rigged" / "__init__.py").write_text(RIGGED)
+    (tmp_path / "rigged" / "helpers.py").write_text("VALUE = 7\n")
+    test_file = tmp_path / "test_rigged.py"
+    test_file.write_text(RIGGED_TESTS)
+    python = pathlib.Path(sys.executable)
+    bindings = [
+        {"kind": "module", "name": "pkg", "module": "rigged"},
+        {"kind": "attr", "name": "result", "module": "rigged", "attr": "result"},
+        {"kind": "attr", "name": "helpers", "module": "rigged", "attr": "helpers"},
+        {"kind": "attr", "name": "bump", "module": "rigged", "attr": "bump"},
+        {"kind": "attr", "name": "COUNT", "module": "rigged", "attr": "COUNT"},
+    ]
+    items = [
+        (0, "sorted(result()) == [1, 2, 3]"),
+        (1, "helpers.VALUE == 7 and len('ab') == 2"),
+        (2, "bump() == 1 and COUNT == 0 and pkg.COUNT == 1"),
+    ]
+    v2 = corpus.run_eval(python, tmp_path, test_file, "rigged", items, bindings)
+    assert [v2[i]["truthy"] for i, _ in items] == [False, True, True], v2
+    v1 = corpus.run_eval(python, tmp_path, test_file, "rigged", items[:1])
+    assert v1[0]["truthy"] is True  # the phantom pass version 2 removes
+    missing = corpus.run_eval(python, tmp_path, test_file, "rigged", items,
+                              bindings + [{"kind": "attr", "name": "gone", "module": "rigged", "attr": "gone"}])
+    assert all(not v["truthy"] and "ImportError: cannot import name 'gone' from 'rigged'" in v["error"]
+               for v in missing.values()), missing
