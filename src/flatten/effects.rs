@@ -117,10 +117,8 @@ pub fn stmt_is_inert(
         Stmt::ImportFrom(i) => {
             i.level == 0 && i.module.as_ref().is_some_and(|m| is_stdlib(m.as_str()))
         }
-        Stmt::Delete(d) => d
-            .targets
-            .iter()
-            .all(|t| matches!(t, Expr::Name(n) if bound(n.id.as_str()))),
+        // `del x` may drop the last reference: a finalizer or a weak reference's callback runs.
+        Stmt::Delete(_) => false,
         Stmt::FunctionDef(f) => function_def_is_inert(f, bound, builtin),
         Stmt::ClassDef(c) => {
             c.decorator_list.is_empty()

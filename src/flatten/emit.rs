@@ -577,6 +577,7 @@ impl<'e> Fold<'_, '_, '_> {
                 | Piece::BindIndexed(..)
                 | Piece::Unpack(..)
                 | Piece::Augmented(Expr::Name(_), ..)
+                | Piece::Unbind(..)
         );
         let text = match piece {
             Piece::Bind(targets, value) => self.bind(targets, value)?,
@@ -597,6 +598,11 @@ impl<'e> Fold<'_, '_, '_> {
                 self.value(key)?
             ),
             Piece::DelAttr(value, attr) => self.del_attr(value, attr)?,
+            Piece::Unbind(names) => names
+                .iter()
+                .map(|n| format!("{n} := None"))
+                .collect::<Vec<_>>()
+                .join(", "),
             Piece::Unpack(target, value) => self.unpack(target, value)?,
             Piece::Cond(clauses) => self.cond(clauses)?,
             Piece::Loop(target, iter, body) => return self.for_loop(target, iter, &body),

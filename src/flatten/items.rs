@@ -48,6 +48,10 @@ pub enum Piece<'a> {
     DelItem(&'a Expr, &'a Expr),
     /// `del obj.attr` → `__import__("builtins").delattr(obj, "attr")`.
     DelAttr(&'a Expr, &'a str),
+    /// `del x, y` of locals → `x := None, y := None`: the reference goes where the test let it go
+    /// (a finalizer, a weak reference's callback run then). A later read of the name is unbound
+    /// in pytest, so an assertion that reads it is not kept (`replay::replay_set`).
+    Unbind(Vec<Ident>),
     /// `if c: A` / `elif d: B` / `else: C`, each branch of plain statements →
     /// `((A…, None) if (c) else (B…, None) if (d) else (C…, None))`: Python's conditional expression
     /// evaluates `c` once (one truth test, as `if` does), then exactly one branch, whose pieces run
@@ -565,6 +569,12 @@ fn delete<'a>(ctx: &Ctx, item: &mut Item<'a>, d: &'a ast::StmtDelete, reads: &Re
             Ok(Piece::DelItem(&s.value, &s.slice))
         }
         [Expr::Attribute(a)] => Ok(Piece::DelAttr(&a.value, a.attr.as_str())),
+        names if names.iter().all(|t| matches!(t, Expr::Name(_))) => Ok(Piece::Unbind(
+            names
+                .iter()
+                .filter_map(|t| t.as_name_expr().map(|n| n.id.clone()))
+                .collect(),
+        )),
         _ => Err(Blocker::Reason(format!(
             "`{}` on line {} cannot be replayed in an expression",
             ctx.map.snippet(d.range),

@@ -29,6 +29,8 @@ pub(super) fn replay_set(test: &Test, facts: &Facts, items: &[Item]) -> Replay {
     let mut chosen = Vec::new();
     let mut binds = Vec::new();
     let mut maybe_bound: HashSet<Ident> = HashSet::default();
+    // Names read after a `del` of them: unbound in pytest.
+    let mut deleted: Vec<Ident> = Vec::new();
     for (i, item) in items.iter().enumerate().rev() {
         let hits: Vec<Ident> = item
             .defs
@@ -36,6 +38,12 @@ pub(super) fn replay_set(test: &Test, facts: &Facts, items: &[Item]) -> Replay {
             .filter(|d| needed.contains(*d))
             .cloned()
             .collect();
+        if matches!(item.fold, Ok(Piece::Unbind(_))) {
+            for h in &hits {
+                needed.remove(h);
+                deleted.push(h.clone());
+            }
+        }
         if hits.is_empty() && item.inert {
             continue;
         }
@@ -70,7 +78,9 @@ pub(super) fn replay_set(test: &Test, facts: &Facts, items: &[Item]) -> Replay {
     let mut unbound: Vec<Ident> = needed
         .into_iter()
         .filter(|n| !maybe_bound.contains(n))
+        .chain(deleted)
         .collect();
+    unbound.dedup();
     unbound.sort();
     Replay {
         items: chosen,
@@ -141,7 +151,8 @@ fn changes_state(piece: &Piece) -> bool {
         | Piece::Store(..)
         | Piece::Augmented(..)
         | Piece::DelItem(..)
-        | Piece::DelAttr(..) => true,
+        | Piece::DelAttr(..)
+        | Piece::Unbind(..) => true,
         Piece::Cond(clauses) => clauses.iter().flat_map(|(_, p)| p).any(changes_state),
         _ => false,
     }

@@ -71,7 +71,7 @@ pub fn local_aliases(ctx: &Ctx, f: &StmtFunctionDef) -> Aliases {
             Stmt::ImportFrom(i) if i.level == 0 && !is_solution_import(ctx, i) => {
                 scan.stdlib_from_import(stmt, i)
             }
-            Stmt::ImportFrom(i) if i.level == 0 => scan.solution_from_import(i),
+            Stmt::ImportFrom(i) if i.level == 0 => scan.solution_from_import(stmt, i),
             _ => {}
         }
     }
@@ -146,7 +146,7 @@ impl AliasScan<'_, '_, '_, '_> {
     }
 
     /// `from solution import x [as y]`: `y` is the solution's `x`.
-    fn solution_from_import(&mut self, i: &ruff_python_ast::StmtImportFrom) {
+    fn solution_from_import(&mut self, stmt: &Stmt, i: &ruff_python_ast::StmtImportFrom) {
         let module = i.module.as_ref().map(|m| m.to_string()).unwrap_or_default();
         if self
             .ctx
@@ -157,7 +157,9 @@ impl AliasScan<'_, '_, '_, '_> {
         {
             for a in &i.names {
                 let bound_as = a.asname.as_ref().unwrap_or(&a.name).to_string();
-                if self.binds_once(&bound_as) {
+                // A read before the import is of the test's unbound local (the import binds it
+                // for the whole function): not an alias then.
+                if self.binds_once(&bound_as) && reads_only_after(self.f, stmt, &bound_as) {
                     self.aliases.insert(
                         bound_as,
                         Replacement::Value(Rc::new(module_attr_value(self.ctx, a.name.as_str()))),
@@ -183,6 +185,12 @@ fn is_solution_import(ctx: &Ctx, i: &ruff_python_ast::StmtImportFrom) -> bool {
 /// not define `__import__`. Importing the standard library runs no user code, so the import need not
 /// run where it was written.
 fn stdlib_alias_ok(ctx: &Ctx, f: &StmtFunctionDef, import: &Stmt, name: &str) -> bool {
+    !shadows_import(ctx) && reads_only_after(f, import, name)
+}
+
+/// Whether the test reads `name` only after `import` binds it, and nothing else in it binds,
+/// deletes or declares the name.
+fn reads_only_after(f: &StmtFunctionDef, import: &Stmt, name: &str) -> bool {
     struct Uses<'n> {
         name: &'n str,
         before: ruff_text_size::TextSize,
@@ -212,9 +220,6 @@ fn stdlib_alias_ok(ctx: &Ctx, f: &StmtFunctionDef, import: &Stmt, name: &str) ->
             }
             visitor::walk_expr(self, expr);
         }
-    }
-    if shadows_import(ctx) {
-        return false;
     }
     let mut uses = Uses {
         name,
@@ -407,7 +412,9 @@ impl Lookup<'_, '_, '_, '_> {
     /// A name the test file does not bind: a builtin, or (after `from solution import *`) the
     /// solution's.
     fn undefined(&mut self, name: &str) -> Resolution {
-        if ruff_python_stdlib::builtins::is_python_builtin(name, 14, false) {
+        if is_module_dunder(name) {
+            Resolution::Unresolved(format!("`{name}` is the test module's own, which the evaluator's namespace does not have (there it would be the `builtins` module's)"), false)
+        } else if ruff_python_stdlib::builtins::is_python_builtin(name, 14, false) {
             Resolution::Ok
         } else if self.ctx.scope.star_import {
             self.solution_names.push(name.to_string());
@@ -416,6 +423,14 @@ impl Lookup<'_, '_, '_, '_> {
             Resolution::Unresolved(format!("`{name}` is not defined in the test file"), false)
         }
     }
+}
+
+/// A special name every module has (`__name__`, `__doc__`, `__file__`, …), as opposed to a builtin
+/// whose name is written the same way (`__import__`, `__build_class__`, `__debug__`).
+fn is_module_dunder(name: &str) -> bool {
+    name.starts_with("__")
+        && name.ends_with("__")
+        && !matches!(name, "__import__" | "__build_class__" | "__debug__")
 }
 
 /// A module the test file imports that is not the standard library's (or `__import__` may be the
