@@ -359,7 +359,7 @@ fn bindings(stage: Stage, scope: &ModuleScope, e: &Extraction) -> Vec<crate::mod
             module,
         })
         .into_iter()
-        .chain(scope.solution_bindings.iter().cloned())
+        .chain(scope.solution_bindings.iter().map(|(_, b)| b.clone()))
         .collect()
 }
 

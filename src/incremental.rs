@@ -409,6 +409,9 @@ fn scope_digest(a: &Analysis) -> ScopeDigest {
         prelude_names,
         imported_from_solution,
         solution_bindings,
+        star_after_code,
+        pytest_before_star,
+        current: _,
         module_binding,
         conftest_replays,
         after_solution,
@@ -499,6 +502,8 @@ fn scope_digest(a: &Analysis) -> ScopeDigest {
     // The bindings are the file's imports (hashed with its statements); the module's name is
     // chosen from every identifier of the file, so an edit anywhere may change it.
     d.u32(solution_bindings.len() as u32);
+    d.u32(star_after_code.unwrap_or(0));
+    d.u32(pytest_before_star.unwrap_or(0));
     d.str(module_binding);
     d.u32(conftest_replays.len() as u32);
     for c in conftest_replays {

@@ -127,7 +127,16 @@ pub struct ModuleScope<'a> {
     /// What the test file binds from the solution at import, in source order, as the evaluator
     /// replays it (contract version 2): `from solution import X as Y`, `from solution import *`,
     /// and a module-level `Y = sol.X`.
-    pub solution_bindings: Vec<crate::model::Binding>,
+    pub solution_bindings: Vec<(TextRange, crate::model::Binding)>,
+    /// `from solution import *` comes after module-level code that may change the solution: the
+    /// names it binds are the ones after that code ran, which the evaluator's bindings (taken
+    /// before any replay) are not.
+    pub star_after_code: Option<u32>,
+    /// `from solution import *` on this line comes after the file's `import pytest`: the candidate
+    /// may export a `pytest` of its own, whose marks, fixtures and raises the tests then use.
+    pub pytest_before_star: Option<u32>,
+    /// The module-level statement being bound (where a binding comes from).
+    pub(crate) current: TextRange,
     /// The name the evaluator binds the solution module to, which kept expressions read it
     /// through (`sol.X` is written `<name>.X`): the file's own module-level name for it when that
     /// is its only meaning in the file, else `solution` (or a variant) where the file uses no such
@@ -217,9 +226,54 @@ impl<'a> ModuleScope<'a> {
         scope.untrust_global_declared(body, map);
         scope.shared_changes = shared_solution_changes(body, &scope.globals);
         scope.settle_prelude(body, map);
+        scope.untrust_bindings_after_code(map);
         scope.solution_attrs = solution_attrs(body, &scope);
         scope.module_binding = Rc::from(module_binding_name(body, &scope.globals));
         scope
+    }
+
+    /// A binding the file makes after module-level code that the fold replays and that may change
+    /// the solution (`solution.configure(...)` then `from solution import MODE`) is a snapshot of
+    /// the solution after that code: the evaluator's bindings, made before anything is replayed,
+    /// are not; and when that import fails, pytest collects no test of the file. So such a name is
+    /// not bound by the evaluator, and every test is dropped, naming the import.
+    fn untrust_bindings_after_code(&mut self, map: &SourceMap) {
+        let Some(first) = self
+            .prelude
+            .iter()
+            .filter(|p| !matches!(p, PreludeStmt::Stmt { inert: true, .. }))
+            .map(|p| p.range())
+            .min_by_key(|r| r.start())
+        else {
+            return;
+        };
+        let code_line = map.line(first.start());
+        let bindings = std::mem::take(&mut self.solution_bindings);
+        for (range, binding) in bindings {
+            if range.start() < first.start() {
+                self.solution_bindings.push((range, binding));
+                continue;
+            }
+            match &binding {
+                crate::model::Binding::Attr { name, attr, .. } => {
+                    let still = matches!(self.globals.get(name), Some(Global::SolutionName { name: n }) if n == attr);
+                    let line = map.line(range.start());
+                    if still {
+                        let why = format!("is taken from the solution after module-level code on line {code_line} that may change it, and the evaluator binds names before anything is replayed");
+                        self.globals
+                            .insert(name.clone(), Global::Computed { line, why });
+                    }
+                    if !self.global_barriers.iter().any(|(l, _)| *l == line) {
+                        self.global_barriers.push((line, format!("line {line} takes names from the solution after module-level code on line {code_line} that may change it: the evaluator binds them before anything is replayed, and pytest collects no test when that import fails")));
+                    }
+                }
+                crate::model::Binding::Star { .. } => {
+                    self.star_after_code = Some(code_line);
+                    self.solution_bindings.push((range, binding));
+                }
+                _ => self.solution_bindings.push((range, binding)),
+            }
+        }
     }
 
     /// A conftest's scope; `after_solution`: pytest imported a solution module before the
@@ -272,6 +326,9 @@ impl<'a> ModuleScope<'a> {
             prelude_names: HashSet::default(),
             imported_from_solution: Vec::new(),
             solution_bindings: Vec::new(),
+            star_after_code: None,
+            pytest_before_star: None,
+            current: TextRange::default(),
             module_binding: Rc::from("solution"),
             conftest_replays: Vec::new(),
             after_solution: false,
@@ -315,11 +372,12 @@ impl<'a> ModuleScope<'a> {
     /// Bind a module-level name; a constant also joins the replacements later constants see.
     fn insert_global(&mut self, name: String, global: Global<'a>) {
         if let Global::SolutionName { name: attr } = &global {
-            self.solution_bindings.push(crate::model::Binding::Attr {
+            let binding = crate::model::Binding::Attr {
                 name: name.clone(),
                 module: self.solution_module_path().to_string(),
                 attr: attr.clone(),
-            });
+            };
+            self.solution_bindings.push((self.current, binding));
         }
         match &global {
             Global::Constant { value, .. } => {
@@ -380,6 +438,7 @@ impl<'a> ModuleScope<'a> {
 
     /// One module-level statement: what it runs at import, then what each name it binds means.
     fn bind(&mut self, stmt: &'a Stmt, file: &FileFacts) {
+        self.current = stmt.range();
         let line = file.map.line(stmt.range().start());
         self.unregister_rebound_fixtures(stmt, line);
         self.note_module_skip(stmt, line, file.map);
@@ -523,8 +582,11 @@ impl<'a> ModuleScope<'a> {
             if name == "*" {
                 self.star_import |= from_solution;
                 if from_solution {
-                    self.solution_bindings
-                        .push(crate::model::Binding::Star { module: module.clone() });
+                    self.untrust_before_star(line);
+                    let binding = crate::model::Binding::Star {
+                        module: module.clone(),
+                    };
+                    self.solution_bindings.push((self.current, binding));
                 }
                 continue;
             }
@@ -536,11 +598,12 @@ impl<'a> ModuleScope<'a> {
             let global = if from_solution {
                 self.imported_from_solution
                     .push((bound.clone(), name.clone()));
-                self.solution_bindings.push(crate::model::Binding::Attr {
+                let binding = crate::model::Binding::Attr {
                     name: bound.clone(),
                     module: module.clone(),
                     attr: name.clone(),
-                });
+                };
+                self.solution_bindings.push((self.current, binding));
                 Global::SolutionName { name }
             } else {
                 let stdlib = (import.level == 0)
@@ -558,6 +621,25 @@ impl<'a> ModuleScope<'a> {
                 }
             };
             self.globals.insert(bound, global);
+        }
+    }
+
+    /// `from solution import *` may rebind any name the file bound before it, with whatever the
+    /// candidate exports (`math`, `pytest`, a helper): none of them is known after it.
+    fn untrust_before_star(&mut self, line: u32) {
+        let why = format!("is bound before `from solution import *` on line {line}, which may replace it with whatever the candidate exports");
+        for global in self.globals.values_mut() {
+            *global = Global::Computed {
+                line,
+                why: why.clone(),
+            };
+        }
+        self.constants.clear();
+        if !self.pytest_aliases.is_empty() {
+            self.pytest_before_star.get_or_insert(line);
+        }
+        for fixture in self.fixtures.values_mut() {
+            *fixture = Fixture::Unsupported { why: why.clone() };
         }
     }
 
@@ -1645,7 +1727,7 @@ fn changed_names(body: &[Stmt]) -> HashMap<String, TextRange> {
 #[derive(Default)]
 struct ChangedNames {
     found: HashMap<String, TextRange>,
-    current: TextRange,
+    pub(crate) current: TextRange,
 }
 
 impl ChangedNames {
@@ -1837,7 +1919,7 @@ struct SharedChanges<'g, 'a> {
     globals: &'g HashMap<String, Global<'a>>,
     /// The locals of the function being walked (they shadow module-level names).
     locals: HashSet<String>,
-    current: TextRange,
+    pub(crate) current: TextRange,
     found: Vec<TextRange>,
 }
 

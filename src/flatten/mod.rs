@@ -200,6 +200,24 @@ impl<'a> Walk<'_, '_, 'a, '_> {
             let why = why.clone();
             self.drop_nested(stmt, &why);
             self.drop_unittest_checks(stmt, &why);
+            if let Stmt::With(w) = stmt {
+                if self.pytest_check_block(w) {
+                    let range = w.items[0].context_expr.range();
+                    let entry = ast::StmtAssert {
+                        range,
+                        ..statement_entry(stmt, &w.items[0].context_expr)
+                    };
+                    self.out.push(emit::dropped(
+                        ctx,
+                        self.test.case,
+                        &entry,
+                        why.clone(),
+                        vec![],
+                        vec![],
+                        vec![],
+                    ));
+                }
+            }
             if let Some((_, def)) = self.asserting_helper_call(stmt) {
                 for a in nested_asserts_of_body(&def.body) {
                     self.out.push(emit::dropped(
@@ -785,6 +803,11 @@ fn whole_test_reason(ctx: &Ctx, test: &Test) -> Option<String> {
         return Some(format!(
             "the test has a syntax error on line {}: what the parser recovered is not what was written",
             ctx.map.line(error.start())
+        ));
+    }
+    if let Some(line) = ctx.scope.pytest_before_star {
+        return Some(format!(
+            "`pytest` is imported before `from solution import *` on line {line}, which may replace it with whatever the candidate exports: the test's marks, fixtures and raises blocks are then the candidate's"
         ));
     }
     if let Some((line, why)) = &ctx.scope.module_skip {

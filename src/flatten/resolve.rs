@@ -416,6 +416,8 @@ impl Lookup<'_, '_, '_, '_> {
             Resolution::Unresolved(format!("`{name}` is the test module's own, which the evaluator's namespace does not have (there it would be the `builtins` module's)"), false)
         } else if ruff_python_stdlib::builtins::is_python_builtin(name, 14, false) {
             Resolution::Ok
+        } else if let (true, Some(line)) = (self.ctx.scope.star_import, self.ctx.scope.star_after_code) {
+            Resolution::Unresolved(format!("`{name}` may come from `from solution import *`, which runs after module-level code on line {line} that may change the solution, and the evaluator binds names before anything is replayed"), false)
         } else if self.ctx.scope.star_import {
             self.solution_names.push(name.to_string());
             Resolution::Ok
@@ -784,13 +786,11 @@ fn lambda_body(
 }
 
 /// Whether `__import__`, which the import spellings call, may not be the builtin in the
-/// evaluator's namespace: only a `from solution import *` can bind it there (when the solution's
-/// `__all__` lists it), as it then does in the test module.
+/// evaluator's namespace: only a `from solution import *` can bind it there (when the candidate's
+/// `__all__` lists it).
 pub fn shadows_import(ctx: &Ctx) -> bool {
-    // Unknown globals of the solution (none given) may hold an `__all__`.
+    // What the candidate exports is the candidate's: the reference in the folder says nothing.
     ctx.scope.star_import
-        && (ctx.scope.solution_defined.is_empty()
-            || ctx.scope.solution_defined.contains("__all__"))
 }
 
 /// `module.attr` for the solution module: written `<binding>.attr`, a read of the module's
