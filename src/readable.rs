@@ -4,8 +4,10 @@
 //! only breaks lines inside the brackets the fold already has (Python joins them back) and never
 //! inside a step's own text.
 //!
-//! A fold is `(lambda: BODY)()`, where `BODY` is a step sequence `(s1, s2, …, check)[-1]`, or earlier
-//! asserts joined to it by `and` (pytest stops at the first that fails). A `for` loop the fold
+//! A fold is `(lambda: BODY)()`, where `BODY` is a chain `[s1] and [s2] and … and check`: each step
+//! in a one-element list (always true, and let go once the step is done), earlier asserts joined by
+//! `and` too (pytest stops at the first that fails). A step sequence `(s1, s2, …, check)[-1]` (inside a
+//! loop) is unfolded one step per line as well. A `for` loop the fold
 //! replays (`[(t := _bx_t, …) and None for _bx_t in it]`, or `not any(… for _bx_t in it)` when its
 //! body asserts) is unfolded the same way: its body one step per line, its `for` clause last.
 //! Anything else (an inlined assertion, a plain expression) has no steps to show and gets no
@@ -63,7 +65,7 @@ fn fold_body(expr: &Expr) -> Option<(Option<&ruff_python_ast::Parameters>, &Expr
         }
     }
     let body = lambda.body.as_ref();
-    let unfolds = |v: &Expr| steps(v).is_some() || is_loop(v);
+    let unfolds = |v: &Expr| step(v).is_some() || steps(v).is_some() || is_loop(v);
     let has_steps = match body {
         Expr::BoolOp(ExprBoolOp {
             op: BoolOp::And,
@@ -73,6 +75,14 @@ fn fold_body(expr: &Expr) -> Option<(Option<&ruff_python_ast::Parameters>, &Expr
         other => unfolds(other),
     };
     has_steps.then_some((params, body))
+}
+
+/// The step of `[s]`, a one-element list the fold's chain runs a step in.
+fn step(expr: &Expr) -> Option<&Expr> {
+    match expr {
+        Expr::List(l) if l.elts.len() == 1 => l.elts.first(),
+        _ => None,
+    }
 }
 
 /// The steps of `(s1, s2, …, check)[-1]`.
@@ -117,6 +127,10 @@ fn write_body(src: &str, body: &Expr, depth: usize, out: &mut String) {
 /// One operand of the body: a step sequence one step per line, or an earlier check on its line.
 fn write_part(src: &str, part: &Expr, prefix: &str, depth: usize, out: &mut String) {
     let pad = INDENT.repeat(depth);
+    if let Some(s) = step(part) {
+        out.push_str(&format!("{pad}{prefix}[{}]\n", step_text(src, s, depth)));
+        return;
+    }
     match steps(part) {
         Some(steps) => {
             out.push_str(&format!("{pad}{prefix}(\n"));
@@ -283,21 +297,24 @@ mod tests {
 
     #[test]
     fn one_step_per_line_and_the_check_last() {
-        let expr = r#"(lambda: (r := Report("Q1"), r.add("sales", 10), r.total() == 10)[-1])()"#;
+        let expr = r#"(lambda: [r := Report("Q1")] and [r.add("sales", 10)] and r.total() == 10)()"#;
         let view = readable(expr).unwrap();
         assert_eq!(
             view,
-            "(lambda:\n    (\n        r := Report(\"Q1\"),\n        r.add(\"sales\", 10),\n        r.total() == 10,\n    )[-1]\n)()"
+            "(lambda:\n    [r := Report(\"Q1\")]\n    and [r.add(\"sales\", 10)]\n    and r.total() == 10\n)()"
         );
         assert!(same_ast(expr, &view));
+        // The step sequence of a loop's body (and of earlier versions) unfolds too.
+        let tuple = r#"(lambda: (r := Report("Q1"), r.add("sales", 10), r.total() == 10)[-1])()"#;
+        assert!(same_ast(tuple, &readable(tuple).unwrap()));
     }
 
     #[test]
     fn earlier_asserts_stay_joined_by_and() {
-        let expr = r#"(lambda: lookup({}, "k") is MISSING and (big := 10 ** 20, passthrough(big) is big)[-1])()"#;
+        let expr = r#"(lambda: lookup({}, "k") is MISSING and [big := 10 ** 20] and passthrough(big) is big)()"#;
         let view = readable(expr).unwrap();
-        assert!(view.contains("\n    lookup({}, \"k\") is MISSING\n    and (\n"));
-        assert!(view.ends_with("        passthrough(big) is big,\n    )[-1]\n)()"));
+        assert!(view.contains("\n    lookup({}, \"k\") is MISSING\n    and [big := 10 ** 20]\n"), "{view}");
+        assert!(view.ends_with("    and passthrough(big) is big\n)()"), "{view}");
         assert!(same_ast(expr, &view));
     }
 
@@ -320,7 +337,7 @@ mod tests {
 
     #[test]
     fn an_operand_looser_than_and_keeps_its_parentheses() {
-        let expr = "(lambda: (x := f(), x == 1 and y)[-1] and (x == 1 and y))()";
+        let expr = "(lambda: [x := f()] and (x == 1 and y) and (x == 1 and y))()";
         let view = readable(expr).unwrap();
         assert!(view.contains("    and (x == 1 and y)\n"), "{view}");
         assert!(same_ast(expr, &view));
@@ -328,10 +345,10 @@ mod tests {
 
     #[test]
     fn a_loop_shows_its_body_one_step_per_line_and_its_for_clause_last() {
-        let expr = r#"(lambda: (t := T(), [(w := _bx_w, t.add(w)) and None for _bx_w in ["a", "b"]], not __import__("builtins").any((k := _bx_k, not (t.n == k))[-1] or not (k) for _bx_k in range(1, 3)))[-1] and t.n == 2)()"#;
+        let expr = r#"(lambda: [t := T()] and [[(w := _bx_w, t.add(w)) and None for _bx_w in ["a", "b"]]] and not __import__("builtins").any((k := _bx_k, not (t.n == k))[-1] or not (k) for _bx_k in range(1, 3)) and t.n == 2)()"#;
         let view = readable(expr).unwrap();
-        assert!(view.contains("        [\n            (\n                w := _bx_w,\n                t.add(w),\n            ) and None\n            for _bx_w in [\"a\", \"b\"]\n        ],\n"), "{view}");
-        assert!(view.contains("        not __import__(\"builtins\").any(\n            (\n                k := _bx_k,\n                not (t.n == k),\n            )[-1]\n            or not (k)\n            for _bx_k in range(1, 3)\n        ),\n"), "{view}");
+        assert!(view.contains("    and [[\n        (\n            w := _bx_w,\n            t.add(w),\n        ) and None\n        for _bx_w in [\"a\", \"b\"]\n    ]]\n"), "{view}");
+        assert!(view.contains("    and not __import__(\"builtins\").any(\n        (\n            k := _bx_k,\n            not (t.n == k),\n        )[-1]\n        or not (k)\n        for _bx_k in range(1, 3)\n    )\n"), "{view}");
         assert!(same_ast(expr, &view));
         // A fold that is only the loop, and a one-step body (a one-element tuple stays one).
         let only = r#"(lambda f=f: not __import__("builtins").any((x := _bx_x, not (f(x)))[-1] for _bx_x in (1, 2)))()"#;

@@ -12,7 +12,9 @@
 //! Inert, and nothing else: literals; tuples and lists of inert values; sets and dicts whose keys
 //! are hashable literals; reads of names that are certainly bound; lambdas with inert defaults;
 //! `def` and `class` statements that run nothing when executed (no decorators, builtin bases, inert
-//! defaults and class bodies); imports of the standard library; `pass`; `del` of a bound local.
+//! defaults and class bodies); imports of the standard library; `pass`. Not a `del` of a name, nor
+//! an assignment that rebinds a name already bound: each may drop the last reference to an object,
+//! and its finalizer, a weak reference's callback or a generator's `finally` runs then.
 
 use ruff_python_ast::{self as ast, Expr, Stmt, UnaryOp};
 
@@ -106,11 +108,14 @@ pub fn stmt_is_inert(
         Stmt::Pass(_) => true,
         Stmt::Expr(e) => expr_is_inert(&e.value, bound),
         Stmt::Assign(a) => {
-            a.targets.iter().all(|t| matches!(t, Expr::Name(_))) && expr_is_inert(&a.value, bound)
+            a.targets
+                .iter()
+                .all(|t| matches!(t, Expr::Name(n) if !bound(n.id.as_str())))
+                && expr_is_inert(&a.value, bound)
         }
         // A local variable's annotation is not evaluated.
         Stmt::AnnAssign(a) => {
-            matches!(a.target.as_ref(), Expr::Name(_))
+            matches!(a.target.as_ref(), Expr::Name(n) if a.value.is_none() || !bound(n.id.as_str()))
                 && a.value.as_deref().is_none_or(|v| expr_is_inert(v, bound))
         }
         Stmt::Import(i) => i.names.iter().all(|n| is_stdlib(n.name.as_str())),
@@ -228,7 +233,8 @@ mod tests {
         assert!(stmt_inert(
             "class Box:\n    size = 3\n    def get(self):\n        return 1"
         ));
-        assert!(stmt_inert("del x"));
+        assert!(!stmt_inert("del x"));
+        assert!(!stmt_inert("x = None"));
         assert!(!stmt_inert("import solution"));
         assert!(!stmt_inert("y = f()"));
         assert!(!stmt_inert("@cache\ndef helper(n):\n    return n"));

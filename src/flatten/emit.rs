@@ -794,7 +794,7 @@ fn unpack_target(ctx: &Ctx, target: &Expr) -> String {
 
 /// One segment of a fold: the items since the last assert, then that assert's test. Joined to
 /// other segments by `and`, a lone test that binds as loosely as `and` needs parentheses.
-fn segment(mut parts: Vec<String>, last: Last, joined: bool) -> String {
+fn segment(parts: Vec<String>, last: Last, joined: bool) -> String {
     let (text, alone) = match last {
         Last::Check(text, alone) => (text, alone),
         // `not` binds tighter than `and`.
@@ -807,8 +807,12 @@ fn segment(mut parts: Vec<String>, last: Last, joined: bool) -> String {
             text
         }
     } else {
-        parts.push(text);
-        format!("({})[-1]", parts.join(", "))
+        // `[step] and … and check`: each step runs in order, and its value is let go as soon as
+        // the step is done (an element of one tuple would live until the check ends: a discarded
+        // result's finalizer, the old value of a rebound name, would run late).
+        let check = if alone { format!("({text})") } else { text };
+        let steps: Vec<String> = parts.iter().map(|p| format!("[{p}]")).collect();
+        format!("{} and {check}", steps.join(" and "))
     }
 }
 

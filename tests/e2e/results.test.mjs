@@ -114,7 +114,7 @@ test("a fold reads one step per line, the final check last, and back to one line
     await row.locator('[data-testid="lines-expr"]').click();
     const lines = (await row.locator('[data-testid="assertion-readable"]').textContent()).split("\n");
     assert.deepEqual(lines.map((l) => l.trim()), [
-      "(lambda:", "(", "c := Cache(),", "c.put('a', 1),", "c.get('a') == 1,", ")[-1]", ")()",
+      "(lambda:", "[c := Cache()]", "and [c.put('a', 1)]", "and c.get('a') == 1", ")()",
     ]);
     await row.locator('[data-testid="lines-expr"]').click();
     assert.equal(await row.locator('[data-testid="assertion-expr"]').textContent(), oneLine);

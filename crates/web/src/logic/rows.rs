@@ -87,8 +87,8 @@ pub fn window_index(groups: &[TestGroup], keys: &[u64], limit: usize) -> HashMap
 pub const FOLD_AT: usize = 320;
 
 /// A long expression, collapsed: its head, how much is hidden, and its tail. For a folded
-/// expression `(lambda: (b1, b2, …, check)[-1])()` the head keeps the first bindings and the tail
-/// the final check; for any other, the first and last characters.
+/// expression `(lambda: [b1] and [b2] and … and check)()` the head keeps the first steps and the
+/// tail the final check; for any other, the first and last characters.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Collapsed {
     pub head: String,
@@ -100,15 +100,16 @@ pub fn collapse(expr: &str) -> Option<Collapsed> {
     if expr.chars().count() <= FOLD_AT {
         return None;
     }
-    const PRE: &str = "(lambda: (";
-    const POST: &str = ")[-1])()";
+    const PRE: &str = "(lambda: ";
+    const POST: &str = ")()";
+    const AND: &str = " and ";
     if let Some(inner) = expr.strip_prefix(PRE).and_then(|s| s.strip_suffix(POST)) {
         let items = split_top_level(inner);
         if items.len() >= 4 {
             let head_items = &items[..2];
             let last = items[items.len() - 1];
-            let head = format!("{PRE}{}, ", head_items.join(", "));
-            let tail = format!(", {}{POST}", last);
+            let head = format!("{PRE}{}{AND}", head_items.join(AND));
+            let tail = format!("{AND}{}{POST}", last);
             if head.len() + tail.len() < 4 * FOLD_AT {
                 let hidden = items.len() - 3;
                 return Some(Collapsed {
@@ -132,7 +133,7 @@ pub fn collapse(expr: &str) -> Option<Collapsed> {
     })
 }
 
-/// Split at commas outside brackets and string literals.
+/// Split at ` and ` outside brackets and string literals.
 fn split_top_level(s: &str) -> Vec<&str> {
     let mut out = Vec::new();
     let mut depth = 0i32;
@@ -154,9 +155,9 @@ fn split_top_level(s: &str) -> Vec<&str> {
             '\'' | '"' => quote = Some(c),
             '(' | '[' | '{' => depth += 1,
             ')' | ']' | '}' => depth -= 1,
-            ',' if depth == 0 => {
+            ' ' if depth == 0 && s[i..].starts_with(" and ") && i >= start => {
                 out.push(s[start..i].trim());
-                start = i + 1;
+                start = i + " and ".len();
             }
             _ => {}
         }
@@ -320,14 +321,16 @@ mod tests {
 
     #[test]
     fn folded_expressions_collapse_to_first_bindings_and_final_check() {
-        let steps: Vec<String> = (0..60).map(|i| format!("c.put({i}, '{i},)')")).collect();
+        let steps: Vec<String> = (0..60)
+            .map(|i| format!("[c.put({i}, '{i} and )')]"))
+            .collect();
         let expr = format!(
-            "(lambda: (c := Cache(2), {}, c.get(59) == '59,)')[-1])()",
-            steps.join(", ")
+            "(lambda: [c := Cache(2)] and {} and c.get(59) == '59 and )')()",
+            steps.join(" and ")
         );
         let c = collapse(&expr).unwrap();
-        assert_eq!(c.head, "(lambda: (c := Cache(2), c.put(0, '0,)'), ");
-        assert_eq!(c.tail, ", c.get(59) == '59,)')[-1])()");
+        assert_eq!(c.head, "(lambda: [c := Cache(2)] and [c.put(0, '0 and )')] and ");
+        assert_eq!(c.tail, " and c.get(59) == '59 and )')()");
         assert_eq!(c.hidden, "… 59 more steps …");
         assert_eq!(collapse("f(1) == 1"), None);
         let long = format!("f({}) == 1", "1 + ".repeat(200));

@@ -52,7 +52,7 @@ pub static LESSONS: [Lesson; 7] = [
             "The write-up's fix forgets a variable as soon as a method is called on it, so those assertions fall through to the unresolved-name net and are dropped with a warning. The stateful tests of both LRU problems stayed unmeasured (only checks on a fresh cache were kept): \"no clean way to fold three lines of imperative setup into a single boolean expression\".",
         ],
         now: &[
-            "The faithful stage folds the setup into the assertion, in order, inside one expression: `(lambda: (cache := LRUCache(2), cache.put(1, \"a\"), ..., cache.get(1) is None)[-1])()`. It runs every call the test ran, on one object, and evaluates to the assertion's truth.",
+            "The faithful stage folds the setup into the assertion, in order, inside one expression: `(lambda: [cache := LRUCache(2)] and [cache.put(1, \"a\")] and ... and cache.get(1) is None)()`. It runs every call the test ran, on one object, in order (each step in a one-element list, which is always true), and evaluates to the assertion's truth.",
             "Each assertion is self-contained: a later assert in the same test repeats the setup and the earlier asserts, so evaluating it never depends on another check having run first. Setup it cannot fold exactly (a `with` block, a loop, a `try`) makes it drop the assertion instead.",
         ],
         stages: [
