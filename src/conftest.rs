@@ -37,6 +37,46 @@ const DECLARING_HOOKS: &[&str] = &[
     "pytest_unconfigure",
 ];
 
+/// The package `__init__.py` files pytest imports before the test module: code of theirs that is
+/// not inert (a docstring, `pass`, standard-library imports, plain `def`s and classes, literal
+/// bindings) runs before every test of the file, and may change the solution (`import solution;
+/// solution.SCALE = 10`): a barrier to every test, naming the file and the line.
+pub fn apply_package_inits(scope: &mut ModuleScope, inits: &[Conftest]) {
+    for init in inits {
+        let Ok(parsed) = ruff_python_parser::parse_module(&init.source) else {
+            scope.global_barriers.push((
+                0,
+                format!("`{}`, which pytest imports before the test module, does not parse", init.path),
+            ));
+            continue;
+        };
+        let map = SourceMap::new(&init.source, parsed.tokens());
+        let mut bound: Vec<String> = Vec::new();
+        for stmt in parsed.suite() {
+            let inert = crate::flatten::stmt_is_inert(
+                stmt,
+                &|n| bound.iter().any(|b| b == n),
+                &|_| true,
+            );
+            let mut names = crate::module::BoundNames::default();
+            ruff_python_ast::visitor::Visitor::visit_stmt(&mut names, stmt);
+            bound.extend(names.names);
+            if !inert {
+                scope.global_barriers.push((
+                    0,
+                    format!(
+                        "`{}` runs `{}` (its line {}) when pytest imports the test's package, before the test module",
+                        init.path,
+                        map.snippet(stmt.range()),
+                        map.line(stmt.range().start())
+                    ),
+                ));
+                break;
+            }
+        }
+    }
+}
+
 /// Fold what the conftest files (outermost first) do into the test file's scope. `prepend`:
 /// pytest imports conftests in its default import mode (`prepend`), in which a conftest inside a
 /// package is imported as a submodule of it, after the package.

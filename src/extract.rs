@@ -30,9 +30,10 @@ pub struct Options {
     pub stage: Stage,
     /// The `conftest.py` files pytest imports for this file, from the rootdir down.
     pub conftests: Vec<crate::conftest::Conftest>,
-    /// Names the solution defines at module level, when the caller knows them (a builtin it
-    /// redefines is then spelled out as the builtin in kept expressions).
-    pub solution_globals: Vec<String>,
+    /// The package `__init__.py` files pytest imports before the test module (the test's folder
+    /// and each folder above it that holds one, outermost first): their import-time code runs
+    /// before every test of the file.
+    pub package_inits: Vec<crate::conftest::Conftest>,
     /// pytest's configuration file for this file (`pytest.ini`, `pyproject.toml`, …), when the
     /// caller found one: its options may drop every test or deselect some
     /// (`bench_explorer::pytest_config`).
@@ -46,25 +47,6 @@ impl Options {
             ..Options::default()
         }
     }
-}
-
-/// The names a Python module defines at its top level (functions, classes, assignments, imports),
-/// as far as its text shows; empty if it does not parse.
-pub fn module_globals(source: &str) -> Vec<String> {
-    let Ok(parsed) = ruff_python_parser::parse_module(source) else {
-        return Vec::new();
-    };
-    let mut bound = crate::module::BoundNames::default();
-    for stmt in parsed.suite() {
-        match stmt {
-            Stmt::FunctionDef(f) => bound.names.push(f.name.to_string()),
-            Stmt::ClassDef(c) => bound.names.push(c.name.to_string()),
-            other => bound.visit_stmt(other),
-        }
-    }
-    bound.names.sort();
-    bound.names.dedup();
-    bound.names
 }
 
 /// The slug a test file's path implies: `test_word_ladder.py` → `word_ladder`; a file named just
@@ -424,12 +406,7 @@ fn module_scope<'a>(
         &options.solution_modules,
         prepend,
     );
-    scope
-        .solution_attrs
-        .extend(options.solution_globals.iter().cloned());
-    scope
-        .solution_defined
-        .extend(options.solution_globals.iter().cloned());
+    crate::conftest::apply_package_inits(&mut scope, &options.package_inits);
     scope
 }
 

@@ -403,8 +403,6 @@ fn scope_digest(a: &Analysis) -> ScopeDigest {
         shared_changes,
         module_skip,
         param_fixtures,
-        solution_attrs,
-        solution_defined,
         prelude,
         prelude_names,
         imported_from_solution,
@@ -477,8 +475,6 @@ fn scope_digest(a: &Analysis) -> ScopeDigest {
         d.str(k);
         d.str(v);
     }
-    d.strs(solution_attrs);
-    d.strs(solution_defined);
     d.u32(prelude.len() as u32);
     for p in prelude {
         match p {
@@ -690,7 +686,7 @@ impl Memo {
             a.options.solution_modules.clone(),
         );
         let plain = a.options.conftests.is_empty()
-            && a.options.solution_globals.is_empty()
+            && a.options.package_inits.is_empty()
             && a.options.pytest_config.is_none();
         let record = plain && !a.has_errors;
         let new_scope = record.then(|| scope_digest(a));

@@ -110,11 +110,6 @@ pub struct ModuleScope<'a> {
     pub module_skip: Option<(u32, String)>,
     /// Fixtures from conftest.py files that have `params=`: name → where they come from.
     pub param_fixtures: HashMap<String, String>,
-    /// Names the file reads from the solution anywhere (`solution.X`, `from solution import X`):
-    /// one that is also a builtin means the solution redefines that builtin.
-    pub solution_attrs: HashSet<String>,
-    /// What the solution defines at module level, when the caller knows it (`Options::solution_globals`).
-    pub solution_defined: HashSet<String>,
     /// Module-level statements replayed, in source order, before every test (see `PreludeStmt`).
     pub prelude: Vec<PreludeStmt<'a>>,
     /// Names only prelude statements bind, and no function of the file changes: inside a fold they
@@ -227,7 +222,6 @@ impl<'a> ModuleScope<'a> {
         scope.shared_changes = shared_solution_changes(body, &scope.globals);
         scope.settle_prelude(body, map);
         scope.untrust_bindings_after_code(map);
-        scope.solution_attrs = solution_attrs(body, &scope);
         scope.module_binding = Rc::from(module_binding_name(body, &scope.globals));
         scope
     }
@@ -295,7 +289,6 @@ impl<'a> ModuleScope<'a> {
         scope.untrust_global_declared(body, map);
         scope.shared_changes = shared_solution_changes(body, &scope.globals);
         scope.settle_prelude(body, map);
-        scope.solution_attrs = solution_attrs(body, &scope);
         scope
     }
 
@@ -320,8 +313,6 @@ impl<'a> ModuleScope<'a> {
             shared_changes: Vec::new(),
             module_skip: None,
             param_fixtures: HashMap::default(),
-            solution_attrs: HashSet::default(),
-            solution_defined: HashSet::default(),
             prelude: Vec::new(),
             prelude_names: HashSet::default(),
             imported_from_solution: Vec::new(),
@@ -1576,47 +1567,6 @@ fn push_dotted(expr: &Expr, out: &mut String) -> bool {
     }
 }
 
-/// Every `module.X` read anywhere in the file where `module` is the solution (a module-level name
-/// for it, or a loader call), and every name imported from it.
-fn solution_attrs(body: &[Stmt], scope: &ModuleScope) -> HashSet<String> {
-    struct Attrs<'s, 'a> {
-        scope: &'s ModuleScope<'a>,
-        out: HashSet<String>,
-    }
-    impl<'e> Visitor<'e> for Attrs<'_, '_> {
-        fn visit_expr(&mut self, expr: &'e Expr) {
-            if let Expr::Attribute(a) = expr {
-                let solution = match a.value.as_ref() {
-                    Expr::Name(n) => matches!(
-                        self.scope.globals.get(n.id.as_str()),
-                        Some(Global::SolutionModule)
-                    ),
-                    Expr::Call(c) => {
-                        matches!(c.func.as_ref(), Expr::Name(n) if self.scope.loaders.contains(n.id.as_str()))
-                    }
-                    _ => false,
-                };
-                if solution {
-                    self.out.insert(a.attr.to_string());
-                }
-            }
-            visitor::walk_expr(self, expr);
-        }
-    }
-    let mut attrs = Attrs {
-        scope,
-        out: HashSet::default(),
-    };
-    for stmt in body {
-        attrs.visit_stmt(stmt);
-    }
-    for global in scope.globals.values() {
-        if let Global::SolutionName { name } = global {
-            attrs.out.insert(name.clone());
-        }
-    }
-    attrs.out
-}
 
 /// `__name__ == "__main__"` (either way round).
 fn is_main_guard(test: &Expr) -> bool {

@@ -116,8 +116,15 @@ fn run_fixture(dir: &Path) -> Result<(), String> {
                 }]
             })
             .unwrap_or_default(),
-        solution_globals: std::fs::read_to_string(dir.join("solution.py"))
-            .map(|s| bench_explorer::module_globals(&s))
+        // A package `__init__.py` beside the test file, as the CLI reads it.
+        package_inits: std::fs::read_to_string(dir.join("__init__.py"))
+            .map(|source| {
+                vec![bench_explorer::Conftest {
+                    path: format!("{name}/__init__.py"),
+                    source,
+                    package: None,
+                }]
+            })
             .unwrap_or_default(),
         // And the pytest.ini that configures it, as the CLI reads the rootdir's.
         pytest_config: std::fs::read_to_string(dir.join("pytest.ini"))

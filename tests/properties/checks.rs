@@ -68,7 +68,7 @@ pub(crate) fn options(file: &str, stage: Stage) -> Options {
         solution_modules: Vec::new(),
         stage,
         conftests: Vec::new(),
-        solution_globals: Vec::new(),
+        package_inits: Vec::new(),
         pytest_config: None,
     }
 }

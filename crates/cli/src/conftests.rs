@@ -77,17 +77,35 @@ fn package_of(dir: &Path) -> Option<String> {
     Some(parts.join("."))
 }
 
-/// The top-level names of the `solution.py` beside the test file (the bench's convention), if any.
-pub fn solution_globals(test_file: &str) -> Vec<String> {
+/// The package `__init__.py` files pytest imports before the test module, outermost first: the
+/// test's folder and each folder above it, while each holds one (a package pytest imports the test
+/// module in).
+pub fn package_inits(test_file: &str) -> Vec<Conftest> {
     if test_file == "-" {
         return Vec::new();
     }
-    let Some(dir) = Path::new(test_file).parent() else {
-        return Vec::new();
-    };
-    std::fs::read_to_string(dir.join("solution.py"))
-        .map(|s| bench_explorer::module_globals(&s))
-        .unwrap_or_default()
+    let mut found = Vec::new();
+    let mut dir = Path::new(test_file).parent();
+    let mut up = String::new();
+    while let Some(d) = dir {
+        let here = if d.as_os_str().is_empty() {
+            Path::new(".")
+        } else {
+            d
+        };
+        let Ok(source) = std::fs::read_to_string(here.join("__init__.py")) else {
+            break;
+        };
+        found.push(Conftest {
+            path: format!("{up}__init__.py"),
+            source,
+            package: package_of(d),
+        });
+        up.push_str("../");
+        dir = d.parent();
+    }
+    found.reverse();
+    found
 }
 
 #[cfg(test)]

@@ -273,7 +273,7 @@ fn run_extract(
             solution_modules: solution_modules.clone(),
             stage,
             conftests: conftests::for_file(file),
-            solution_globals: conftests::solution_globals(file),
+            package_inits: conftests::package_inits(file),
             pytest_config: pytest_config::find(file),
         };
         extractions.push(extract(&source, &options));
@@ -345,7 +345,7 @@ fn read_bench(dir: &Path, stage: Stage) -> Result<Vec<Problem>, Fatal> {
             solution_modules: Vec::new(),
             stage,
             conftests: conftests::for_file(&path),
-            solution_globals: conftests::solution_globals(&path),
+            package_inits: conftests::package_inits(&path),
             pytest_config: pytest_config::find(&path),
         };
         let meta = match std::fs::read_to_string(folder.join("meta.toml")) {

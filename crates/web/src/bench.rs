@@ -68,7 +68,7 @@ pub fn options(p: &EmbeddedProblem, stage: Stage) -> Options {
         solution_modules: Vec::new(),
         stage,
         conftests: Vec::new(),
-        solution_globals: Vec::new(),
+        package_inits: Vec::new(),
         pytest_config: None,
     }
 }

@@ -494,7 +494,7 @@ pub fn current_options(app: AppState) -> Options {
         solution_modules: settings.modules(),
         stage: app.stage.get_untracked(),
         conftests: Vec::new(),
-        solution_globals: Vec::new(),
+        package_inits: Vec::new(),
         pytest_config: None,
     }
 }
@@ -604,7 +604,7 @@ pub fn install_measure_hook() {
                 solution_modules: Vec::new(),
                 stage,
                 conftests: Vec::new(),
-                solution_globals: Vec::new(),
+                package_inits: Vec::new(),
                 pytest_config: None,
             };
             let t0 = js::now_ms();

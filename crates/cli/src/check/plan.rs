@@ -153,7 +153,7 @@ pub fn problems(paths: &[PathBuf], stage: Stage) -> Result<Vec<Arc<Problem>>, Fa
                 solution_modules: Vec::new(),
                 stage,
                 conftests: crate::conftests::for_file(&test_path.to_string_lossy()),
-                solution_globals: crate::conftests::solution_globals(&test_path.to_string_lossy()),
+                package_inits: crate::conftests::package_inits(&test_path.to_string_lossy()),
                 pytest_config: crate::pytest_config::find(&test_path.to_string_lossy()),
             };
             let extraction = extract(&test_source, &options);

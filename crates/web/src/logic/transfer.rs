@@ -56,7 +56,7 @@ impl Request {
             solution_modules: self.solution_modules.clone(),
             stage: self.stage,
             conftests: Vec::new(),
-            solution_globals: Vec::new(),
+            package_inits: Vec::new(),
             pytest_config: None,
         }
     }
