@@ -53,11 +53,11 @@ pub fn apply_package_inits(scope: &mut ModuleScope, inits: &[Conftest]) {
         let map = SourceMap::new(&init.source, parsed.tokens());
         let mut bound: Vec<String> = Vec::new();
         for stmt in parsed.suite() {
-            let inert = crate::flatten::stmt_is_inert(
-                stmt,
-                &|n| bound.iter().any(|b| b == n),
-                &|_| true,
-            );
+            // Importing the solution itself only loads it earlier than the test module would.
+            let imports_solution = matches!(stmt, Stmt::Import(i)
+                if i.names.iter().all(|a| scope.is_solution_package(a.name.as_str())));
+            let inert = imports_solution
+                || crate::flatten::stmt_is_inert(stmt, &|n| bound.iter().any(|b| b == n), &|_| true);
             let mut names = crate::module::BoundNames::default();
             ruff_python_ast::visitor::Visitor::visit_stmt(&mut names, stmt);
             bound.extend(names.names);

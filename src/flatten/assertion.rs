@@ -694,7 +694,7 @@ impl Decision<'_, '_, '_, '_> {
             items,
             &self.replay.items,
             &names.map,
-            &names.solution_names,
+            &namespace_names(ctx, &names.solution_names),
             shared,
         )?;
         for &i in &self.replay.items {
@@ -709,6 +709,22 @@ impl Decision<'_, '_, '_, '_> {
         }
         Ok(text)
     }
+}
+
+/// The names a kept expression reads bare from the evaluator's namespace, which a local the fold
+/// binds must not hide: the module's binding, the file's bindings, and (after a star import) the
+/// solution's names the expression reaches.
+fn namespace_names(ctx: &Ctx, solution_names: &[String]) -> Vec<String> {
+    let mut out = vec![ctx.scope.module_binding.to_string()];
+    for (_, b) in &ctx.scope.solution_bindings {
+        if let crate::model::Binding::Attr { name, .. } = b {
+            out.push(name.clone());
+        }
+    }
+    if ctx.scope.star_import {
+        out.extend(solution_names.iter().cloned());
+    }
+    out
 }
 
 /// Mutable constants of the test file read more than once by an assertion and its replay: they

@@ -361,7 +361,7 @@ fn refuse_hidden_solution_names(
     bound.extend(shared.iter().map(|(n, _)| n.as_str()));
     bound.extend(facts.walrus.iter().map(|w| w.as_str()));
     match solution_names.iter().find(|n| bound.contains(n.as_str())) {
-        Some(clash) => Err(format!("the test binds a local `{clash}`, which would hide the solution's `{clash}` once the assertion is folded")),
+        Some(clash) => Err(format!("the test binds a local `{clash}`, which would hide the namespace's `{clash}` once the assertion is folded")),
         None => Ok(()),
     }
 }
@@ -578,6 +578,7 @@ impl<'e> Fold<'_, '_, '_> {
                 | Piece::Unpack(..)
                 | Piece::Augmented(Expr::Name(_), ..)
                 | Piece::Unbind(..)
+                | Piece::ImportNames(..)
         );
         let text = match piece {
             Piece::Bind(targets, value) => self.bind(targets, value)?,
@@ -598,6 +599,14 @@ impl<'e> Fold<'_, '_, '_> {
                 self.value(key)?
             ),
             Piece::DelAttr(value, attr) => self.del_attr(value, attr)?,
+            Piece::ImportNames(names) => {
+                let module: &str = &self.ctx.scope.module_binding;
+                names
+                    .iter()
+                    .map(|(bound, attr)| format!("{bound} := {module}.{attr}"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            }
             Piece::Unbind(names) => names
                 .iter()
                 .map(|n| format!("{n} := None"))

@@ -48,6 +48,9 @@ pub enum Piece<'a> {
     DelItem(&'a Expr, &'a Expr),
     /// `del obj.attr` → `__import__("builtins").delattr(obj, "attr")`.
     DelAttr(&'a Expr, &'a str),
+    /// `from solution import x as y` inside the test → `y := <module>.x`: the object the module
+    /// holds at that statement (a snapshot, as the import takes it), bound to the test's local.
+    ImportNames(Vec<(Ident, String)>),
     /// `del x, y` of locals → `x := None, y := None`: the reference goes where the test let it go
     /// (a finalizer, a weak reference's callback run then). A later read of the name is unbound
     /// in pytest, so an assertion that reads it is not kept (`replay::replay_set`).
@@ -459,6 +462,22 @@ pub fn statement<'a>(
             item.fold = Ok(Piece::Check(&a.test));
         }
         Stmt::Delete(d) => delete(ctx, &mut item, d, &reads),
+        Stmt::ImportFrom(i)
+            if i.level == 0
+                && i.module.as_ref().is_some_and(|m| ctx.scope.is_solution_package(m.as_str()))
+                && i.names.iter().all(|a| a.name.as_str() != "*") =>
+        {
+            let names: Vec<(Ident, String)> = i
+                .names
+                .iter()
+                .map(|a| {
+                    let bound = a.asname.as_ref().unwrap_or(&a.name);
+                    (Ident::from(bound.as_str()), a.name.to_string())
+                })
+                .collect();
+            item.defs.extend(names.iter().map(|(n, _)| n.clone()));
+            item.fold = Ok(Piece::ImportNames(names));
+        }
         Stmt::Pass(_) => item.fold = Err(Blocker::Silent),
         Stmt::If(i) => {
             compound(ctx, stmt, &mut item, is_local);

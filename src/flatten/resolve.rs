@@ -71,7 +71,7 @@ pub fn local_aliases(ctx: &Ctx, f: &StmtFunctionDef) -> Aliases {
             Stmt::ImportFrom(i) if i.level == 0 && !is_solution_import(ctx, i) => {
                 scan.stdlib_from_import(stmt, i)
             }
-            Stmt::ImportFrom(i) if i.level == 0 => scan.solution_from_import(stmt, i),
+            // `from solution import x` in the test binds a local there (`items`), replayed.
             _ => {}
         }
     }
@@ -142,30 +142,6 @@ impl AliasScan<'_, '_, '_, '_> {
                 bound_as.to_string(),
                 Replacement::Value(Rc::new(names::import_value(text))),
             );
-        }
-    }
-
-    /// `from solution import x [as y]`: `y` is the solution's `x`.
-    fn solution_from_import(&mut self, stmt: &Stmt, i: &ruff_python_ast::StmtImportFrom) {
-        let module = i.module.as_ref().map(|m| m.to_string()).unwrap_or_default();
-        if self
-            .ctx
-            .scope
-            .solution_modules
-            .iter()
-            .any(|m| module == *m || module.starts_with(&format!("{m}.")))
-        {
-            for a in &i.names {
-                let bound_as = a.asname.as_ref().unwrap_or(&a.name).to_string();
-                // A read before the import is of the test's unbound local (the import binds it
-                // for the whole function): not an alias then.
-                if self.binds_once(&bound_as) && reads_only_after(self.f, stmt, &bound_as) {
-                    self.aliases.insert(
-                        bound_as,
-                        Replacement::Value(Rc::new(module_attr_value(self.ctx, a.name.as_str()))),
-                    );
-                }
-            }
         }
     }
 }
@@ -811,16 +787,6 @@ pub fn module_attr(
 /// What a name bound to the solution module is written as: the module's binding.
 pub fn module_replacement(ctx: &Ctx) -> Replacement {
     Replacement::SolutionModule(Some(ctx.scope.module_binding.clone()))
-}
-
-/// `<binding>.attr`: the solution's `attr`, read through the module when the expression runs.
-pub fn module_attr_value(ctx: &Ctx, attr: &str) -> names::Rendered {
-    let binding: &str = &ctx.scope.module_binding;
-    names::Rendered {
-        text: format!("{binding}.{attr}"),
-        prec: ruff_python_ast::OperatorPrecedence::CallAttribute,
-        free: vec![binding.to_string()],
-    }
 }
 
 #[cfg(test)]
