@@ -769,6 +769,7 @@ impl<'a> ModuleScope<'a> {
     /// `_load_solution()` or a name bound to the solution module.
     pub fn is_solution_module_expr(&self, expr: &Expr) -> bool {
         match expr {
+            Expr::Call(call) if self.imports_solution_by_name(call) => true,
             Expr::Call(call) => {
                 call.arguments.args.is_empty()
                     && matches!(call.func.as_ref(), Expr::Name(n) if self.loaders.contains(n.id.as_str()))
@@ -779,6 +780,22 @@ impl<'a> ModuleScope<'a> {
             ),
             _ => false,
         }
+    }
+
+    /// `importlib.import_module("solution")` with the file's own `import importlib`: the module
+    /// `import solution` gives.
+    fn imports_solution_by_name(&self, call: &ast::ExprCall) -> bool {
+        let Expr::Attribute(a) = call.func.as_ref() else {
+            return false;
+        };
+        let importlib = matches!(a.value.as_ref(), Expr::Name(n)
+            if n.id == "importlib"
+                && matches!(self.globals.get("importlib"), Some(Global::Import { module, .. }) if module == "importlib"));
+        importlib
+            && a.attr.as_str() == "import_module"
+            && call.arguments.keywords.is_empty()
+            && matches!(&call.arguments.args[..], [Expr::StringLiteral(s)]
+                if self.solution_modules.iter().any(|m| s.value.to_str() == m.as_str()))
     }
 
     /// `_load_solution().X` or `sol.X` → `X`.

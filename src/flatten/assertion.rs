@@ -664,13 +664,11 @@ impl Decision<'_, '_, '_, '_> {
             } else {
                 None
             };
-        let inlined = inlined.map(|text| {
-            if self.call_check {
-                format!("{text} is None")
-            } else {
-                text
-            }
-        });
+        let inlined = match inlined {
+            Some(text) if self.call_check => Some(format!("{text} is None")),
+            Some(text) => Some(super::lifetimes::hold_as_pytest(text)?),
+            None => None,
+        };
         if let Some(text) = inlined {
             // A walrus in the assert binds a name: inside a lambda it cannot clobber a solution
             // global.
@@ -694,7 +692,7 @@ impl Decision<'_, '_, '_, '_> {
             items,
             &self.replay.items,
             &names.map,
-            &namespace_names(ctx, &names.solution_names),
+            &namespace_names(ctx, &names.map, &names.solution_names),
             shared,
         )?;
         for &i in &self.replay.items {
@@ -712,18 +710,27 @@ impl Decision<'_, '_, '_, '_> {
 }
 
 /// The names a kept expression reads bare from the evaluator's namespace, which a local the fold
-/// binds must not hide: the module's binding, the file's bindings, and (after a star import) the
-/// solution's names the expression reaches.
-fn namespace_names(ctx: &Ctx, solution_names: &[String]) -> Vec<String> {
-    let mut out = vec![ctx.scope.module_binding.to_string()];
-    for (_, b) in &ctx.scope.solution_bindings {
-        if let crate::model::Binding::Attr { name, .. } = b {
-            out.push(name.clone());
+/// binds must not hide: the module's binding (when the expression reads the module), the file's
+/// names for what it took from the solution that the expression reads, and (after a star import)
+/// the solution's names it reaches.
+fn namespace_names(ctx: &Ctx, map: &Aliases, solution_names: &[String]) -> Vec<String> {
+    let mut out = Vec::new();
+    for (name, r) in map {
+        match r {
+            Replacement::SolutionModule(Some(b)) => out.push(b.to_string()),
+            Replacement::Value(_)
+                if matches!(ctx.scope.globals.get(name), Some(Global::SolutionName { .. })) =>
+            {
+                out.push(name.clone())
+            }
+            _ => {}
         }
     }
     if ctx.scope.star_import {
         out.extend(solution_names.iter().cloned());
     }
+    out.sort();
+    out.dedup();
     out
 }
 

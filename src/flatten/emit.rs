@@ -496,8 +496,10 @@ impl<'e> Fold<'_, '_, '_> {
 
     /// An assert's test, which ends the current segment.
     fn check(&mut self, e: &'e Expr) -> Result<(), String> {
-        let text = self.value(e)?;
-        let alone = !is_bare_wrap(e) && names::precedence(e) <= Prec::And;
+        let plain = self.value(e)?;
+        let text = super::lifetimes::hold_as_pytest(plain.clone())?;
+        // A held check is a call of its own lambda, which binds tighter than `and`.
+        let alone = text == plain && !is_bare_wrap(e) && names::precedence(e) <= Prec::And;
         self.segments
             .push((std::mem::take(&mut self.current), Last::Check(text, alone)));
         Ok(())

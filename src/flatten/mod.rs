@@ -17,6 +17,7 @@ mod assertion;
 mod conftest_replay;
 mod effects;
 pub(crate) use effects::stmt_is_inert;
+mod lifetimes;
 mod emit;
 mod items;
 mod replay;
