@@ -101,6 +101,8 @@ impl Walk {
                     self.consume(&k.value);
                 }
             }
+            // A standard-library module's attribute (`__import__("sys").maxsize`) observes nothing.
+            Expr::Attribute(a) if is_import_call(&a.value) => {}
             Expr::Attribute(a) => {
                 self.visit(&a.value, d);
                 self.events.push(Event::Code);
