@@ -283,7 +283,7 @@ fn extract_parsed(
             );
         }
         e.assertions.sort_by_key(|a| a.span.start);
-        e.bindings = bindings(stage, &scope, &e);
+        e.bindings = bindings(stage, &scope, &e, options);
         e.findings = findings(&e, &scope, &map, &helpers, &called);
         if stage == Stage::Full {
             e.findings
@@ -318,31 +318,95 @@ fn extract_parsed(
 /// write-up's stages keep the solution's own globals, as the loop they reproduce did; the full
 /// stage lists what the test file binds from the solution, the module itself first when an
 /// expression reads it.
-fn bindings(stage: Stage, scope: &ModuleScope, e: &Extraction) -> Vec<crate::model::Binding> {
+fn bindings(
+    stage: Stage,
+    scope: &ModuleScope,
+    e: &Extraction,
+    options: &Options,
+) -> Vec<crate::model::Binding> {
     use crate::model::Binding;
     let module = scope.solution_module_path().to_string();
     if stage != Stage::Full {
         return vec![Binding::Globals { module }];
     }
-    let name: &str = &scope.module_binding;
-    let reads_module = e.kept().any(|a| {
-        a.expr.as_deref().is_some_and(|x| {
-            x.match_indices(name).any(|(i, _)| {
-                let before = x[..i].chars().next_back();
-                let after = x[i + name.len()..].chars().next();
-                !before.is_some_and(|c| c.is_alphanumeric() || c == '_' || c == '.')
-                    && !after.is_some_and(|c| c.is_alphanumeric() || c == '_')
+    // The test module's `__name__`, where a check reads it or hands the solution a function it
+    // creates (whose `__module__` it is).
+    let test_module = e
+        .kept()
+        .filter_map(|a| a.expr.as_deref())
+        .any(|x| x.contains("__name__") || creates_escaping_function(x))
+        .then(|| Binding::Value {
+            name: "__name__".into(),
+            value: test_module_name(options),
+        });
+    let reads = |name: &str| {
+        e.kept().any(|a| {
+            a.expr.as_deref().is_some_and(|x| {
+                x.match_indices(name).any(|(i, _)| {
+                    let before = x[..i].chars().next_back();
+                    let after = x[i + name.len()..].chars().next();
+                    !before.is_some_and(|c| c.is_alphanumeric() || c == '_' || c == '.')
+                        && !after.is_some_and(|c| c.is_alphanumeric() || c == '_')
+                })
             })
         })
-    });
-    reads_module
-        .then(|| Binding::Module {
+    };
+    let name: &str = &scope.module_binding;
+    let reads_module = reads(name);
+    test_module
+        .into_iter()
+        .chain(reads_module.then(|| Binding::Module {
             name: name.to_string(),
             module,
-        })
-        .into_iter()
-        .chain(scope.solution_bindings.iter().map(|(_, b)| b.clone()))
+        }))
+        // pytest's own import is made only where a check reads it (`pytest.approx`).
+        .chain(
+            scope
+                .solution_bindings
+                .iter()
+                .filter(|(_, b)| !matches!(b, Binding::Import { name, .. } if !reads(name)))
+                .map(|(_, b)| b.clone()),
+        )
         .collect()
+}
+
+/// Whether a kept expression creates a function that leaves it: a lambda passed as an argument
+/// (`register(lambda: None)`), not a fold's own `(lambda: …)()`.
+fn creates_escaping_function(expr: &str) -> bool {
+    expr.match_indices("lambda").any(|(i, _)| {
+        let before = expr[..i].trim_end();
+        if before.ends_with(',') || before.ends_with('=') {
+            return true;
+        }
+        match before.strip_suffix('(') {
+            Some(rest) => rest
+                .chars()
+                .next_back()
+                .is_some_and(|c| c.is_alphanumeric() || c == '_' || c == ')' || c == ']'),
+            None => false,
+        }
+    })
+}
+
+/// The name pytest imports the test module under (its default `prepend` import mode): the file's
+/// stem, inside the package its folder is when it has an `__init__.py`.
+fn test_module_name(options: &Options) -> String {
+    let file = options.file.replace('\\', "/");
+    let stem = file
+        .rsplit('/')
+        .next()
+        .unwrap_or("")
+        .trim_end_matches(".py")
+        .to_string();
+    match options
+        .package_inits
+        .last()
+        .filter(|init| init.path == "__init__.py" || !init.path.contains("../"))
+        .and_then(|init| init.package.as_deref())
+    {
+        Some(package) => format!("{package}.{stem}"),
+        None => stem,
+    }
 }
 
 /// The statements the depth guard skipped, then the parser's errors.

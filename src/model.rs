@@ -139,6 +139,19 @@ pub enum Binding {
     /// `from module import *`: the solution's `__all__`, or its names without a leading
     /// underscore.
     Star { module: String },
+    /// pytest, which the test file imports (`import pytest`, `from pytest import approx`): `import
+    /// module as name`, or `from module import attr as name` with `attr`; `import a.b` (name `a`)
+    /// binds the package `a`. An import that fails fails every check of the file, as pytest then
+    /// fails to collect it.
+    Import {
+        name: String,
+        module: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        attr: Option<String>,
+    },
+    /// `name` is the string `value`: the test module's own `__name__`, which code a check creates
+    /// (a lambda it hands to the solution) records as its `__module__`.
+    Value { name: String, value: String },
     /// The namespace is the solution module's own globals (version 1's namespace, builtins
     /// included as the solution sees them). Only the write-up's stages use it, to reproduce the
     /// loop they describe; it is then the only binding.

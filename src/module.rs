@@ -350,6 +350,22 @@ impl<'a> ModuleScope<'a> {
             .any(|m| module == m || module.starts_with(&format!("{m}.")))
     }
 
+    /// Whether the evaluator binds `name` to a module the file imports (`Binding::Import`), with
+    /// nothing bound under that name after it.
+    pub fn imports_bound(&self, name: &str) -> bool {
+        let last = self
+            .solution_bindings
+            .iter()
+            .rev()
+            .find(|(_, b)| match b {
+                crate::model::Binding::Import { name: n, .. }
+                | crate::model::Binding::Attr { name: n, .. } => n == name,
+                crate::model::Binding::Star { .. } => true,
+                _ => false,
+            });
+        matches!(last, Some((_, crate::model::Binding::Import { .. })))
+    }
+
     /// The module the evaluator's bindings name: the one `--solution-module` gives, else
     /// `solution`.
     pub fn solution_module_path(&self) -> &str {
@@ -551,6 +567,15 @@ impl<'a> ModuleScope<'a> {
                     stdlib = names::merge_plain_imports(earlier.as_deref(), stdlib);
                 }
             }
+            // Not a part of the solution: what the evaluator loads fresh is the solution itself.
+            if stdlib.is_none() && is_third_party(&module) && !self.is_solution_module_name(&module) {
+                let binding = crate::model::Binding::Import {
+                    name: bound.clone(),
+                    module: module.clone(),
+                    attr: None,
+                };
+                self.solution_bindings.push((self.current, binding));
+            }
             Global::Import {
                 module: full,
                 line,
@@ -600,6 +625,14 @@ impl<'a> ModuleScope<'a> {
                 let stdlib = (import.level == 0)
                     .then(|| names::stdlib_from_import(&module, &name))
                     .flatten();
+                if import.level == 0 && is_third_party(&module) {
+                    let binding = crate::model::Binding::Import {
+                        name: bound.clone(),
+                        module: module.clone(),
+                        attr: Some(name.clone()),
+                    };
+                    self.solution_bindings.push((self.current, binding));
+                }
                 let dotted = if module.is_empty() {
                     name
                 } else {
@@ -2173,4 +2206,13 @@ impl<'a> Visitor<'a> for Identifiers<'a> {
         self.bind(type_param.name().as_str());
         visitor::walk_type_param(self, type_param);
     }
+}
+
+/// A module whose import the evaluator makes as the test file did (`Binding::Import`): pytest
+/// itself (`pytest.approx`), importable wherever pytest runs. Any other module may be the test's
+/// neighbour, which pytest finds through its rootdir on `sys.path` and an evaluator need not (the
+/// file's reads of it stay dropped).
+fn is_third_party(module: &str) -> bool {
+    let top = module.split('.').next().unwrap_or(module);
+    top == "pytest"
 }

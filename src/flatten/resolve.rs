@@ -336,6 +336,12 @@ impl Lookup<'_, '_, '_, '_> {
                 map.insert(name.to_string(), Replacement::Value(Rc::new(names::import_value(text))));
                 Resolution::Stdlib
             }
+            // A module the evaluator imports as the file did (`Binding::Import`): the test's own
+            // name for it.
+            Some(Global::Import { stdlib: None, .. }) if ctx.scope.imports_bound(name) => {
+                map.insert(name.to_string(), Replacement::Value(Rc::new(names::Rendered::name(name))));
+                Resolution::Ok
+            }
             Some(Global::Import { module, line, .. }) => imported_elsewhere(name, module, *line),
             Some(Global::Helper { def: Some(def), line, .. })
                 if called && !ctx.scope.loaders.contains(name) =>
@@ -388,7 +394,10 @@ impl Lookup<'_, '_, '_, '_> {
     /// A name the test file does not bind: a builtin, or (after `from solution import *`) the
     /// solution's.
     fn undefined(&mut self, name: &str) -> Resolution {
-        if is_module_dunder(name) {
+        // The evaluator binds the test module's `__name__` (`Binding::Value`).
+        if name == "__name__" {
+            Resolution::Ok
+        } else if is_module_dunder(name) {
             Resolution::Unresolved(format!("`{name}` is the test module's own, which the evaluator's namespace does not have (there it would be the `builtins` module's)"), false)
         } else if ruff_python_stdlib::builtins::is_python_builtin(name, 14, false) {
             Resolution::Ok

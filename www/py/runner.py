@@ -171,6 +171,8 @@ _BINDING_FIELDS = {
     "attr": ("name", "module", "attr"),
     "star": ("module",),
     "globals": ("module",),
+    "import": ("name", "module"),
+    "value": ("name", "value"),
 }
 
 
@@ -184,7 +186,7 @@ def _check_bindings(bindings):
         kind = binding.get("kind") if isinstance(binding, dict) else None
         if kind not in _BINDING_FIELDS:
             raise ValueError(
-                f"each binding must be {{'kind': 'module' | 'attr' | 'star' | 'globals', ...}}, got {binding!r:.200}"
+                f"each binding must be {{'kind': 'module' | 'attr' | 'star' | 'import' | 'value' | 'globals', ...}}, got {binding!r:.200}"
             )
         for field in _BINDING_FIELDS[kind]:
             if not isinstance(binding.get(field), str):
@@ -192,6 +194,23 @@ def _check_bindings(bindings):
     if len(bindings) > 1 and any(b["kind"] == "globals" for b in bindings):
         raise ValueError("a 'globals' binding must be the only binding")
     return bindings
+
+
+def _imported(binding: dict):
+    """What the test file's ``import M [as N]`` or ``from M import A [as N]`` binds."""
+    name, module, attr = binding["name"], binding["module"], binding.get("attr")
+    imported = importlib.import_module(module)
+    if attr is None:
+        top = module.split(".")[0]
+        # `import a.b` binds the package `a`; `import a.b as n` the module `a.b`.
+        return sys.modules[top] if name == top and "." in module else imported
+    try:
+        return getattr(imported, attr)
+    except AttributeError:
+        try:
+            return importlib.import_module(f"{module}.{attr}")
+        except ImportError:
+            raise ImportError(f"cannot import name {attr!r} from {module!r}", name=module) from None
 
 
 def build_namespace(module: types.ModuleType, bindings: list[dict] | None = None, *, resolve=None) -> dict:
@@ -209,6 +228,12 @@ def build_namespace(module: types.ModuleType, bindings: list[dict] | None = None
     * ``{"kind": "star", "module": M}``: ``from M import *``: each name the module's ``__all__`` lists
       when it has one (even empty; a listed name it lacks raises AttributeError, as in CPython), else
       each of its globals whose name does not start with ``_``;
+    * ``{"kind": "import", "name": N, "module": M[, "attr": A]}``: a module the test file imports that
+      is not the solution: ``import M as N`` (``import a.b``, N ``a``: the package ``a``), or ``from M
+      import A as N``; an import that fails raises, so every check of the file errors, as pytest
+      fails to collect it;
+    * ``{"kind": "value", "name": N, "value": V}``: N is the string V (the test module's
+      ``__name__``);
     * ``{"kind": "globals", "module": M}``: version 1's namespace, the module's own ``__dict__``
       (builtins as the solution sees them); used only by the write-up's stages, alone.
 
@@ -229,7 +254,14 @@ def build_namespace(module: types.ModuleType, bindings: list[dict] | None = None
         return resolve(bindings[0]["module"]).__dict__
     namespace = {"__builtins__": builtins}
     for binding in bindings:
-        kind, source = binding["kind"], resolve(binding["module"])
+        kind = binding["kind"]
+        if kind == "value":
+            namespace[binding["name"]] = binding["value"]
+            continue
+        if kind == "import":
+            namespace[binding["name"]] = _imported(binding)
+            continue
+        source = resolve(binding["module"])
         if kind == "module":
             namespace[binding["name"]] = source
         elif kind == "attr":
