@@ -1113,6 +1113,7 @@ impl<'a> ModuleScope<'a> {
             .collect();
         self.prelude = kept;
         self.prelude_names = self.names_only_the_prelude_binds(body);
+        self.untrust_shared_iterators(body, map);
         // Barriers in the order the file runs them (the first one is the one a reason names).
         self.global_barriers.sort_by_key(|(line, _)| *line);
     }
@@ -1216,6 +1217,47 @@ impl<'a> ModuleScope<'a> {
     }
 
     /// Names only the replayed statements bind, and no other statement changes or rebinds.
+    /// A module-level iterator (`PAIRS = zip(…)`, a generator expression, `iter(…)`) that several
+    /// functions of the file read is one object they share: the first test to iterate it consumes
+    /// it, and the next sees it empty. Replayed fresh for each test it would not be; what reads it
+    /// is dropped (the file visibly shares state).
+    fn untrust_shared_iterators(&mut self, body: &'a [Stmt], map: &SourceMap) {
+        const ITERATOR_MAKERS: &[&str] = &["zip", "map", "filter", "iter", "reversed", "enumerate"];
+        for stmt in body {
+            let Stmt::Assign(a) = stmt else { continue };
+            let [Expr::Name(target)] = a.targets.as_slice() else { continue };
+            let name = target.id.as_str();
+            if !self.prelude_names.contains(name) {
+                continue;
+            }
+            let iterator = match a.value.as_ref() {
+                Expr::Generator(_) => true,
+                Expr::Call(c) => matches!(c.func.as_ref(), Expr::Name(f)
+                    if ITERATOR_MAKERS.contains(&f.id.as_str()) && !self.globals.contains_key(f.id.as_str())),
+                _ => false,
+            };
+            let readers = body
+                .iter()
+                .filter(|s| match s {
+                    Stmt::FunctionDef(f) => reads_name(f, name),
+                    Stmt::ClassDef(c) => c.body.iter().any(|s| matches!(s, Stmt::FunctionDef(f) if reads_name(f, name))),
+                    _ => false,
+                })
+                .count();
+            if iterator && readers > 1 {
+                self.prelude_names.remove(name);
+                let line = map.line(stmt.range().start());
+                self.globals.insert(
+                    name.to_string(),
+                    Global::Computed {
+                        line,
+                        why: "is one iterator the file's tests share: the first to iterate it consumes it, and the next sees it empty".into(),
+                    },
+                );
+            }
+        }
+    }
+
     fn names_only_the_prelude_binds(&self, body: &[Stmt]) -> HashSet<String> {
         let replayed: HashSet<TextRange> = self
             .prelude
@@ -1228,10 +1270,22 @@ impl<'a> ModuleScope<'a> {
         let mut names: HashSet<String> = HashSet::default();
         let mut elsewhere: HashSet<String> = HashSet::default();
         let mut changed: HashSet<String> = HashSet::default();
+        // `from solution import *` may rebind what was bound before it with the candidate's own.
+        let star_at = body.iter().find_map(|s| match s {
+            Stmt::ImportFrom(i)
+                if i.level == 0
+                    && i.names.iter().any(|a| a.name.as_str() == "*")
+                    && i.module.as_ref().is_some_and(|m| self.is_solution_module_name(m.as_str())) =>
+            {
+                Some(s.range().start())
+            }
+            _ => None,
+        });
         for stmt in body {
             let mut bound = BoundNames::default();
             bound.visit_stmt(stmt);
-            if replayed.contains(&stmt.range()) {
+            let before_star = star_at.is_some_and(|at| stmt.range().start() < at);
+            if replayed.contains(&stmt.range()) && !before_star {
                 names.extend(bound.names);
             } else {
                 elsewhere.extend(bound.names);
@@ -2215,4 +2269,11 @@ impl<'a> Visitor<'a> for Identifiers<'a> {
 fn is_third_party(module: &str) -> bool {
     let top = module.split('.').next().unwrap_or(module);
     top == "pytest"
+}
+
+/// Whether a function's body reads `name`.
+fn reads_name(f: &ast::StmtFunctionDef, name: &str) -> bool {
+    ruff_python_ast::helpers::any_over_body(&f.body, &|e: &Expr| {
+        matches!(e, Expr::Name(n) if n.id == name && n.ctx == ast::ExprContext::Load)
+    })
 }
