@@ -36,7 +36,7 @@ cargo build --quiet -p bench-explorer --lib --no-default-features --target wasm3
 
 step "Python: the bench (solutions, stubs, conventions) and the differential checks against pytest"
 cargo build --quiet -p bench-explorer-cli --bin bench-explorer
-python3 -m pytest tests/bench tests/python -q -p no:cacheprovider
+python3 -m pytest tests/bench tests/python tests/review/test_review.py -q -p no:cacheprovider
 step "Python: the real-world corpus (PyPI sdists at pinned hashes, cached in .cache/realworld/)"
 bash scripts/realworld.sh
 step "Python: the bench-style corpora (HumanEval's check(candidate) files, a unittest exercise track) against pytest"

@@ -196,6 +196,14 @@ def _check_bindings(bindings):
     return bindings
 
 
+def _probe_fromlist(module: types.ModuleType, fromlist: tuple) -> None:
+    """What ``from M import …`` asks of the module before it takes the names: ``__import__`` looks
+    for ``__path__`` and, on a package, for each name (importing a submodule it lacks) — each a read
+    a module ``__getattr__`` answers, as it answers the test file's own import."""
+    if hasattr(module, "__path__"):
+        importlib._bootstrap._handle_fromlist(module, fromlist, importlib._bootstrap._gcd_import)
+
+
 def _imported(binding: dict):
     """What the test file's ``import M [as N]`` or ``from M import A [as N]`` binds."""
     name, module, attr = binding["name"], binding["module"], binding.get("attr")
@@ -265,6 +273,7 @@ def build_namespace(module: types.ModuleType, bindings: list[dict] | None = None
         if kind == "module":
             namespace[binding["name"]] = source
         elif kind == "attr":
+            _probe_fromlist(source, (binding["attr"],))
             try:
                 value = getattr(source, binding["attr"])
             except AttributeError:
@@ -274,6 +283,7 @@ def build_namespace(module: types.ModuleType, bindings: list[dict] | None = None
                 ) from None
             namespace[binding["name"]] = value
         else:  # star
+            _probe_fromlist(source, ("*",))
             try:
                 names = source.__all__
                 listed = True
