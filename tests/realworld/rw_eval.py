@@ -52,33 +52,10 @@ def _load_runner(path: str):
     return module
 
 
-def _import_submodule(package, name: str) -> None:
-    """What `from package import name` (or `*` with `__all__`) imports first: the submodule `name` of a package
-    that has no attribute `name` (importlib's `_handle_fromlist`); none is no error here."""
-    if not hasattr(package, "__path__") or hasattr(package, name):
-        return
-    full = f"{package.__name__}.{name}"
-    try:
-        importlib.import_module(full)
-    except ModuleNotFoundError as exc:
-        if exc.name != full:
-            raise
-
-
 def _bindings_namespace(job: dict, module) -> dict:
-    """Contract version 2: runner.build_namespace, each binding's module imported by name."""
-    bindings = job["bindings"]
-    for binding in bindings if isinstance(bindings, list) else []:
-        if not isinstance(binding, dict) or not isinstance(binding.get("module"), str):
-            continue  # build_namespace refuses it
-        source = importlib.import_module(binding["module"])
-        if binding.get("kind") == "attr" and isinstance(binding.get("attr"), str):
-            _import_submodule(source, binding["attr"])
-        elif binding.get("kind") == "star":
-            for name in getattr(source, "__all__", ()):
-                if isinstance(name, str):
-                    _import_submodule(source, name)
-    return _RUNNER.build_namespace(module, bindings, resolve=importlib.import_module)
+    """Contract version 2: runner.build_namespace, each binding's module imported by name (a `from pkg import
+    sub` of a submodule is imported as the import statement would: build_namespace asks the package first)."""
+    return _RUNNER.build_namespace(module, job["bindings"], resolve=importlib.import_module)
 
 
 _RUNNER = None
