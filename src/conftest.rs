@@ -42,7 +42,12 @@ const DECLARING_HOOKS: &[&str] = &[
 /// bindings) runs before every test of the file, and may change the solution (`import solution;
 /// solution.SCALE = 10`): a barrier to every test, naming the file and the line.
 pub fn apply_package_inits(scope: &mut ModuleScope, inits: &[Conftest]) {
-    for init in inits {
+    // The solution package's own `__init__.py` (tests inside it) is the solution's import.
+    let outside: Vec<&Conftest> = inits
+        .iter()
+        .filter(|i| !i.package.as_deref().is_some_and(|p| scope.is_solution_package(p)))
+        .collect();
+    for init in outside {
         let Ok(parsed) = ruff_python_parser::parse_module(&init.source) else {
             scope.global_barriers.push((
                 0,

@@ -329,16 +329,13 @@ fn bindings(
     if stage != Stage::Full {
         return vec![Binding::Globals { module }];
     }
-    // The test module's `__name__`, where a check reads it or hands the solution a function it
-    // creates (whose `__module__` it is).
-    let test_module = e
-        .kept()
-        .filter_map(|a| a.expr.as_deref())
-        .any(|x| x.contains("__name__") || creates_escaping_function(x))
-        .then(|| Binding::Value {
-            name: "__name__".into(),
-            value: test_module_name(options),
-        });
+    // The test module's `__name__`: the evaluator's namespace is then a module of that name, as
+    // the test's globals are (what a check reads as `__name__`, the `__module__` of a function it
+    // creates, the module code finds by its caller's `__name__`).
+    let test_module = e.kept().next().map(|_| Binding::Value {
+        name: "__name__".into(),
+        value: test_module_name(options),
+    });
     let reads = |name: &str| {
         e.kept().any(|a| {
             a.expr.as_deref().is_some_and(|x| {
@@ -368,24 +365,6 @@ fn bindings(
                 .map(|(_, b)| b.clone()),
         )
         .collect()
-}
-
-/// Whether a kept expression creates a function that leaves it: a lambda passed as an argument
-/// (`register(lambda: None)`), not a fold's own `(lambda: …)()`.
-fn creates_escaping_function(expr: &str) -> bool {
-    expr.match_indices("lambda").any(|(i, _)| {
-        let before = expr[..i].trim_end();
-        if before.ends_with(',') || before.ends_with('=') {
-            return true;
-        }
-        match before.strip_suffix('(') {
-            Some(rest) => rest
-                .chars()
-                .next_back()
-                .is_some_and(|c| c.is_alphanumeric() || c == '_' || c == ')' || c == ']'),
-            None => false,
-        }
-    })
 }
 
 /// The name pytest imports the test module under (its default `prepend` import mode): the file's

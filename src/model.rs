@@ -137,8 +137,15 @@ pub enum Binding {
         attr: String,
     },
     /// `from module import *`: the solution's `__all__`, or its names without a leading
-    /// underscore.
-    Star { module: String },
+    /// underscore. The star import must not replace `__import__` or `__builtins__`, nor any name
+    /// in `keep` (a module the file imported before it) with another object: the evaluator then
+    /// fails every check, saying so (pytest would run the tests with the candidate's object, which
+    /// no expression reproduces).
+    Star {
+        module: String,
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        keep: Vec<Kept>,
+    },
     /// pytest, which the test file imports (`import pytest`, `from pytest import approx`): `import
     /// module as name`, or `from module import attr as name` with `attr`; `import a.b` (name `a`)
     /// binds the package `a`. An import that fails fails every check of the file, as pytest then
@@ -156,6 +163,18 @@ pub enum Binding {
     /// included as the solution sees them). Only the write-up's stages use it, to reproduce the
     /// loop they describe; it is then the only binding.
     Globals { module: String },
+}
+
+/// A name the test file bound to a module before `from solution import *`, which the star import
+/// must leave as it was: `import module as name` (`import a.b` binds `a`), or `from module import
+/// attr as name`.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct Kept {
+    pub name: String,
+    pub module: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub attr: Option<String>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -360,7 +360,8 @@ impl<'a> ModuleScope<'a> {
             .find(|(_, b)| match b {
                 crate::model::Binding::Import { name: n, .. }
                 | crate::model::Binding::Attr { name: n, .. } => n == name,
-                crate::model::Binding::Star { .. } => true,
+                // A star import leaves the modules it keeps as they were (the evaluator checks).
+                crate::model::Binding::Star { keep, .. } => !keep.iter().any(|k| k.name == name),
                 _ => false,
             });
         matches!(last, Some((_, crate::model::Binding::Import { .. })))
@@ -598,9 +599,10 @@ impl<'a> ModuleScope<'a> {
             if name == "*" {
                 self.star_import |= from_solution;
                 if from_solution {
-                    self.untrust_before_star(line);
+                    let keep = self.untrust_before_star(line);
                     let binding = crate::model::Binding::Star {
                         module: module.clone(),
+                        keep,
                     };
                     self.solution_bindings.push((self.current, binding));
                 }
@@ -650,20 +652,62 @@ impl<'a> ModuleScope<'a> {
 
     /// `from solution import *` may rebind any name the file bound before it, with whatever the
     /// candidate exports (`math`, `pytest`, a helper): none of them is known after it.
-    fn untrust_before_star(&mut self, line: u32) {
+    /// Modules the file imported (the standard library's, pytest) stay what they were: the star
+    /// binding lists them, and the evaluator fails every check where the candidate's export replaces
+    /// one with another object. The names it returns.
+    fn untrust_before_star(&mut self, line: u32) -> Vec<crate::model::Kept> {
         let why = format!("is bound before `from solution import *` on line {line}, which may replace it with whatever the candidate exports");
-        for global in self.globals.values_mut() {
-            *global = Global::Computed {
-                line,
-                why: why.clone(),
-            };
+        let mut keep = Vec::new();
+        let mut names: Vec<String> = self.globals.keys().cloned().collect();
+        names.sort();
+        for name in names {
+            if let Some(kept) = self.kept_module(&name) {
+                keep.push(kept);
+                continue;
+            }
+            self.globals.insert(
+                name,
+                Global::Computed {
+                    line,
+                    why: why.clone(),
+                },
+            );
         }
         self.constants.clear();
-        if !self.pytest_aliases.is_empty() {
+        let pytest_kept = |alias: &str| keep.iter().any(|k: &crate::model::Kept| k.name == alias);
+        if self.pytest_aliases.keys().any(|a| !pytest_kept(a)) {
             self.pytest_before_star.get_or_insert(line);
         }
         for fixture in self.fixtures.values_mut() {
             *fixture = Fixture::Unsupported { why: why.clone() };
+        }
+        keep
+    }
+
+    /// A module-level name bound to a module by `import m [as n]` (the standard library's, or
+    /// pytest), as the star binding's `keep` lists it.
+    fn kept_module(&self, name: &str) -> Option<crate::model::Kept> {
+        let Some(Global::Import { module, stdlib, .. }) = self.globals.get(name) else {
+            return None;
+        };
+        let plain = |text: &str| {
+            text.strip_prefix("__import__(\"")
+                .and_then(|r| r.strip_suffix("\")"))
+                .filter(|m| !m.contains('"'))
+                .map(str::to_string)
+        };
+        match stdlib {
+            Some(text) => plain(text).map(|m| crate::model::Kept {
+                name: name.to_string(),
+                module: m,
+                attr: None,
+            }),
+            None if module == "pytest" => Some(crate::model::Kept {
+                name: name.to_string(),
+                module: "pytest".into(),
+                attr: None,
+            }),
+            None => None,
         }
     }
 

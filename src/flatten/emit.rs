@@ -601,11 +601,21 @@ impl<'e> Fold<'_, '_, '_> {
                 self.value(key)?
             ),
             Piece::DelAttr(value, attr) => self.del_attr(value, attr)?,
-            Piece::ImportNames(names) => {
-                let module: &str = &self.ctx.scope.module_binding;
+            Piece::ImportNames(module, names) => {
+                let binding: &str = &self.ctx.scope.module_binding;
+                let main = module == self.ctx.scope.solution_module_path();
+                if !main && super::resolve::shadows_import(self.ctx) {
+                    return Err(format!("`from {module} import …` in the test is spelled with `__import__`, which the star import may rebind"));
+                }
                 names
                     .iter()
-                    .map(|(bound, attr)| format!("{bound} := {module}.{attr}"))
+                    .map(|(bound, attr)| {
+                        if main {
+                            format!("{bound} := {binding}.{attr}")
+                        } else {
+                            format!("{bound} := __import__({module:?}, fromlist=({attr:?},)).{attr}")
+                        }
+                    })
                     .collect::<Vec<_>>()
                     .join(", ")
             }

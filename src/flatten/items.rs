@@ -49,8 +49,10 @@ pub enum Piece<'a> {
     /// `del obj.attr` → `__import__("builtins").delattr(obj, "attr")`.
     DelAttr(&'a Expr, &'a str),
     /// `from solution import x as y` inside the test → `y := <module>.x`: the object the module
-    /// holds at that statement (a snapshot, as the import takes it), bound to the test's local.
-    ImportNames(Vec<(Ident, String)>),
+    /// holds at that statement (a snapshot, as the import takes it), bound to the test's local; from
+    /// a submodule of the solution, `y := __import__("m.sub", fromlist=("x",)).x`, the statement's
+    /// own steps. The module, then the names.
+    ImportNames(String, Vec<(Ident, String)>),
     /// `del x, y` of locals → `x := None, y := None`: the reference goes where the test let it go
     /// (a finalizer, a weak reference's callback run then). A later read of the name is unbound
     /// in pytest, so an assertion that reads it is not kept (`replay::replay_set`).
@@ -476,7 +478,8 @@ pub fn statement<'a>(
                 })
                 .collect();
             item.defs.extend(names.iter().map(|(n, _)| n.clone()));
-            item.fold = Ok(Piece::ImportNames(names));
+            let module = i.module.as_ref().map(|m| m.to_string()).unwrap_or_default();
+            item.fold = Ok(Piece::ImportNames(module, names));
         }
         Stmt::Pass(_) => item.fold = Err(Blocker::Silent),
         Stmt::If(i) => {

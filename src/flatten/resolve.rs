@@ -771,11 +771,10 @@ fn lambda_body(
 }
 
 /// Whether `__import__`, which the import spellings call, may not be the builtin in the
-/// evaluator's namespace: only a `from solution import *` can bind it there (when the candidate's
-/// `__all__` lists it).
-pub fn shadows_import(ctx: &Ctx) -> bool {
-    // What the candidate exports is the candidate's: the reference in the folder says nothing.
-    ctx.scope.star_import
+/// evaluator's namespace. Only a `from solution import *` could bind it there, and the evaluator
+/// refuses a star import that does (`Binding::Star`): never.
+pub fn shadows_import(_ctx: &Ctx) -> bool {
+    false
 }
 
 /// `module.attr` for the solution module: written `<binding>.attr`, a read of the module's

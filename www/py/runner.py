@@ -51,6 +51,7 @@ __all__ = [
     "OUTPUT_CAP",
     "build_namespace",
     "eval_assertions",
+    "release_test_module",
     "run_pytest",
     "run_request",
     "run_request_json",
@@ -204,6 +205,30 @@ def _probe_fromlist(module: types.ModuleType, fromlist: tuple) -> None:
         importlib._bootstrap._handle_fromlist(module, fromlist, importlib._bootstrap._gcd_import)
 
 
+class StarReplacesError(ImportError):
+    """The candidate's ``from M import *`` replaces a name the test relies on (``__import__``,
+    ``__builtins__``, or a module the test file imported before it): pytest would run the tests with
+    the candidate's object, which no kept expression reproduces, so every check fails with this."""
+
+
+def _check_star_kept(binding: dict, namespace: dict) -> None:
+    for name in ("__import__", "__builtins__"):
+        expected = builtins if name == "__builtins__" else builtins.__import__
+        if namespace.get(name, expected) is not expected:
+            raise StarReplacesError(
+                f"`from {binding['module']} import *` replaces `{name}`: no expression reproduces the test then"
+            )
+    for kept in binding.get("keep") or []:
+        if kept["name"] not in namespace:
+            continue
+        expected = _imported(kept)
+        if namespace[kept["name"]] is not expected:
+            raise StarReplacesError(
+                f"`from {binding['module']} import *` replaces the test's `{kept['name']}` "
+                f"(imported from `{kept['module']}`) with another object: no expression reproduces the test then"
+            )
+
+
 def _imported(binding: dict):
     """What the test file's ``import M [as N]`` or ``from M import A [as N]`` binds."""
     name, module, attr = binding["name"], binding["module"], binding.get("attr")
@@ -221,6 +246,13 @@ def _imported(binding: dict):
             raise ImportError(f"cannot import name {attr!r} from {module!r}", name=module) from None
 
 
+def release_test_module(namespace) -> None:
+    """Take the test module ``build_namespace`` registered for ``namespace`` out of sys.modules."""
+    name = namespace.get("__name__") if isinstance(namespace, dict) else None
+    if isinstance(name, str) and getattr(sys.modules.get(name), "__dict__", None) is namespace:
+        del sys.modules[name]
+
+
 def build_namespace(module: types.ModuleType, bindings: list[dict] | None = None, *, resolve=None) -> dict:
     """The namespace a kept expression is evaluated in, as the contract (docs/contract.md) says.
 
@@ -233,15 +265,19 @@ def build_namespace(module: types.ModuleType, bindings: list[dict] | None = None
     * ``{"kind": "attr", "name": N, "module": M, "attr": A}``: ``from M import A as N``, N is what the
       module's A holds now (a snapshot); a module without A raises ``ImportError("cannot import name
       'A' from 'M'")``, so every check of the file errors, as pytest fails to collect it;
-    * ``{"kind": "star", "module": M}``: ``from M import *``: each name the module's ``__all__`` lists
-      when it has one (even empty; a listed name it lacks raises AttributeError, as in CPython), else
-      each of its globals whose name does not start with ``_``;
+    * ``{"kind": "star", "module": M[, "keep": [{"name", "module"[, "attr"]}, ...]]}``: ``from M import
+      *``: each name the module's ``__all__`` lists when it has one (even empty; a listed name it lacks
+      raises AttributeError, as in CPython), else each of its globals whose name does not start with
+      ``_``; it must not replace ``__import__``, ``__builtins__`` or a kept module with another object
+      (``StarReplacesError``: every check fails, saying so);
     * ``{"kind": "import", "name": N, "module": M[, "attr": A]}``: a module the test file imports that
       is not the solution: ``import M as N`` (``import a.b``, N ``a``: the package ``a``), or ``from M
       import A as N``; an import that fails raises, so every check of the file errors, as pytest
       fails to collect it;
-    * ``{"kind": "value", "name": N, "value": V}``: N is the string V (the test module's
-      ``__name__``);
+    * ``{"kind": "value", "name": N, "value": V}``: N is the string V. For ``__name__``, the test
+      module's name: the namespace is then the ``__dict__`` of a module of that name, registered in
+      ``sys.modules`` (unless that name is taken) while the expression runs, as pytest's test module
+      is (code that looks its caller's module up by ``__name__`` finds it);
     * ``{"kind": "globals", "module": M}``: version 1's namespace, the module's own ``__dict__``
       (builtins as the solution sees them); used only by the write-up's stages, alone.
 
@@ -260,7 +296,16 @@ def build_namespace(module: types.ModuleType, bindings: list[dict] | None = None
         return module.__dict__
     if len(bindings) == 1 and bindings[0]["kind"] == "globals":
         return resolve(bindings[0]["module"]).__dict__
-    namespace = {"__builtins__": builtins}
+    test_name = next(
+        (b["value"] for b in bindings if b["kind"] == "value" and b["name"] == "__name__"), None
+    )
+    if test_name is None:
+        namespace = {"__builtins__": builtins}
+    else:
+        test_module = types.ModuleType(test_name)
+        namespace = test_module.__dict__
+        namespace["__builtins__"] = builtins
+        sys.modules.setdefault(test_name, test_module)
     for binding in bindings:
         kind = binding["kind"]
         if kind == "value":
@@ -300,6 +345,7 @@ def build_namespace(module: types.ModuleType, bindings: list[dict] | None = None
                 if not listed and name.startswith("_"):
                     continue
                 namespace[name] = getattr(source, name)
+            _check_star_kept(binding, namespace)
     return namespace
 
 
@@ -428,6 +474,8 @@ def _evaluate_one(solution_path: str, expr: str, bindings: list[dict] | None, re
     except BaseException as exc:  # SystemExit from the solution is an error too
         result.update(phase=phase, error=_error_line(exc), traceback=_traceback_text(exc))
         return
+    finally:
+        release_test_module(locals().get("namespace"))
     result["outcome"] = "pass" if truthy else "fail"
     result["value"] = _safe_repr(value)
 
