@@ -696,12 +696,27 @@ impl<'a> ModuleScope<'a> {
                 .filter(|m| !m.contains('"'))
                 .map(str::to_string)
         };
+        // `__import__("m", fromlist=("x",)).x`: `from m import x`.
+        let from = |text: &str| {
+            let rest = text.strip_prefix("__import__(\"")?;
+            let (m, rest) = rest.split_once("\", fromlist=(\"")?;
+            let (x, tail) = rest.split_once("\",)).")?;
+            (tail == x && !m.contains('"') && !x.contains('"')).then(|| (m.to_string(), x.to_string()))
+        };
         match stdlib {
-            Some(text) => plain(text).map(|m| crate::model::Kept {
-                name: name.to_string(),
-                module: m,
-                attr: None,
-            }),
+            Some(text) => match (plain(text), from(text)) {
+                (Some(m), _) => Some(crate::model::Kept {
+                    name: name.to_string(),
+                    module: m,
+                    attr: None,
+                }),
+                (None, Some((m, x))) => Some(crate::model::Kept {
+                    name: name.to_string(),
+                    module: m,
+                    attr: Some(x),
+                }),
+                _ => None,
+            },
             None if module == "pytest" => Some(crate::model::Kept {
                 name: name.to_string(),
                 module: "pytest".into(),
