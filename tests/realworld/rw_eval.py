@@ -146,16 +146,25 @@ def main() -> None:
         failure = None
     except BaseException as exc:  # noqa: BLE001 — the package itself cannot be imported
         ns, failure = {}, f"importing {job['package']}: {type(exc).__name__}: {exc}"[:300]
+    if _RUNNER is not None and not job.get("fork", True):
+        _RUNNER.release_test_module(ns)  # each item builds (and registers) its own
     for index, expr in job["items"]:
         if failure:
             result = {"truthy": False, "error": failure}
         elif job.get("fork", True):
             result = _in_child(expr, ns, timeout)
         else:  # a fresh import for every assertion, in this process
+            item_ns = None
             try:
-                result = _evaluate(expr, _namespace(job), timeout)
+                item_ns = _namespace(job)
+                result = _evaluate(expr, item_ns, timeout)
             except BaseException as exc:  # noqa: BLE001
                 result = {"truthy": False, "error": f"{type(exc).__name__}: {exc}"[:300]}
+            finally:
+                # The test module build_namespace registered (a `__name__` binding) goes with its namespace,
+                # so that the next item's is registered in its place.
+                if _RUNNER is not None and item_ns is not None:
+                    _RUNNER.release_test_module(item_ns)
         result["i"] = index
         out.write(json.dumps(result) + "\n")
         out.flush()

@@ -131,3 +131,26 @@ def test_version_2_bindings_on_a_made_package(tmp_path: pathlib.Path):
                               bindings + [{"kind": "attr", "name": "gone", "module": "rigged", "attr": "gone"}])
     assert all(not v["truthy"] and "ImportError: cannot import name 'gone' from 'rigged'" in v["error"]
                for v in missing.values()), missing
+
+
+def test_the_test_module_is_registered_for_each_item_in_both_modes(tmp_path: pathlib.Path, monkeypatch):
+    """With a `__name__` binding, build_namespace registers the test module while an item runs: code that looks
+    its caller's module up by name finds that item's namespace, with and without forking."""
+    (tmp_path / "finder").mkdir()
+    (tmp_path / "finder" / "__init__.py").write_text(
+        "import sys\n\n"
+        "def caller_registered():\n"
+        "    caller = sys._getframe(1).f_globals\n"
+        "    return getattr(sys.modules.get(caller.get('__name__')), '__dict__', None) is caller\n"
+    )
+    test_file = tmp_path / "test_finder.py"
+    test_file.write_text("from finder import caller_registered\n")
+    bindings = [
+        {"kind": "value", "name": "__name__", "value": "test_finder"},
+        {"kind": "attr", "name": "caller_registered", "module": "finder", "attr": "caller_registered"},
+    ]
+    items = [(0, "caller_registered()"), (1, "caller_registered()")]
+    for fork in (True, False):
+        monkeypatch.setattr(corpus, "FORK", fork)
+        got = corpus.run_eval(pathlib.Path(sys.executable), tmp_path, test_file, "finder", items, bindings)
+        assert [got[i]["truthy"] for i, _ in items] == [True, True], (fork, got)
