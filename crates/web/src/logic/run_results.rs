@@ -861,6 +861,7 @@ pub fn format_ms(ms: f64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use bench_explorer::model::Kept;
     use bench_explorer::{extract, Options};
 
     const TEST: &str = r#"import pytest
@@ -985,6 +986,29 @@ def test_loop():
             },
             Binding::Star {
                 module: "solution".into(),
+                keep: vec![],
+            },
+            Binding::Star {
+                module: "solution".into(),
+                keep: vec![Kept {
+                    name: "dd".into(),
+                    module: "collections".into(),
+                    attr: Some("defaultdict".into()),
+                }],
+            },
+            Binding::Import {
+                name: "pytest".into(),
+                module: "pytest".into(),
+                attr: None,
+            },
+            Binding::Import {
+                name: "approx".into(),
+                module: "pytest".into(),
+                attr: Some("approx".into()),
+            },
+            Binding::Value {
+                name: "__name__".into(),
+                value: "test_add".into(),
             },
             Binding::Globals {
                 module: "solution".into(),
@@ -997,6 +1021,11 @@ def test_loop():
                 {"kind": "module", "name": "sol", "module": "solution"},
                 {"kind": "attr", "name": "plus", "module": "solution", "attr": "add"},
                 {"kind": "star", "module": "solution"},
+                {"kind": "star", "module": "solution",
+                 "keep": [{"name": "dd", "module": "collections", "attr": "defaultdict"}]},
+                {"kind": "import", "name": "pytest", "module": "pytest"},
+                {"kind": "import", "name": "approx", "module": "pytest", "attr": "approx"},
+                {"kind": "value", "name": "__name__", "value": "test_add"},
                 {"kind": "globals", "module": "solution"},
             ])
         );
