@@ -45,13 +45,20 @@ pub fn apply_package_inits(scope: &mut ModuleScope, inits: &[Conftest]) {
     // The solution package's own `__init__.py` (tests inside it) is the solution's import.
     let outside: Vec<&Conftest> = inits
         .iter()
-        .filter(|i| !i.package.as_deref().is_some_and(|p| scope.is_solution_package(p)))
+        .filter(|i| {
+            !i.package
+                .as_deref()
+                .is_some_and(|p| scope.is_solution_package(p))
+        })
         .collect();
     for init in outside {
         let Ok(parsed) = ruff_python_parser::parse_module(&init.source) else {
             scope.global_barriers.push((
                 0,
-                format!("`{}`, which pytest imports before the test module, does not parse", init.path),
+                format!(
+                    "`{}`, which pytest imports before the test module, does not parse",
+                    init.path
+                ),
             ));
             continue;
         };
@@ -62,7 +69,9 @@ pub fn apply_package_inits(scope: &mut ModuleScope, inits: &[Conftest]) {
             let imports_solution = matches!(stmt, Stmt::Import(i)
                 if i.names.iter().all(|a| scope.is_solution_package(a.name.as_str())));
             let inert = imports_solution
-                || crate::flatten::stmt_is_inert(stmt, &|n| bound.iter().any(|b| b == n), &|_| true);
+                || crate::flatten::stmt_is_inert(stmt, &|n| bound.iter().any(|b| b == n), &|_| {
+                    true
+                });
             let mut names = crate::module::BoundNames::default();
             ruff_python_ast::visitor::Visitor::visit_stmt(&mut names, stmt);
             bound.extend(names.names);

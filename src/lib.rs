@@ -30,8 +30,7 @@ pub mod synth;
 
 pub use conftest::Conftest;
 pub use extract::{
-    extract, extract_with, extract_with_faithful, extract_within, slug_from_path,
-    Options,
+    extract, extract_with, extract_with_faithful, extract_within, slug_from_path, Options,
 };
 pub use incremental::{changed_region, Memo, Reuse, MAX_ASIDE};
 pub use model::{Assertion, Extraction, Finding, Stage, Status, SyntaxError};

@@ -353,17 +353,13 @@ impl<'a> ModuleScope<'a> {
     /// Whether the evaluator binds `name` to a module the file imports (`Binding::Import`), with
     /// nothing bound under that name after it.
     pub fn imports_bound(&self, name: &str) -> bool {
-        let last = self
-            .solution_bindings
-            .iter()
-            .rev()
-            .find(|(_, b)| match b {
-                crate::model::Binding::Import { name: n, .. }
-                | crate::model::Binding::Attr { name: n, .. } => n == name,
-                // A star import leaves the modules it keeps as they were (the evaluator checks).
-                crate::model::Binding::Star { keep, .. } => !keep.iter().any(|k| k.name == name),
-                _ => false,
-            });
+        let last = self.solution_bindings.iter().rev().find(|(_, b)| match b {
+            crate::model::Binding::Import { name: n, .. }
+            | crate::model::Binding::Attr { name: n, .. } => n == name,
+            // A star import leaves the modules it keeps as they were (the evaluator checks).
+            crate::model::Binding::Star { keep, .. } => !keep.iter().any(|k| k.name == name),
+            _ => false,
+        });
         matches!(last, Some((_, crate::model::Binding::Import { .. })))
     }
 
@@ -569,7 +565,8 @@ impl<'a> ModuleScope<'a> {
                 }
             }
             // Not a part of the solution: what the evaluator loads fresh is the solution itself.
-            if stdlib.is_none() && is_third_party(&module) && !self.is_solution_module_name(&module) {
+            if stdlib.is_none() && is_third_party(&module) && !self.is_solution_module_name(&module)
+            {
                 let binding = crate::model::Binding::Import {
                     name: bound.clone(),
                     module: module.clone(),
@@ -701,7 +698,8 @@ impl<'a> ModuleScope<'a> {
             let rest = text.strip_prefix("__import__(\"")?;
             let (m, rest) = rest.split_once("\", fromlist=(\"")?;
             let (x, tail) = rest.split_once("\",)).")?;
-            (tail == x && !m.contains('"') && !x.contains('"')).then(|| (m.to_string(), x.to_string()))
+            (tail == x && !m.contains('"') && !x.contains('"'))
+                .then(|| (m.to_string(), x.to_string()))
         };
         match stdlib {
             Some(text) => match (plain(text), from(text)) {
@@ -1284,7 +1282,9 @@ impl<'a> ModuleScope<'a> {
         const ITERATOR_MAKERS: &[&str] = &["zip", "map", "filter", "iter", "reversed", "enumerate"];
         for stmt in body {
             let Stmt::Assign(a) = stmt else { continue };
-            let [Expr::Name(target)] = a.targets.as_slice() else { continue };
+            let [Expr::Name(target)] = a.targets.as_slice() else {
+                continue;
+            };
             let name = target.id.as_str();
             if !self.prelude_names.contains(name) {
                 continue;
@@ -1299,7 +1299,10 @@ impl<'a> ModuleScope<'a> {
                 .iter()
                 .filter(|s| match s {
                     Stmt::FunctionDef(f) => reads_name(f, name),
-                    Stmt::ClassDef(c) => c.body.iter().any(|s| matches!(s, Stmt::FunctionDef(f) if reads_name(f, name))),
+                    Stmt::ClassDef(c) => c
+                        .body
+                        .iter()
+                        .any(|s| matches!(s, Stmt::FunctionDef(f) if reads_name(f, name))),
                     _ => false,
                 })
                 .count();
@@ -1334,7 +1337,9 @@ impl<'a> ModuleScope<'a> {
             Stmt::ImportFrom(i)
                 if i.level == 0
                     && i.names.iter().any(|a| a.name.as_str() == "*")
-                    && i.module.as_ref().is_some_and(|m| self.is_solution_module_name(m.as_str())) =>
+                    && i.module
+                        .as_ref()
+                        .is_some_and(|m| self.is_solution_module_name(m.as_str())) =>
             {
                 Some(s.range().start())
             }
@@ -1729,7 +1734,6 @@ fn push_dotted(expr: &Expr, out: &mut String) -> bool {
         _ => false,
     }
 }
-
 
 /// `__name__ == "__main__"` (either way round).
 fn is_main_guard(test: &Expr) -> bool {
@@ -2332,7 +2336,8 @@ fn is_third_party(module: &str) -> bool {
 
 /// Whether a function's body reads `name`.
 fn reads_name(f: &ast::StmtFunctionDef, name: &str) -> bool {
-    ruff_python_ast::helpers::any_over_body(&f.body, &|e: &Expr| {
-        matches!(e, Expr::Name(n) if n.id == name && n.ctx == ast::ExprContext::Load)
-    })
+    ruff_python_ast::helpers::any_over_body(
+        &f.body,
+        &|e: &Expr| matches!(e, Expr::Name(n) if n.id == name && n.ctx == ast::ExprContext::Load),
+    )
 }

@@ -297,7 +297,8 @@ mod tests {
 
     #[test]
     fn one_step_per_line_and_the_check_last() {
-        let expr = r#"(lambda: [r := Report("Q1")] and [r.add("sales", 10)] and r.total() == 10)()"#;
+        let expr =
+            r#"(lambda: [r := Report("Q1")] and [r.add("sales", 10)] and r.total() == 10)()"#;
         let view = readable(expr).unwrap();
         assert_eq!(
             view,
@@ -313,8 +314,14 @@ mod tests {
     fn earlier_asserts_stay_joined_by_and() {
         let expr = r#"(lambda: lookup({}, "k") is MISSING and [big := 10 ** 20] and passthrough(big) is big)()"#;
         let view = readable(expr).unwrap();
-        assert!(view.contains("\n    lookup({}, \"k\") is MISSING\n    and [big := 10 ** 20]\n"), "{view}");
-        assert!(view.ends_with("    and passthrough(big) is big\n)()"), "{view}");
+        assert!(
+            view.contains("\n    lookup({}, \"k\") is MISSING\n    and [big := 10 ** 20]\n"),
+            "{view}"
+        );
+        assert!(
+            view.ends_with("    and passthrough(big) is big\n)()"),
+            "{view}"
+        );
         assert!(same_ast(expr, &view));
     }
 

@@ -445,8 +445,8 @@ impl Names {
             }
         }
         let mapped = self.map.contains_key(name) && !test.aliases.contains_key(name);
-        let module_read =
-            load.attr.is_some() && matches!(self.map.get(name), Some(Replacement::SolutionModule(_)));
+        let module_read = load.attr.is_some()
+            && matches!(self.map.get(name), Some(Replacement::SolutionModule(_)));
         if test.is_local(name) || (mapped && !module_read) {
             return None;
         }
@@ -456,7 +456,8 @@ impl Names {
                     resolve::module_attr(ctx, name, attr, &mut self.map, &mut self.solution_names)
                 }
                 None => {
-                    self.map.insert(name.to_string(), resolve::module_replacement(ctx));
+                    self.map
+                        .insert(name.to_string(), resolve::module_replacement(ctx));
                     Resolution::Ok
                 }
             },
@@ -481,14 +482,14 @@ impl Names {
             ) {
                 Some(refused) => refused,
                 None => resolve::resolve_global(
-                ctx,
-                name,
-                load.attr.as_deref(),
-                only_called(sources, name),
-                &mut self.map,
-                &mut self.origins,
-                &mut self.solution_names,
-            ),
+                    ctx,
+                    name,
+                    load.attr.as_deref(),
+                    only_called(sources, name),
+                    &mut self.map,
+                    &mut self.origins,
+                    &mut self.solution_names,
+                ),
             },
         })
     }
@@ -719,7 +720,10 @@ fn namespace_names(ctx: &Ctx, map: &Aliases, solution_names: &[String]) -> Vec<S
         match r {
             Replacement::SolutionModule(Some(b)) => out.push(b.to_string()),
             Replacement::Value(_)
-                if matches!(ctx.scope.globals.get(name), Some(Global::SolutionName { .. })) =>
+                if matches!(
+                    ctx.scope.globals.get(name),
+                    Some(Global::SolutionName { .. })
+                ) =>
             {
                 out.push(name.clone())
             }
@@ -805,4 +809,3 @@ fn piece_checks<'a>(piece: &Piece<'a>, out: &mut Vec<&'a Expr>) {
         _ => {}
     }
 }
-

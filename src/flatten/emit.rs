@@ -138,12 +138,7 @@ fn evaluation_order_holds(
 
 /// Each binding's container and its first read there; `None` if a value that runs code is read
 /// conditionally, after an operation of its container, or not at all.
-fn places(
-    facts: &Facts,
-    items: &[Item],
-    replay: &[usize],
-    effectful: &[usize],
-) -> Option<Places> {
+fn places(facts: &Facts, items: &[Item], replay: &[usize], effectful: &[usize]) -> Option<Places> {
     // The facts of every container are computed once.
     let value_facts: HashMap<usize, Facts> = replay
         .iter()
@@ -613,7 +608,9 @@ impl<'e> Fold<'_, '_, '_> {
                         if main {
                             format!("{bound} := {binding}.{attr}")
                         } else {
-                            format!("{bound} := __import__({module:?}, fromlist=({attr:?},)).{attr}")
+                            format!(
+                                "{bound} := __import__({module:?}, fromlist=({attr:?},)).{attr}"
+                            )
                         }
                     })
                     .collect::<Vec<_>>()

@@ -466,7 +466,9 @@ pub fn statement<'a>(
         Stmt::Delete(d) => delete(ctx, &mut item, d, &reads),
         Stmt::ImportFrom(i)
             if i.level == 0
-                && i.module.as_ref().is_some_and(|m| ctx.scope.is_solution_package(m.as_str()))
+                && i.module
+                    .as_ref()
+                    .is_some_and(|m| ctx.scope.is_solution_package(m.as_str()))
                 && i.names.iter().all(|a| a.name.as_str() != "*") =>
         {
             let names: Vec<(Ident, String)> = i

@@ -239,7 +239,12 @@ fn with_holds(text: &str, holds: &[TextRange]) -> String {
     let mut inserts: Vec<(usize, u8, usize, String)> = Vec::new();
     for (k, r) in holds.iter().enumerate() {
         let len = r.len().to_usize();
-        inserts.push((r.start().to_usize(), 1, usize::MAX - len, format!("(_bx_h{k} := ")));
+        inserts.push((
+            r.start().to_usize(),
+            1,
+            usize::MAX - len,
+            format!("(_bx_h{k} := "),
+        ));
         inserts.push((r.end().to_usize(), 0, len, ")".to_string()));
     }
     // At one offset, closings come before openings; closings of shorter ranges first, openings of
@@ -299,7 +304,10 @@ mod tests {
     #[test]
     fn the_held_check_evaluates_as_the_original() {
         let text = held("len(sol.Batch([1, 2]).items) == sol.open_batches() + 1");
-        assert!(ruff_python_parser::parse_expression(&text).is_ok(), "{text}");
+        assert!(
+            ruff_python_parser::parse_expression(&text).is_ok(),
+            "{text}"
+        );
         assert!(text.starts_with("(lambda: "), "{text}");
     }
 

@@ -321,31 +321,47 @@ impl Lookup<'_, '_, '_, '_> {
             // the same way (`Binding::Attr`).
             Some(Global::SolutionName { name: real }) => {
                 self.solution_names.push(real.clone());
-                map.insert(name.to_string(), Replacement::Value(Rc::new(names::Rendered::name(name))));
+                map.insert(
+                    name.to_string(),
+                    Replacement::Value(Rc::new(names::Rendered::name(name))),
+                );
                 Resolution::Ok
             }
             Some(Global::Constant { value, range, .. }) => {
-                self.origins.push(Origin { role: OriginRole::Constant, span: ctx.map.span(*range) });
+                self.origins.push(Origin {
+                    role: OriginRole::Constant,
+                    span: ctx.map.span(*range),
+                });
                 map.insert(name.to_string(), Replacement::Value(Rc::clone(value)));
                 Resolution::Ok
             }
             // A standard-library import is spelled out: `__import__` gives the same module object in
             // the solution's namespace, and importing the standard library runs no user code (the
             // test file's import already ran it in pytest's process).
-            Some(Global::Import { stdlib: Some(text), .. }) if !shadows_import(ctx) => {
-                map.insert(name.to_string(), Replacement::Value(Rc::new(names::import_value(text))));
+            Some(Global::Import {
+                stdlib: Some(text), ..
+            }) if !shadows_import(ctx) => {
+                map.insert(
+                    name.to_string(),
+                    Replacement::Value(Rc::new(names::import_value(text))),
+                );
                 Resolution::Stdlib
             }
             // A module the evaluator imports as the file did (`Binding::Import`): the test's own
             // name for it.
             Some(Global::Import { stdlib: None, .. }) if ctx.scope.imports_bound(name) => {
-                map.insert(name.to_string(), Replacement::Value(Rc::new(names::Rendered::name(name))));
+                map.insert(
+                    name.to_string(),
+                    Replacement::Value(Rc::new(names::Rendered::name(name))),
+                );
                 Resolution::Ok
             }
             Some(Global::Import { module, line, .. }) => imported_elsewhere(name, module, *line),
-            Some(Global::Helper { def: Some(def), line, .. })
-                if called && !ctx.scope.loaders.contains(name) =>
-            {
+            Some(Global::Helper {
+                def: Some(def),
+                line,
+                ..
+            }) if called && !ctx.scope.loaders.contains(name) => {
                 self.helper_call(name, def, *line, map)
             }
             Some(Global::Helper { kind, line, .. }) => {
@@ -357,12 +373,17 @@ impl Lookup<'_, '_, '_, '_> {
                         map.insert(name.to_string(), module_replacement(ctx));
                         return Resolution::Ok;
                     }
-                    Resolution::Unresolved(format!("`{name}` loads the solution; only `{name}()` can be rewritten"), false)
+                    Resolution::Unresolved(
+                        format!("`{name}` loads the solution; only `{name}()` can be rewritten"),
+                        false,
+                    )
                 } else {
                     helper_not_called(ctx, name, kind, *line)
                 }
             }
-            Some(Global::Computed { line, why }) => Resolution::Unresolved(format!("`{name}` (line {line}) {why}"), false),
+            Some(Global::Computed { line, why }) => {
+                Resolution::Unresolved(format!("`{name}` (line {line}) {why}"), false)
+            }
             None => self.undefined(name),
         }
     }
@@ -401,7 +422,9 @@ impl Lookup<'_, '_, '_, '_> {
             Resolution::Unresolved(format!("`{name}` is the test module's own, which the evaluator's namespace does not have (there it would be the `builtins` module's)"), false)
         } else if ruff_python_stdlib::builtins::is_python_builtin(name, 14, false) {
             Resolution::Ok
-        } else if let (true, Some(line)) = (self.ctx.scope.star_import, self.ctx.scope.star_after_code) {
+        } else if let (true, Some(line)) =
+            (self.ctx.scope.star_import, self.ctx.scope.star_after_code)
+        {
             Resolution::Unresolved(format!("`{name}` may come from `from solution import *`, which runs after module-level code on line {line} that may change the solution, and the evaluator binds names before anything is replayed"), false)
         } else if self.ctx.scope.star_import {
             self.solution_names.push(name.to_string());

@@ -486,9 +486,10 @@ impl<'a> Fixtures<'_, '_, 'a, '_, '_> {
                     .push(fixture_value_item(ctx, name, expr, params, *range));
             }
             Some(Fixture::SolutionModule) => {
-                self.test
-                    .aliases
-                    .insert(name.into(), Replacement::SolutionModule(Some(ctx.scope.module_binding.clone())));
+                self.test.aliases.insert(
+                    name.into(),
+                    Replacement::SolutionModule(Some(ctx.scope.module_binding.clone())),
+                );
             }
             Some(Fixture::Unsupported { why }) => self.items.push(items::unfoldable_binding(
                 name,

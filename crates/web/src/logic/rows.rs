@@ -329,7 +329,10 @@ mod tests {
             steps.join(" and ")
         );
         let c = collapse(&expr).unwrap();
-        assert_eq!(c.head, "(lambda: [c := Cache(2)] and [c.put(0, '0 and )')] and ");
+        assert_eq!(
+            c.head,
+            "(lambda: [c := Cache(2)] and [c.put(0, '0 and )')] and "
+        );
         assert_eq!(c.tail, " and c.get(59) == '59 and )')()");
         assert_eq!(c.hidden, "… 59 more steps …");
         assert_eq!(collapse("f(1) == 1"), None);
