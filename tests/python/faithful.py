@@ -6,11 +6,16 @@ A kept assertion LIES when it is
   passed, or it failed later, at a line after this assert, which is a top-level statement of the test);
 * a phantom pass: truthy where pytest failed that very assert, or failed the test (or its setup)
   before reaching it, or skipped or xfailed the test, or did not collect the test at all.
+
+Besides the mutants, a case may be judged on its *capture candidate* (`capture_candidate`): the reference
+plus wrong definitions of the builtins the test file names and the reference never uses, and a refusing
+`__import__`, which only an evaluation that reads the test's names in the candidate's globals notices.
 """
 
 from __future__ import annotations
 
 import ast
+import builtins
 import json
 import os
 import pathlib
@@ -30,6 +35,7 @@ EVAL_TIMEOUT = float(os.environ.get("FAITHFUL_EVAL_TIMEOUT", "3"))  # seconds pe
 RUN_TIMEOUT = float(os.environ.get("FAITHFUL_RUN_TIMEOUT", "30"))  # seconds per pytest run (a mutant may loop forever)
 AUTO_MUTANTS = int(os.environ.get("FAITHFUL_AUTO_MUTANTS", "4"))
 WORKERS = int(os.environ.get("FAITHFUL_WORKERS", "2"))
+CAPTURE_LABEL = "capture candidate"
 
 
 # --------------------------------------------------------------------------- extraction
@@ -326,20 +332,95 @@ def mutants(source: str, limit: int) -> list[str]:
     return out
 
 
-def variants(folder: pathlib.Path, auto: int = AUTO_MUTANTS) -> list[tuple[str, str]]:
-    """(label, source): the reference, each hand-written mutant*.py, then the automatic mutants."""
+def _names_bound_or_read(source: str) -> set[str] | None:
+    """Every identifier the source reads or binds (names, definitions, parameters, imports, `global`,
+    exception and match targets); None if it does not parse."""
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return None
+    names: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name):
+            names.add(node.id)
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            names.add(node.name)
+        elif isinstance(node, ast.arg):
+            names.add(node.arg)
+        elif isinstance(node, ast.alias):
+            names.add((node.asname or node.name).split(".")[0])
+        elif isinstance(node, (ast.Global, ast.Nonlocal)):
+            names.update(node.names)
+        elif isinstance(node, ast.ExceptHandler) and node.name:
+            names.add(node.name)
+        elif isinstance(node, (ast.MatchAs, ast.MatchStar)) and node.name:
+            names.add(node.name)
+        elif isinstance(node, ast.MatchMapping) and node.rest:
+            names.add(node.rest)
+    return names
+
+
+def captured_names(test_source: str, reference_source: str) -> list[str]:
+    """The names a capture candidate redefines: each builtin the test file names (an `ast.Name` of its
+    source that is a key of `builtins.__dict__`, dunders aside) that the reference never reads or binds,
+    so that the reference's own functions behave as before; then `__import__`, unless the reference
+    spells it."""
+    try:
+        test_names = {n.id for n in ast.walk(ast.parse(test_source)) if isinstance(n, ast.Name)}
+    except SyntaxError:
+        test_names = set()
+    used = _names_bound_or_read(reference_source)
+    if used is None:
+        return []
+    names = sorted(n for n in test_names if n in vars(builtins) and not n.startswith("__") and n not in used)
+    if "__import__" not in used:
+        names.append("__import__")
+    return names
+
+
+def capture_candidate(folder: pathlib.Path) -> str | None:
+    """The reference with wrong definitions of `captured_names` appended (issue 25), or None if there
+    is none to add.
+
+    A module-level `sorted` or `__import__` of the candidate changes nothing the test file does (its
+    names are its own module's, or the builtins; an `import` statement uses the builtin `__import__`,
+    never a global), except where the file star-imports the candidate, which then gives the test the
+    wrong ones too. So pytest's verdicts are those of the reference unless the file lets the candidate
+    in, and a kept expression gets them exactly only if it reads every name where the test read it:
+    one that reads a name in the candidate's globals (version 1's namespace) or through the module is
+    caught here, in both directions.
+    """
+    reference = (folder / "solution.py").read_text()
+    names = captured_names(test_file(folder).read_text(), reference)
+    if not names:
+        return None
+    parts = [reference.rstrip("\n"), "", "", "# The capture candidate: wrong definitions of the builtins the test file names."]
+    for name in names:
+        if name == "__import__":
+            parts.append('def __import__(*args, **kwargs):\n    raise ImportError("captured")\n')
+        else:
+            parts.append(f'def {name}(*args, **kwargs):\n    return ["captured"]\n')
+    return "\n".join(parts)
+
+
+def variants(folder: pathlib.Path, auto: int = AUTO_MUTANTS, capture: bool = False) -> list[tuple[str, str]]:
+    """(label, source): the reference, each hand-written mutant*.py, then the automatic mutants, then
+    (with `capture`) the capture candidate, labelled CAPTURE_LABEL."""
     reference = (folder / "solution.py").read_text()
     out = [("solution.py", reference)]
     out += [(p.name, p.read_text()) for p in sorted(folder.glob("mutant*.py"))]
     out += [(f"auto-mutant-{i}", m) for i, m in enumerate(mutants(reference, auto))]
+    if capture and (candidate := capture_candidate(folder)) is not None:
+        out.append((CAPTURE_LABEL, candidate))
     return out
 
 
 # --------------------------------------------------------------------------- one case
 
 
-def measure(folder: pathlib.Path, stage: str = "full", auto: int = AUTO_MUTANTS, workers: int = WORKERS) -> dict:
-    """Extraction, and for every variant of the solution: pytest, evaluations, lies."""
+def measure(folder: pathlib.Path, stage: str = "full", auto: int = AUTO_MUTANTS, workers: int = WORKERS,
+            capture: bool = False) -> dict:
+    """Extraction, and for every variant of the solution (see `variants`): pytest, evaluations, lies."""
     path = test_file(folder)
     opts = case_options(folder)
     extraction = extract(path, stage, opts["slug"], opts["solution_modules"])
@@ -353,7 +434,7 @@ def measure(folder: pathlib.Path, stage: str = "full", auto: int = AUTO_MUTANTS,
         return label, source, result, evals
 
     with ThreadPoolExecutor(max_workers=workers) as pool:
-        runs = list(pool.map(one, variants(folder, auto)))
+        runs = list(pool.map(one, variants(folder, auto, capture)))
     out = {"folder": folder, "test_path": path, "extraction": extraction, "kept": len(exprs), "runs": []}
     for label, source, result, evals in runs:
         run = {"label": label, "source": source, "pytest": result, "evals": evals, "lies": None}

@@ -14,6 +14,12 @@ A kept assertion must never lie (see faithful.py for the exact rules):
 * no phantom pass: truthy where pytest failed that assert, failed the test before reaching it,
   skipped or xfailed the test, or never collected it.
 
+The same judge runs on each case's *capture candidate* (faithful.capture_candidate, issue 25): the
+reference plus wrong definitions of every builtin the test file names that the reference never uses
+(`def sorted(*a, **k): return ["captured"]`) and a refusing `__import__`. pytest's test reads its
+builtins in its own module (or the candidate's, where it star-imports them), so the kept checks must
+get exactly pytest's verdicts with it too: none may read a test's name in the candidate's globals.
+
 Also: the reference passes pytest, every hand-written mutant fails it, every `test` is a node id
 pytest collected, the stub (bench problems) fails every kept assertion, and the number of
 evaluations equals the number of kept assertions.
@@ -29,17 +35,31 @@ CASES = [pytest.param(p, id=f"problems/{p.name}") for p in fx.PROBLEMS] + [
     pytest.param(p, id=f"fixtures/{p.name}") for p in fx.FIXTURES
 ]
 
+# Hand-written mutants whose lies are limits the contract states (docs/contract.md, "What the evaluator
+# does not reproduce"), with the limit in its words: such a mutant must still lie, only with false fails
+# (the evaluator fails the checks; it never passes one), and a stated mutant that stops lying is a
+# failure too, as in tests/review/test_review.py (the list must shrink with the limits).
+STATED = {
+    ("wave4_candidate_patches_builtins_import", "mutant_sandboxed.py"):
+        "A candidate that patches the interpreter at import",
+    **{("wave4_star_over_test_imports", label): "A star import that replaces what the test relies on"
+       for label in ("mutant_exports_builtins.py", "mutant_exports_import.py", "mutant_exports_pytest.py",
+                     "mutant_fake_math.py")},
+    ("wave4_star_reference_all", "mutant_exports_import.py"): "A star import that replaces what the test relies on",
+}
+
 
 @pytest.fixture(scope="module", params=CASES)
 def case(request):
-    m = fx.measure(request.param, "full")
+    m = fx.measure(request.param, "full", capture=True)
     reference = m["runs"][0]
     assert reference["label"] == "solution.py"
     assert reference["pytest"] is not None, "the reference solution timed out under pytest"
     lies = [lie for run in m["runs"] if run["lies"] for lie in run["lies"]]
     hand = sum(run["label"].startswith("mutant") for run in m["runs"])
+    capture = sum(run["label"] == fx.CAPTURE_LABEL for run in m["runs"])
     print(f"\n{m['folder'].name}: {m['kept']} kept of {len(m['extraction']['assertions'])}; "
-          f"{len(m['runs']) - 1} mutants ({hand} hand-written); "
+          f"{len(m['runs']) - 1 - capture} mutants ({hand} hand-written){' and the capture candidate' if capture else ''}; "
           f"{sum(lie['kind'] == 'false fail' for lie in lies)} false fails, "
           f"{sum(lie['kind'] == 'phantom pass' for lie in lies)} phantom passes")
     return m
@@ -105,12 +125,72 @@ def test_no_lie_on_the_reference(case):
     assert not lies, "\n".join(lies)
 
 
+def _stated(case, label) -> bool:
+    return (case["folder"].name, label) in STATED
+
+
 def test_no_lie_on_mutants(case):
-    runs, lies = _lies(case, lambda label: label != "solution.py")
-    if any(case["folder"].glob("mutant*.py")):
+    runs, lies = _lies(case, lambda label: label not in ("solution.py", fx.CAPTURE_LABEL) and not _stated(case, label))
+    if any(not _stated(case, p.name) for p in case["folder"].glob("mutant*.py")):
         checked = [r for r in runs if r["label"].startswith("mutant") and r["lies"] is not None]
         assert checked, f"{case['folder'].name} has mutant*.py but none was checked"
     assert not lies, "\n".join(lies)
+
+
+def test_stated_limits_still_lie_and_only_by_failing(case):
+    stated = [r for r in case["runs"] if _stated(case, r["label"])]
+    if not stated:
+        pytest.skip("no mutant of this case shows a stated limit")
+    for run in stated:
+        limit = STATED[(case["folder"].name, run["label"])]
+        assert run["lies"], f"{case['folder'].name}/{run['label']} no longer lies ({limit}): take it off STATED"
+        phantom = [fx.describe(case["folder"], run["label"], lie) for lie in run["lies"] if lie["kind"] != "false fail"]
+        assert not phantom, "\n".join(phantom)
+
+
+def test_every_stated_mutant_exists():
+    missing = [f"{folder}/{label}" for folder, label in STATED
+               if not (fx.ROOT / "tests" / "fixtures" / folder / label).exists()]
+    assert not missing, missing
+
+
+def test_no_lie_on_the_capture_candidate(case):
+    """Issue 25: a candidate that defines wrong builtins of its own (those the test file names and the
+    reference does not use) and a refusing `__import__` gets exactly pytest's verdicts."""
+    runs = [r for r in case["runs"] if r["label"] == fx.CAPTURE_LABEL]
+    if not runs:
+        pytest.skip("nothing to capture: the reference uses every builtin the test file names, and __import__")
+    assert runs[0]["pytest"] is not None, "the capture candidate timed out under pytest"
+    _, lies = _lies(case, lambda label: label == fx.CAPTURE_LABEL)
+    assert not lies, "\n".join(lies)
+
+
+def test_capture_candidate_redefines_what_the_test_names_and_the_reference_does_not_use(tmp_path):
+    (tmp_path / "solution.py").write_text(
+        "import math\n"
+        "def top(xs, k):\n    return sorted(xs, reverse=True)[:k]\n"
+        "def area(r):\n    return math.pi * r * r\n"
+    )
+    (tmp_path / "test_top.py").write_text(
+        "from solution import *\n"
+        "def test_top():\n    assert sorted(top([3, 1, 2], 2)) == [2, 3]\n"
+        "def test_len():\n    res = top([1], 1)\n    assert len(res) == 1 and isinstance(res, list)\n"
+        "    print(res)\n    assert __name__ != 'x' and math.pi > 3\n"
+    )
+    # `sorted` is the reference's own; dunders are the module's; `math` and `res` are no builtins.
+    assert fx.captured_names((tmp_path / "test_top.py").read_text(), (tmp_path / "solution.py").read_text()) == [
+        "isinstance", "len", "list", "print", "__import__"]
+    source = fx.capture_candidate(tmp_path)
+    namespace = {"__name__": "solution"}
+    exec(compile(source, str(tmp_path / "solution.py"), "exec"), namespace)
+    assert namespace["top"]([3, 1, 2], 2) == [3, 2]  # the reference's functions still behave
+    assert namespace["len"]([1, 2]) == ["captured"] and namespace["print"]("x") == ["captured"]
+    with pytest.raises(ImportError, match="captured"):
+        namespace["__import__"]("math")
+    # A reference that uses every name the file names, and spells __import__, has nothing to capture.
+    (tmp_path / "solution.py").write_text("def f(xs):\n    return __import__('math').fsum(xs)\n")
+    (tmp_path / "test_top.py").write_text("from solution import f\ndef test_f():\n    assert f([1]) == 1\n")
+    assert fx.capture_candidate(tmp_path) is None
 
 
 # --------------------------------------------------------------------------- the judge itself
