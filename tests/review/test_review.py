@@ -27,6 +27,7 @@ STATED = {
     "replay_cost_timeout": "time",
     "runs_under_pytest_detection": "pytest's own process (PYTEST_CURRENT_TEST, sys.modules)",
     "test_file_import_fails": "a test-file import that fails",
+    "collection_probes_module_getattr": "pytest's own process (its collection reads every module-level object)",
 }
 
 CASES = sorted(p for p in HERE.iterdir() if p.is_dir() and (p / "solution.py").exists())

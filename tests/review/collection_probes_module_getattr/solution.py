@@ -1,0 +1,5 @@
+PROBES = []
+
+
+def f(x):
+    return x + 1

@@ -1,0 +1,6 @@
+import solution as sol
+
+
+def test_f():
+    assert sol.f(1) == 2
+    assert sol.PROBES == []
