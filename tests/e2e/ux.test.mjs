@@ -348,7 +348,7 @@ test("a pasted file gets no slug warning; the settings set the slug, modules, wr
     await p.tid("settings-modules").press("Enter");
     await p.tid("settings-modules").evaluate((el) => el.dispatchEvent(new Event("change", { bubbles: true })));
     await p.waitForExtraction(n);
-    await p.page.getByText("add(1, 2) == 3", { exact: true }).waitFor();
+    await p.page.getByText("mine.add(1, 2) == 3", { exact: true }).waitFor();
     n = await p.extractions();
     await p.tid("settings-slug").fill("sum_two");
     await p.tid("settings-slug").evaluate((el) => el.dispatchEvent(new Event("change", { bubbles: true })));
