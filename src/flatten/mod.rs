@@ -202,13 +202,11 @@ impl<'a> Walk<'_, '_, 'a, '_> {
             let why = why.clone();
             self.drop_nested(stmt, &why);
             self.drop_unittest_checks(stmt, &why);
-            if let Stmt::With(w) = stmt {
+            // A block the parser recovered from an error is not what was written: no entry.
+            let broken = ctx.errors.iter().any(|e| stmt.range().contains_range(*e));
+            if let (Stmt::With(w), false) = (stmt, broken) {
                 if self.pytest_check_block(w) {
-                    let range = w.items[0].context_expr.range();
-                    let entry = ast::StmtAssert {
-                        range,
-                        ..statement_entry(stmt, &w.items[0].context_expr)
-                    };
+                    let entry = block_entry(stmt, w);
                     self.out.push(emit::dropped(
                         ctx,
                         self.test.case,
@@ -277,10 +275,7 @@ impl<'a> Walk<'_, '_, 'a, '_> {
                 if let Some(item) = self.pytest_raises(stmt, w) {
                     // The block is a check, and an item later checks replay (`items::Raises`).
                     self.push(item);
-                    let entry = ast::StmtAssert {
-                        range: w.items[0].context_expr.range(),
-                        ..statement_entry(stmt, &w.items[0].context_expr)
-                    };
+                    let entry = block_entry(stmt, w);
                     let decided = self.decide_unittest_block(&entry, solution_names);
                     ctx.spend(&decided);
                     self.out.push(decided);
@@ -288,10 +283,7 @@ impl<'a> Walk<'_, '_, 'a, '_> {
                 }
                 // Never silent: the block is a check pytest makes, dropped here.
                 let range = w.items[0].context_expr.range();
-                let entry = ast::StmtAssert {
-                    range,
-                    ..statement_entry(stmt, &w.items[0].context_expr)
-                };
+                let entry = block_entry(stmt, w);
                 self.out.push(emit::dropped(
                     ctx,
                     self.test.case,
@@ -1265,6 +1257,14 @@ fn statement_entry(stmt: &Stmt, call: &Expr) -> ast::StmtAssert {
         range: stmt.range(),
         test: Box::new(call.clone()),
         msg: None,
+    }
+}
+
+/// The entry a `with` block that checks (a raises block) stands for: its first item's call.
+fn block_entry(stmt: &Stmt, w: &ast::StmtWith) -> ast::StmtAssert {
+    ast::StmtAssert {
+        range: w.items[0].context_expr.range(),
+        ..statement_entry(stmt, &w.items[0].context_expr)
     }
 }
 
