@@ -2085,3 +2085,27 @@ fn case_marks(expr: &Expr, scope: &ModuleScope, map: &SourceMap) -> Option<Strin
     }
     None
 }
+
+/// The module's classes pytest would collect by name (`Test…`) but refuses because they have a
+/// constructor: pytest warns `PytestCollectionWarning` for each while it collects the file. A
+/// `unittest.TestCase` is collected by pytest's unittest plugin, which does not look.
+pub fn constructor_test_classes<'a>(body: &'a [Stmt]) -> Vec<&'a ast::StmtClassDef> {
+    let testcases = crate::unittest::testcase_classes(body);
+    body.iter()
+        .filter_map(|s| match s {
+            Stmt::ClassDef(c) => Some(c),
+            _ => None,
+        })
+        .filter(|c| c.name.as_str().starts_with("Test"))
+        .filter(|c| !testcases.iter().any(|t| std::ptr::eq(*t, *c)))
+        .filter(|c| {
+            let not_a_test = c.body.iter().any(|s| {
+                matches!(s, Stmt::Assign(a)
+                    if matches!(a.targets.as_slice(), [Expr::Name(n)] if n.id.as_str() == "__test__")
+                    && !matches!(a.value.as_ref(), Expr::BooleanLiteral(b) if b.value))
+            });
+            !not_a_test && !inherits_not_a_test(body, c)
+        })
+        .filter(|c| binds_constructor(&c.body) || inherits_init(body, c))
+        .collect()
+}

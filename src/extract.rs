@@ -191,6 +191,7 @@ fn extract_parsed(
         stage: options.stage,
         solution_names: Vec::new(),
         bindings: Vec::new(),
+        warning_filters: Vec::new(),
         assertions: Vec::new(),
         findings: Vec::new(),
         syntax_errors: syntax_errors(&map, too_deep, parsed.errors()),
@@ -228,7 +229,14 @@ fn extract_parsed(
         .as_ref()
         .map(crate::pytest::config::judge)
         .unwrap_or_default();
-    crate::pytest::session::apply(&judgement, body, &scope, &map, &mut cases);
+    let warning_plan = crate::pytest::session::apply(
+        &judgement,
+        body,
+        &scope,
+        &map,
+        &test_module_name(options),
+        &mut cases,
+    );
     let ctx = Ctx {
         errors: &error_ranges,
         scope: &scope,
@@ -284,6 +292,9 @@ fn extract_parsed(
         }
         e.assertions.sort_by_key(|a| a.span.start);
         e.bindings = bindings(stage, &scope, &e, options);
+        if stage == Stage::Full {
+            apply_warning_plan(&mut e, &warning_plan);
+        }
         e.findings = findings(&e, &scope, &map, &helpers, &called);
         if stage == Stage::Full {
             e.findings
@@ -311,6 +322,24 @@ fn extract_parsed(
                 over_limit: false,
             }
         }
+    }
+}
+
+/// The warning filters the evaluator applies (the configuration's, and each kept check's marks'),
+/// where a kept check needs them.
+fn apply_warning_plan(e: &mut Extraction, plan: &crate::pytest::session::WarningPlan) {
+    let mut needed = false;
+    for a in e.assertions.iter_mut() {
+        if a.status != crate::model::Status::Kept {
+            continue;
+        }
+        if let Some(filters) = plan.marks.get(&a.test) {
+            needed = true;
+            a.warning_filters = filters.iter().map(|f| f.to_contract()).collect();
+        }
+    }
+    if needed {
+        e.warning_filters = plan.config.iter().map(|f| f.to_contract()).collect();
     }
 }
 
@@ -535,6 +564,7 @@ fn too_deep_assert(
         shapes: Vec::new(),
         span: map.span(range),
         origins: Vec::new(),
+        warning_filters: Vec::new(),
     }
 }
 

@@ -281,5 +281,6 @@ fn entry(
             .unwrap_or_default(),
         span: map.span(range),
         origins: Vec::new(),
+        warning_filters: Vec::new(),
     }
 }

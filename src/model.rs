@@ -75,6 +75,12 @@ pub struct Extraction {
     /// The namespace a kept expression is evaluated in: what the evaluator binds, in order, in a
     /// fresh namespace whose builtins are the real ones (see [`Binding`]).
     pub bindings: Vec<Binding>,
+    /// pytest's warning filters from the configuration (`filterwarnings` lines, then `-W` options
+    /// of `addopts`), in the order pytest applies them, when one of them (or a kept check's
+    /// `filterwarnings` mark) turns a warning into an error: the evaluator applies them, after
+    /// pytest's own, while it loads the solution and around every check (see `WarningFilter`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub warning_filters: Vec<WarningFilter>,
     pub assertions: Vec<Assertion>,
     pub findings: Vec<Finding>,
     pub syntax_errors: Vec<SyntaxError>,
@@ -165,6 +171,34 @@ pub enum Binding {
     Globals { module: String },
 }
 
+/// One warning filter, as pytest parsed it (`parse_warning_filter`), for
+/// `warnings.filterwarnings(action, message, category, module, lineno)`.
+///
+/// Around each check the evaluator does what pytest 9.0 does around each test
+/// (`catch_warnings_for_item`): in a `warnings.catch_warnings(record=True)`, it applies
+/// `always::DeprecationWarning` and `always::PendingDeprecationWarning` (unless the interpreter has
+/// `-W` options), `error::pytest.PytestRemovedIn9Warning`, the extraction's `warning_filters` and then
+/// the check's own, each in front of the last; an unraisable exception (`sys.unraisablehook`) or an
+/// exception in a thread (`threading.excepthook`) while the check runs is then warned as pytest
+/// warns it (`pytest.PytestUnraisableExceptionWarning`, `pytest.PytestUnhandledThreadExceptionWarning`),
+/// under the same filters, so an `error` filter fails the check as it fails the test.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct WarningFilter {
+    /// `error`, `ignore`, `always`, `all`, `default`, `module` or `once`.
+    pub action: String,
+    /// A regular expression the start of the warning's message must match, ignoring case; empty
+    /// for any.
+    pub message: String,
+    /// The category's dotted name, resolved as pytest does (`DeprecationWarning` from builtins,
+    /// `pytest.PytestUnraisableExceptionWarning` imported); empty for `Warning`.
+    pub category: String,
+    /// A regular expression the module name must match; empty for any.
+    pub module: String,
+    /// The line number, 0 for any.
+    pub lineno: u32,
+}
+
 /// A name the test file bound to a module before `from solution import *`, which the star import
 /// must leave as it was: `import module as name` (`import a.b` binds `a`), or `from module import
 /// attr as name`.
@@ -210,6 +244,11 @@ pub struct Assertion {
     /// folded setup, parametrize cases, fixtures, constants, and (when dropped) the line that changed a
     /// name. The page highlights these.
     pub origins: Vec<Origin>,
+    /// Kept checks only: the filters of the test's `filterwarnings` marks, in the order pytest
+    /// applies them, when the file's or these turn a warning into an error; the evaluator applies
+    /// them after the extraction's `warning_filters`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub warning_filters: Vec<WarningFilter>,
 }
 
 /// A byte range of the source file with its 1-based line numbers.

@@ -866,6 +866,7 @@ pub fn base(ctx: &Ctx, case: &Case, stmt: &ast::StmtAssert) -> Assertion {
         shapes: Vec::new(),
         span: ctx.map.span(stmt.range),
         origins: Vec::new(),
+        warning_filters: Vec::new(),
     }
 }
 

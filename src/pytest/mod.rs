@@ -1,5 +1,6 @@
 //! pytest's own algorithms, re-implemented from its source (pytest 9): one concept per module.
 
+pub mod compile_warnings;
 pub mod config;
 pub mod fixture_body;
 pub mod ids;

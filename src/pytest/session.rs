@@ -1,20 +1,28 @@
 //! How a configuration's options apply to each collected test: `-m` deselects some, and an
-//! unregistered mark under strict markers fails the file's collection. A warning filter that turns
-//! warnings into errors (the configuration's `filterwarnings` and `-W`, or the test's
-//! `filterwarnings` marks) drops the tests it covers: under pytest a warning then fails a test —
-//! raised while it runs, while pytest collects the file (a compile-time `SyntaxWarning`, an
-//! unknown mark, a deprecated import) or when pytest reports an exception nothing could raise (a
-//! leaked file's `ResourceWarning` in a finalizer) — and an evaluated expression reproduces none
-//! of those exactly. (Wrapping the expression in `warnings.catch_warnings` with the same filters
-//! was tried and reviewed: it lied on warnings attributed by `stacklevel`, on finalizers, and on
-//! filters set while the solution is imported.)
+//! unregistered mark under strict markers fails the file's collection. Warning filters (the
+//! configuration's `filterwarnings` and `-W`, the test's `filterwarnings` marks) that turn warnings
+//! into errors are handed to the evaluator, which applies them as pytest does around each test
+//! (the extraction's and each check's `warning_filters`), except where an expression cannot give
+//! pytest's verdict under them:
+//!
+//! - a warning pytest issues while it collects the file (an unregistered mark, a test class with a
+//!   constructor, what compiling the file warns: [`super::compile_warnings`]) fails the collection
+//!   under an `error` filter: every test is dropped;
+//! - a filter that decides by module or line before the last `error` one depends on where a
+//!   warning is attributed, which differs past the test's own frames
+//!   ([`super::warnings::attribution_blocker`]): the test is dropped;
+//! - a test that returns a value fails under pytest when `PytestReturnNotNoneWarning` is an error.
 
-use ruff_python_ast::Stmt;
+use std::collections::HashMap;
 
+use ruff_python_ast::visitor::{self, Visitor};
+use ruff_python_ast::{Expr, Stmt};
+
+use super::compile_warnings::compile_warnings;
 use super::config::Judgement;
 use super::markexpr::MarkExpr;
 use super::marks::{file_marks, param_marks, test_marks, MarkUse, ParamMarks};
-use super::warnings::Filter;
+use super::warnings::{any_error, attribution_blocker, decides_error, in_effect, Filter};
 use crate::collect::Case;
 use crate::module::ModuleScope;
 use crate::source::SourceMap;
@@ -22,36 +30,48 @@ use crate::source::SourceMap;
 /// At most this many distinct `pytest.param` mark names are tried against a `-m` expression.
 const MAX_PARAM_MARKS: usize = 10;
 
+/// The warning filters the evaluator applies: the configuration's, and each kept test's marks'
+/// (by test id), when some filter turns a warning into an error; empty otherwise.
+#[derive(Debug, Default)]
+pub struct WarningPlan {
+    pub config: Vec<Filter>,
+    pub marks: HashMap<String, Vec<Filter>>,
+}
+
 /// Applies `judgement` to `cases`: sets `not_run` where pytest does not run a case as a passing
-/// check, or the extractor cannot follow what the configuration does.
+/// check, or the extractor cannot follow what the configuration does; returns the filters the
+/// evaluator applies to the others.
 pub fn apply(
     judgement: &Judgement,
     body: &[Stmt],
     scope: &ModuleScope,
     map: &SourceMap,
+    test_module: &str,
     cases: &mut [Case],
-) {
+) -> WarningPlan {
+    let mut plan = WarningPlan::default();
     let config = format!("pytest's configuration (`{}`)", judgement.config_name);
-    let file_why = judgement.blocker.clone().or_else(|| {
-        judgement.warning_filters.iter().find(|f| f.is_error()).map(|f| {
-            format!(
-                "{config} turns warnings into errors (`{}`): under pytest a warning then fails a test, also one raised while pytest collects the file or reports an exception a finalizer could not raise, which an evaluated expression does not reproduce",
-                f.written
-            )
-        })
-    });
-    if let Some(why) = file_why {
+    let drop_all = |cases: &mut [Case], why: &str| {
         for case in cases.iter_mut() {
-            case.not_run = Some(why.clone());
+            case.not_run = Some(why.to_string());
         }
-        return;
+    };
+    if let Some(why) = &judgement.blocker {
+        drop_all(cases, why);
+        return plan;
     }
     let marks = file_marks(body, scope, map);
     if let Some(why) = &marks.refused {
-        for case in cases.iter_mut() {
-            case.not_run = Some(why.clone());
+        drop_all(cases, why);
+        return plan;
+    }
+    let config_filters = &judgement.warning_filters;
+    let config_errors = any_error(config_filters);
+    if config_errors {
+        if let Some(why) = collection_blocker(judgement, body, map, test_module, &marks.used) {
+            drop_all(cases, &format!("{config} turns warnings into errors, and {why}"));
+            return plan;
         }
-        return;
     }
     if let Some(why) = &marks.unreadable {
         if judgement.strict_markers || judgement.mark_expr.is_some() {
@@ -59,7 +79,7 @@ pub fn apply(
             for case in cases.iter_mut() {
                 case.not_run.get_or_insert_with(|| why.clone());
             }
-            return;
+            return plan;
         }
     }
     let used = &marks.used;
@@ -69,31 +89,145 @@ pub fn apply(
             let why = format!(
                 "{config} makes marks strict, and the mark `{name}` (line {line}) is not registered: pytest fails to collect the file"
             );
-            for case in cases.iter_mut() {
-                case.not_run = Some(why.clone());
-            }
-            return;
+            drop_all(cases, &why);
+            return plan;
         }
     }
     // Marks the extractor cannot read may hold a `filterwarnings` mark.
     let file_filters =
         marks.unreadable.is_some() || used.iter().any(|(n, _)| n == "filterwarnings");
-    if judgement.mark_expr.is_none() && !file_filters {
-        return;
+    if judgement.mark_expr.is_none() && !file_filters && !config_errors {
+        return plan;
     }
+    let solution = scope.solution_module_path();
     for case in cases.iter_mut() {
         if case.not_run.is_some() {
             continue;
         }
         let param_marks = param_marks(body, &case.id, case.func, scope, map);
-        if let Err(why) = check_case(judgement, body, scope, map, case, &param_marks) {
-            case.not_run = Some(why);
+        let marks_filters = match check_case(judgement, body, scope, map, case, &param_marks) {
+            Ok(filters) => filters,
+            Err(why) => {
+                case.not_run = Some(why);
+                continue;
+            }
+        };
+        if !config_errors && !any_error(&marks_filters) {
+            continue;
+        }
+        let in_force = in_effect(config_filters, &marks_filters);
+        let why = attribution_blocker(&in_force, test_module, solution)
+            .or_else(|| returns_value(case, &in_force, map));
+        match why {
+            Some(why) => case.not_run = Some(why),
+            None => {
+                plan.marks.insert(case.id.clone(), marks_filters);
+            }
         }
     }
+    if !plan.marks.is_empty() {
+        plan.config = config_filters.clone();
+    }
+    plan
 }
 
-/// Why pytest does not run one case as a passing check under the configuration and its marks (or
-/// the extractor cannot tell), if so.
+/// Why pytest fails to collect the file under the configuration's filters (which turn some
+/// warning into an error), if it may: a warning it issues while it imports and collects the file.
+fn collection_blocker(
+    judgement: &Judgement,
+    body: &[Stmt],
+    map: &SourceMap,
+    test_module: &str,
+    used_marks: &[(String, u32)],
+) -> Option<String> {
+    let filters = in_effect(&judgement.warning_filters, &[]);
+    let errs = |category: &str, message: &str, module: Option<&str>| {
+        decides_error(&filters, category, message, module) != Some(false)
+    };
+    let registered = &judgement.registered_markers;
+    for (name, line) in used_marks.iter().filter(|(n, _)| !registered.contains(n)) {
+        let message = format!("Unknown pytest.mark.{name} - is this a typo?  You can register custom marks to avoid this warning - for details, see https://docs.pytest.org/en/stable/how-to/mark.html");
+        if errs("PytestUnknownMarkWarning", &message, Some(test_module)) {
+            return Some(format!(
+                "the mark `{name}` (line {line}) is not registered: pytest warns `PytestUnknownMarkWarning` while it imports the file, so it fails to collect it"
+            ));
+        }
+    }
+    for class in crate::collect::constructor_test_classes(body) {
+        let message = format!(
+            "cannot collect test class '{}' because it has a __init__ constructor",
+            class.name
+        );
+        if errs("PytestCollectionWarning", &message, None) {
+            return Some(format!(
+                "the class `{}` (line {}) has a constructor: pytest warns `PytestCollectionWarning` while it collects the file, so it fails to collect it",
+                class.name,
+                map.line(class.range.start())
+            ));
+        }
+    }
+    for warning in compile_warnings(body, map) {
+        if let Some(category) = warning
+            .categories
+            .iter()
+            .find(|c| errs(c, &warning.message, None))
+        {
+            return Some(format!(
+                "compiling the file on line {} warns `{category}` ({}): pytest fails to collect it",
+                warning.line, warning.message
+            ));
+        }
+    }
+    None
+}
+
+/// Why a test that returns a value cannot be kept under these filters: pytest warns
+/// `PytestReturnNotNoneWarning` when it returns something other than `None`, which fails it
+/// where that warning is an error.
+fn returns_value(case: &Case, filters: &[Filter], map: &SourceMap) -> Option<String> {
+    struct Returns(Option<u32>, bool);
+    impl<'a> Visitor<'a> for Returns {
+        fn visit_stmt(&mut self, stmt: &'a Stmt) {
+            match stmt {
+                Stmt::FunctionDef(_) | Stmt::ClassDef(_) => {}
+                Stmt::Return(r) => {
+                    let none = r
+                        .value
+                        .as_deref()
+                        .is_none_or(|v| matches!(v, Expr::NoneLiteral(_)));
+                    if !none && self.0.is_none() {
+                        self.0 = Some(u32::from(r.range.start()));
+                    }
+                }
+                other => visitor::walk_stmt(self, other),
+            }
+        }
+        fn visit_expr(&mut self, e: &'a Expr) {
+            self.1 |= matches!(e, Expr::Yield(_) | Expr::YieldFrom(_));
+            visitor::walk_expr(self, e);
+        }
+    }
+    let mut finder = Returns(None, false);
+    finder.visit_body(&case.func.body);
+    let at = finder.0?;
+    if finder.1 {
+        return None; // a generator: pytest refuses it anyway
+    }
+    let message = format!(
+        "Test functions should return None, but {} returned",
+        case.id
+    );
+    (decides_error(filters, "PytestReturnNotNoneWarning", &message, None) != Some(false)).then(|| {
+        format!(
+            "the test returns a value on line {}: pytest warns `PytestReturnNotNoneWarning` when it is not None, and its warning filters make that an error",
+            map.line(at.into())
+        )
+    })
+}
+
+/// The filters of one case's `filterwarnings` marks, in the order pytest applies them, or why
+/// pytest does not run it as a passing check under the configuration (or the extractor cannot
+/// tell).
 fn check_case(
     judgement: &Judgement,
     body: &[Stmt],
@@ -101,21 +235,18 @@ fn check_case(
     map: &SourceMap,
     case: &Case,
     param_marks: &ParamMarks,
-) -> Result<(), String> {
+) -> Result<Vec<Filter>, String> {
     let marks = test_marks(body, &case.id, case.func, scope, map)
         .map_err(|why| format!("the extractor cannot tell the test's marks: {why}"))?;
     if let Some((written, expr)) = &judgement.mark_expr {
         selection(written, expr, case, &marks, param_marks)?;
     }
+    let mut filters = Vec::new();
     for mark in &marks {
         for arg in &mark.filters {
             let filter = Filter::parse(arg, false)
                 .map_err(|why| format!("its `filterwarnings` mark cannot be applied: {why}"))?;
-            if filter.is_error() {
-                return Err(format!(
-                    "marked `filterwarnings(\"{arg}\")`: a warning fails the test under pytest, and evaluating an expression does not"
-                ));
-            }
+            filters.push(filter);
         }
     }
     let case_errors = param_marks.filters.iter().any(|f| {
@@ -128,7 +259,7 @@ fn check_case(
                 .into(),
         );
     }
-    Ok(())
+    Ok(filters)
 }
 
 /// Whether `-m` selects the case, from its marks and those its `pytest.param` cases may add.
@@ -195,37 +326,99 @@ mod tests {
             .collect()
     }
 
+    /// The extraction's filters, and each entry's: (test, status, expr or reason, its filters).
+    fn run_filters(
+        ini: &[(&str, &[&str])],
+        source: &str,
+    ) -> (Vec<String>, Vec<(String, Status, String, Vec<String>)>) {
+        let mut options = Options::new("test_x.py");
+        options.pytest_config = Some(Config {
+            name: "pytest.ini".into(),
+            options: ini
+                .iter()
+                .map(|(k, v)| (k.to_string(), v.iter().map(|s| s.to_string()).collect()))
+                .collect(),
+        });
+        let e = extract(source, &options);
+        let spell = |f: &crate::model::WarningFilter| {
+            format!("{}:{}:{}:{}:{}", f.action, f.message, f.category, f.module, f.lineno)
+        };
+        let file = e.warning_filters.iter().map(spell).collect();
+        let entries = e
+            .assertions
+            .into_iter()
+            .map(|a| {
+                let filters = a.warning_filters.iter().map(spell).collect();
+                (a.test, a.status, a.expr.or(a.reason).unwrap_or_default(), filters)
+            })
+            .collect();
+        (file, entries)
+    }
+
     #[test]
-    fn warnings_as_errors_drop_what_they_cover() {
+    fn warnings_as_errors_go_to_the_evaluator() {
         let source = "import pytest\nfrom solution import f\n\ndef test_a():\n    assert f()\n\n@pytest.mark.filterwarnings('error::UserWarning')\ndef test_b():\n    assert f()\n\n@pytest.mark.filterwarnings('ignore')\ndef test_c():\n    assert f()\n";
-        let out = run(
+        let (file, out) = run_filters(
             &[("filterwarnings", &["ignore::DeprecationWarning", "error"])],
             source,
         );
-        assert!(
-            out.iter().all(|(_, s, why)| *s == Status::Dropped
-                && why.contains("turns warnings into errors (`error`)")),
-            "{out:?}"
-        );
-        let out = run(&[("addopts", &["-W error::UserWarning"])], source);
-        assert!(
-            out.iter()
-                .all(|(_, s, why)| *s == Status::Dropped && why.contains("`error::UserWarning`")),
-            "{out:?}"
-        );
-        // Filters that never raise change no verdict; a mark that raises drops its own test.
-        let out = run(
-            &[("filterwarnings", &["ignore::DeprecationWarning"])],
-            source,
-        );
-        let kept: Vec<bool> = out.iter().map(|(_, s, _)| *s != Status::Dropped).collect();
+        assert_eq!(file, ["ignore::DeprecationWarning::0", "error::::0"]);
+        assert!(out.iter().all(|(_, s, _, _)| *s == Status::Kept), "{out:?}");
+        assert_eq!(out[0].3, Vec::<String>::new());
+        assert_eq!(out[1].3, ["error::UserWarning::0"]);
+        assert_eq!(out[2].3, ["ignore::::0"]);
+        // `-W` escapes its message and module, as pytest's command line does.
+        let (file, _) = run_filters(&[("addopts", &["-W error:a.b::pkg.mod"])], source);
+        assert_eq!(file, ["error:a\\.b::pkg\\.mod\\Z:0"]);
+        // Filters that never raise change no verdict: only a test whose mark raises carries any.
+        let (file, out) = run_filters(&[("filterwarnings", &["ignore::DeprecationWarning"])], source);
+        assert_eq!(file, ["ignore::DeprecationWarning::0"]);
+        let carried: Vec<usize> = out.iter().map(|e| e.3.len()).collect();
+        assert_eq!(carried, [0, 1, 0], "{out:?}");
+        let (file, out) = run_filters(&[], "from solution import f\n\ndef test_a():\n    assert f()\n");
+        assert!(file.is_empty() && out[0].3.is_empty());
+    }
+
+    #[test]
+    fn what_pytest_warns_while_collecting_drops_the_file_under_an_error_filter() {
+        let cases = [
+            ("import pytest\nfrom solution import f\n\n@pytest.mark.slow\ndef test_a():\n    assert f()\n", "the mark `slow` (line 4) is not registered"),
+            ("from solution import f\n\nclass TestHelper:\n    def __init__(self):\n        pass\n\ndef test_a():\n    assert f()\n", "the class `TestHelper` (line 3) has a constructor"),
+            ("import re\nfrom solution import f\n\ndef test_a():\n    assert re.match('\\d', f())\n", "compiling the file on line 5 warns `DeprecationWarning`"),
+            ("from solution import f\n\ndef test_a():\n    assert f() is 1\n", "warns `SyntaxWarning`"),
+            ("from solution import f\n\ndef test_a():\n    assert (f(), 'why')\n", "warns `PytestAssertRewriteWarning`"),
+        ];
+        for (source, why) in cases {
+            let (_, out) = run_filters(&[("filterwarnings", &["error"])], source);
+            assert!(
+                out.iter().all(|(_, s, r, _)| *s == Status::Dropped && r.contains(why)),
+                "{why}: {out:?}"
+            );
+            // A filter that lets the warning through keeps the tests; no error filter at all too.
+            let (_, out) = run_filters(&[("filterwarnings", &["error", "ignore::Warning"])], source);
+            assert!(out.iter().all(|(_, s, _, _)| *s == Status::Kept), "{why}: {out:?}");
+        }
+        // A registered mark is no warning.
+        let source = "import pytest\nfrom solution import f\n\n@pytest.mark.slow\ndef test_a():\n    assert f()\n";
+        let (_, out) = run_filters(&[("filterwarnings", &["error"]), ("markers", &["slow: slow tests"])], source);
+        assert_eq!(out[0].1, Status::Kept, "{out:?}");
+    }
+
+    #[test]
+    fn attribution_and_returned_values_drop_the_tests_they_decide() {
+        let source = "from solution import f\n\ndef test_a():\n    assert f()\n\ndef test_b():\n    assert f()\n    return f()\n\ndef test_c():\n    assert f()\n    return None\n";
+        let (_, out) = run_filters(&[("filterwarnings", &["error"])], source);
+        let kept: Vec<bool> = out.iter().map(|e| e.1 == Status::Kept).collect();
         assert_eq!(kept, [true, false, true], "{out:?}");
+        assert!(out[1].2.contains("returns a value on line 8"), "{out:?}");
+        let (_, out) = run_filters(&[("filterwarnings", &["error", "ignore:::_pytest.python"])], source);
         assert!(
-            out[1]
-                .2
-                .contains("marked `filterwarnings(\"error::UserWarning\")`"),
+            out.iter().all(|e| e.1 == Status::Dropped && e.2.contains("picks warnings by module")),
             "{out:?}"
         );
+        let (file, out) = run_filters(&[("filterwarnings", &["error", "ignore::DeprecationWarning:distutils"])], source);
+        assert_eq!(out[0].1, Status::Kept, "{out:?}");
+        assert_eq!(file.len(), 2);
     }
 
     #[test]

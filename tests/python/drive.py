@@ -59,45 +59,51 @@ def _short(exc: BaseException) -> str:
     return text if len(text) <= 300 else text[:300] + "..."
 
 
-def _evaluate_here(solution_file: str, name: str, expr: str, bindings: list | None, timeout: float) -> dict:
-    """One evaluation, in the current (forked) process."""
+def _evaluate_here(solution_file: str, name: str, expr: str, bindings: list | None, timeout: float,
+                   file_filters: list = (), own_filters: list = ()) -> dict:
+    """One evaluation, in the current (forked) process: runner.py's `evaluate_check`."""
     sys.stdout = sys.stderr = io.StringIO()
     sys.stdin = io.StringIO("")
-    outcome, error, phase = "error", None, "solution"
-    signal.signal(signal.SIGALRM, _on_alarm)
-    signal.setitimer(signal.ITIMER_REAL, timeout)
-    try:
+
+    def load():
         spec = importlib.util.spec_from_file_location(name, solution_file)
         module = importlib.util.module_from_spec(spec)
         sys.modules[name] = module
         spec.loader.exec_module(module)
-        namespace = runner.build_namespace(module, bindings)  # a missing name: phase "solution"
-        phase = "assertion"
-        value = eval(compile(expr, "<assertion>", "eval"), namespace)
-        outcome = "pass" if bool(value) else "fail"
+        return module
+
+    signal.signal(signal.SIGALRM, _on_alarm)
+    signal.setitimer(signal.ITIMER_REAL, timeout)
+    try:
+        checked = runner.evaluate_check(load, expr, bindings, file_filters=file_filters, own_filters=own_filters)
+        outcome, phase = checked.outcome, checked.phase
+        error = None if checked.error is None else _short(checked.error)
+        if isinstance(checked.error, _Timeout):
+            outcome, error = "timeout", f"timed out after {timeout}s"
     except _Timeout:
-        outcome, error = "timeout", f"timed out after {timeout}s"
-    except BaseException as exc:  # noqa: BLE001 - SystemExit from the solution is an error too
-        error = _short(exc)
+        outcome, error, phase = "timeout", f"timed out after {timeout}s", None
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         sys.modules.pop(name, None)
     return {"outcome": outcome, "error": error, "phase": phase}
 
 
-def evaluate(solution_file: str, exprs: list[str], bindings: list | None, timeout: float) -> list[dict]:
+def evaluate(solution_file: str, exprs: list[str], bindings: list | None, timeout: float,
+             file_filters: list = (), own_filters: list | None = None) -> list[dict]:
     """Each expression in a forked child of this process, so that nothing one evaluation changes
     (module attributes of the stdlib, os.environ, the decimal context, builtins) reaches the next."""
     name = os.path.splitext(os.path.basename(solution_file))[0]
     results = []
-    for expr in exprs:
+    own_filters = own_filters or [[] for _ in exprs]
+    for expr, own in zip(exprs, own_filters):
         read_end, write_end = os.pipe()
         sys.stdout.flush()
         pid = os.fork()
         if pid == 0:  # the child
             os.close(read_end)
             try:
-                data = json.dumps(_evaluate_here(solution_file, name, expr, bindings, timeout)).encode()
+                data = json.dumps(_evaluate_here(solution_file, name, expr, bindings, timeout,
+                                                 file_filters, own)).encode()
             except BaseException as exc:  # noqa: BLE001 - e.g. a result that cannot be encoded
                 data = json.dumps({"outcome": "error", "error": _short(exc), "phase": "assertion"}).encode()
             with os.fdopen(write_end, "wb") as f:
@@ -259,7 +265,8 @@ def main() -> None:
         if isinstance(job, list):
             job = {"exprs": job, "bindings": None}
         timeout = float(sys.argv[4]) if len(sys.argv) > 4 else 5.0
-        result = evaluate(os.path.realpath(sys.argv[2]), job["exprs"], job.get("bindings"), timeout)
+        result = evaluate(os.path.realpath(sys.argv[2]), job["exprs"], job.get("bindings"), timeout,
+                          job.get("warning_filters") or [], job.get("own_filters"))
     else:
         raise SystemExit(f"unknown mode {mode!r}")
     sys.stdout.write(json.dumps(result))

@@ -111,13 +111,22 @@ def _run_pytest(folder: pathlib.Path, solution_source: str) -> dict | None:
     return json.loads(proc.stdout)
 
 
+def filters_of(extraction: dict) -> dict:
+    """The extraction's warning filters and each kept check's own, as drive.py's `eval` takes them."""
+    return {
+        "warning_filters": extraction.get("warning_filters") or [],
+        "own_filters": [a.get("warning_filters") or [] for a in kept(extraction)],
+    }
+
+
 def run_evals(solution_source: str, exprs: list[str], folder: pathlib.Path | None = None,
-              bindings: list[dict] | None = None) -> list[dict]:
+              bindings: list[dict] | None = None, filters: dict | None = None) -> list[dict]:
     """The contract's evaluation of each expression, in a process of its own (never pytest's).
 
     The solution file sits in a copy of its folder (data files the solution opens next to its
     `__file__` are there), but nothing of the test file is loaded. `bindings` are the extraction's
-    (see `bindings_of`): each expression's namespace is www/py/runner.py's `build_namespace`.
+    (see `bindings_of`): each expression's namespace is www/py/runner.py's `build_namespace`, and
+    `filters` its warning filters (see `filters_of`), applied by runner.py's `evaluate_check`.
     """
     if not exprs:
         return []
@@ -130,7 +139,7 @@ def run_evals(solution_source: str, exprs: list[str], folder: pathlib.Path | Non
         sol = run_dir / "solution.py"
         sol.write_text(solution_source)
         path = pathlib.Path(tmp) / "eval.json"
-        path.write_text(json.dumps({"exprs": exprs, "bindings": bindings}))
+        path.write_text(json.dumps({"exprs": exprs, "bindings": bindings, **(filters or {})}))
         try:
             proc = subprocess.run(
                 [sys.executable, str(DRIVE), "eval", str(sol), str(path), str(EVAL_TIMEOUT)],
@@ -148,7 +157,8 @@ def run_both(test_path: pathlib.Path, solution_source: str, extraction: dict, ti
     if result is None:
         return None
     exprs = [a["expr"] for a in kept(extraction)]
-    return {"pytest": result, "evals": run_evals(solution_source, exprs, test_path.parent, bindings_of(extraction))}
+    return {"pytest": result, "evals": run_evals(solution_source, exprs, test_path.parent, bindings_of(extraction),
+                                                        filters_of(extraction))}
 
 
 def kept_outcomes(extraction: dict, result: dict) -> list[tuple[dict, dict]]:
@@ -430,7 +440,7 @@ def measure(folder: pathlib.Path, stage: str = "full", auto: int = AUTO_MUTANTS,
     def one(variant):
         label, source = variant
         result = run_pytest(folder, source)
-        evals = run_evals(source, exprs, folder, bindings_of(extraction))
+        evals = run_evals(source, exprs, folder, bindings_of(extraction), filters_of(extraction))
         return label, source, result, evals
 
     with ThreadPoolExecutor(max_workers=workers) as pool:

@@ -113,7 +113,8 @@ def test_stub_fails_every_kept_assertion(case):
     if not (folder / "stub.py").exists():
         pytest.skip("fixture without a stub")
     exprs = [a["expr"] for a in fx.kept(case["extraction"])]
-    evals = fx.run_evals((folder / "stub.py").read_text(), exprs, folder, fx.bindings_of(case["extraction"]))
+    evals = fx.run_evals((folder / "stub.py").read_text(), exprs, folder, fx.bindings_of(case["extraction"]),
+                         fx.filters_of(case["extraction"]))
     assert len(evals) == len(exprs)
     passing = [(a["test"], a["line"], a["expr"]) for a, r in zip(fx.kept(case["extraction"]), evals, strict=True)
                if r["outcome"] == "pass"]

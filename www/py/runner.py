@@ -23,6 +23,8 @@ solution that prints in a loop costs time, not unbounded memory.
 from __future__ import annotations
 
 import builtins
+import contextlib
+import gc
 import importlib
 import importlib.util
 import io
@@ -33,8 +35,10 @@ import shutil
 import sys
 import tempfile
 import time
+import threading
 import traceback
 import types
+import warnings
 
 # Characters kept from one captured stream (stdout+stderr of one assertion, or the
 # pytest terminal output) before the rest is dropped and counted.
@@ -51,6 +55,8 @@ __all__ = [
     "OUTPUT_CAP",
     "build_namespace",
     "eval_assertions",
+    "evaluate_check",
+    "pytest_warnings",
     "release_test_module",
     "run_pytest",
     "run_request",
@@ -349,6 +355,142 @@ def build_namespace(module: types.ModuleType, bindings: list[dict] | None = None
     return namespace
 
 
+# --------------------------------------------------------------------------- warnings
+
+
+def _resolve_category(name: str) -> type:
+    """A filter's category, resolved as pytest resolves it (``_resolve_warning_category``)."""
+    if not name:
+        return Warning
+    if "." not in name:
+        module, klass = builtins, name
+    else:
+        module_name, _, klass = name.rpartition(".")
+        module = __import__(module_name, None, None, [klass])
+    category = getattr(module, klass)
+    if not (isinstance(category, type) and issubclass(category, Warning)):
+        raise TypeError(f"{name} is not a Warning subclass")
+    return category
+
+
+def _apply_filters(filters) -> None:
+    """What pytest 9.0's ``catch_warnings_for_item`` applies, in its order, each in front of the last:
+    deprecation warnings shown (without ``-W`` options), its deprecated APIs errors, then ``filters``
+    (the configuration's, then the test's marks'). A category that cannot be imported leaves its
+    filter out, as pytest's ``apply_warning_filters`` does."""
+    if not sys.warnoptions:
+        warnings.filterwarnings("always", category=DeprecationWarning)
+        warnings.filterwarnings("always", category=PendingDeprecationWarning)
+    pytest_module = sys.modules.get("pytest")
+    removed = getattr(pytest_module, "PytestRemovedIn9Warning", None)
+    if removed is not None:
+        warnings.filterwarnings("error", category=removed)
+    for f in filters:
+        try:
+            category = _resolve_category(f.get("category") or "")
+        except ImportError:
+            continue
+        warnings.filterwarnings(
+            f.get("action") or "default",
+            f.get("message") or "",
+            category,
+            f.get("module") or "",
+            int(f.get("lineno") or 0),
+        )
+
+
+def _pytest_warning(name: str) -> type:
+    try:
+        import pytest
+        return getattr(pytest, name)
+    except (ImportError, AttributeError):
+        return type(name, (UserWarning,), {})
+
+
+def _tracemalloc_message(source) -> str:
+    try:
+        from _pytest.tracemalloc import tracemalloc_message
+    except ImportError:
+        return ""
+    return tracemalloc_message(source)
+
+
+class _Unraisables:
+    """pytest 9.0's unraisable-exception and thread-exception plugins around one check: while
+    ``recording``, what ``sys.unraisablehook`` and ``threading.excepthook`` receive is kept, as
+    pytest keeps it; otherwise it is dropped (the garbage of an earlier check, which pytest's run
+    would not attribute to this test). ``report()`` warns each as pytest does at the end of a test
+    phase, under the filters in force: an ``error`` filter makes it raise."""
+
+    def __init__(self):
+        self.recording = False
+        self.found: list = []
+
+    def _unraisable(self, u) -> None:
+        if not self.recording:
+            return
+        err_msg = "Exception ignored in" if u.err_msg is None else u.err_msg
+        summary = f"{err_msg}: {u.object!r}"
+        tb = "\n\n" + "".join(traceback.format_exception(u.exc_type, u.exc_value, u.exc_traceback))
+        tm = "\n" + _tracemalloc_message(u.object)
+        self.found.append(("PytestUnraisableExceptionWarning", "unraisableexception",
+                           summary + tb + tm, summary + tm, u.exc_value))
+
+    def _thread(self, args) -> None:
+        if not self.recording:
+            return
+        name = "<unknown>" if args.thread is None else args.thread.name
+        summary = f"Exception in thread {name}"
+        tb = "\n\n" + "".join(traceback.format_exception(args.exc_type, args.exc_value, args.exc_traceback))
+        tm = "\n" + _tracemalloc_message(args.thread)
+        self.found.append(("PytestUnhandledThreadExceptionWarning", "threadexception",
+                           summary + tb + tm, summary + tm, args.exc_value))
+
+    def __enter__(self):
+        self._saved = (sys.unraisablehook, threading.excepthook)
+        sys.unraisablehook = self._unraisable
+        threading.excepthook = self._thread
+        return self
+
+    def __exit__(self, *exc):
+        sys.unraisablehook, threading.excepthook = self._saved
+        self.recording = False
+        self.found.clear()
+
+    def report(self) -> None:
+        errors = []
+        found, self.found = self.found, []
+        for kind, plugin, msg, cause_msg, exc_value in found:
+            category = _pytest_warning(kind)
+            try:
+                # Attributed to pytest's plugin module, as its own warn() call is.
+                warnings.warn_explicit(category(msg), None, f"_pytest/{plugin}.py", 0,
+                                       module=f"_pytest.{plugin}", registry={})
+            except category as e:
+                if exc_value is not None:
+                    e.args = (cause_msg,)
+                    e.__cause__ = exc_value
+                errors.append(e)
+        if len(errors) == 1:
+            raise errors[0]
+        if errors:
+            raise ExceptionGroup("multiple unraisable exception warnings", errors)
+
+
+@contextlib.contextmanager
+def pytest_warnings(filters=()):
+    """``warnings.catch_warnings(record=True)`` with pytest's filters and ``filters`` applied (see
+    ``_apply_filters``): what pytest's collection runs in (the configuration's filters) and each
+    test (its marks' too). What the code inside changes in the filters goes with the block."""
+    with warnings.catch_warnings(record=True):
+        _apply_filters(filters)
+        yield
+
+
+def _has_error(filters) -> bool:
+    return any((f.get("action") or "") == "error" for f in filters)
+
+
 # --------------------------------------------------------------------------- assertions
 
 
@@ -375,12 +517,13 @@ def eval_assertions(
     output_cap: int = OUTPUT_CAP,
     total_output_cap: int = EVAL_TOTAL_OUTPUT_CAP,
     bindings: list[dict] | None = None,
+    warning_filters: list[dict] | None = None,
 ) -> list[dict]:
     """Evaluate each kept assertion against a fresh solution namespace.
 
-    ``assertions`` is a list of ``{"id": ..., "expr": str}``; ``bindings`` the extraction's
-    ``bindings`` (see ``build_namespace``; None, a version 1 extraction: the solution module's
-    own globals). Returns, in the same
+    ``assertions`` is a list of ``{"id": ..., "expr": str[, "warning_filters": [...]]}``; ``bindings``
+    the extraction's ``bindings`` (see ``build_namespace``; None, a version 1 extraction: the solution
+    module's own globals) and ``warning_filters`` its filters (see ``_evaluate_one``). Returns, in the same
     order, ``{"id", "outcome", "error", "phase", "value", "output", "duration_ms"}``:
 
     * ``outcome`` is ``"pass"`` (truthy), ``"fail"`` (falsy) or ``"error"`` (raised);
@@ -446,7 +589,10 @@ def eval_assertions(
                         traceback=_traceback_text(solution_error),
                     )
                 else:
-                    _evaluate_one(solution_path, item["expr"], bindings, result)
+                    _evaluate_one(
+                        solution_path, item["expr"], bindings, result,
+                        list(warning_filters or ()), list(item.get("warning_filters") or ()),
+                    )
             result["duration_ms"] = round((time.perf_counter() - started) * 1000, 3)
             output_used += sink.size
             result["output"] = sink.getvalue()
@@ -461,23 +607,82 @@ def eval_assertions(
     return results
 
 
-def _evaluate_one(solution_path: str, expr: str, bindings: list[dict] | None, result: dict) -> None:
+class CheckOutcome:
+    """What ``evaluate_check`` found: ``outcome`` ``"pass"``, ``"fail"`` or ``"error"``, ``phase``
+    (``"solution"`` or ``"assertion"``), the ``error`` raised, and ``value`` (a short repr)."""
+
+    __slots__ = ("outcome", "phase", "error", "value")
+
+    def __init__(self, outcome, phase, error=None, value=None):
+        self.outcome, self.phase, self.error, self.value = outcome, phase, error, value
+
+
+def evaluate_check(
+    load,
+    expr: str,
+    bindings: list[dict] | None,
+    *,
+    file_filters=(),
+    own_filters=(),
+    resolve=None,
+) -> CheckOutcome:
+    """One kept check, as pytest runs its test (docs/contract.md, *Warnings*).
+
+    ``load()`` loads the solution module afresh. It runs, with ``build_namespace``, under pytest's
+    filters and ``file_filters`` (the extraction's ``warning_filters``), as pytest's collection
+    imports the test file; what the solution changes in the filters goes with it. The expression
+    is then evaluated under those and ``own_filters`` (the check's ``warning_filters``), and what
+    reached ``sys.unraisablehook`` or ``threading.excepthook`` meanwhile is warned as pytest warns
+    it at the end of a test, so that an ``error`` filter fails the check. Where a filter raises,
+    garbage left from before is collected first, so that it is not attributed to this check.
+    KeyboardInterrupt is not caught."""
     phase = "solution"
-    try:
-        module = _fresh_solution_module(solution_path)
-        namespace = build_namespace(module, bindings)  # what the test file imported from it
-        phase = "assertion"
-        value = eval(compile(expr, "<assertion>", "eval"), namespace)
-        truthy = bool(value)  # may raise (e.g. an object whose __bool__ raises)
-    except KeyboardInterrupt:
-        raise
-    except BaseException as exc:  # SystemExit from the solution is an error too
-        result.update(phase=phase, error=_error_line(exc), traceback=_traceback_text(exc))
+    strict = _has_error(file_filters) or _has_error(own_filters)
+    namespace = None
+    with _Unraisables() as unraisables:
+        try:
+            if strict:
+                gc.collect()
+            with pytest_warnings(file_filters):
+                module = load()
+                namespace = build_namespace(module, bindings, resolve=resolve)
+            if strict:
+                gc.collect()
+            phase = "assertion"
+            with pytest_warnings(list(file_filters) + list(own_filters)):
+                unraisables.recording = True
+                value = eval(compile(expr, "<assertion>", "eval"), namespace)
+                truthy = bool(value)  # may raise (e.g. an object whose __bool__ raises)
+                shown = _safe_repr(value)
+                del value
+                unraisables.report()
+        except KeyboardInterrupt:
+            raise
+        except BaseException as exc:  # SystemExit from the solution is an error too
+            return CheckOutcome("error", phase, exc)
+        finally:
+            release_test_module(namespace)
+    return CheckOutcome("pass" if truthy else "fail", phase, None, shown)
+
+
+def _evaluate_one(
+    solution_path: str,
+    expr: str,
+    bindings: list[dict] | None,
+    result: dict,
+    file_filters=(),
+    own_filters=(),
+) -> None:
+    checked = evaluate_check(
+        lambda: _fresh_solution_module(solution_path), expr, bindings,
+        file_filters=file_filters, own_filters=own_filters,
+    )
+    if checked.error is not None:
+        result.update(phase=checked.phase, error=_error_line(checked.error),
+                      traceback=_traceback_text(checked.error))
         return
-    finally:
-        release_test_module(locals().get("namespace"))
-    result["outcome"] = "pass" if truthy else "fail"
-    result["value"] = _safe_repr(value)
+    result["outcome"] = checked.outcome
+    result["value"] = checked.value
 
 
 # --------------------------------------------------------------------------- pytest
@@ -700,7 +905,11 @@ def run_request(request: dict) -> dict:
     assertions = request.get("assertions") or []
 
     started = time.perf_counter()
-    evals = eval_assertions(solution, assertions, bindings=request.get("bindings"))
+    evals = eval_assertions(
+        solution, assertions,
+        bindings=request.get("bindings"),
+        warning_filters=request.get("warning_filters"),
+    )
     eval_ms = (time.perf_counter() - started) * 1000
 
     pytest_result = None

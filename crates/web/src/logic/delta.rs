@@ -91,6 +91,7 @@ impl Edit {
             shapes,
             span,
             origins,
+            warning_filters,
         } = old;
         let Some(moved) = self.span(span) else {
             return false;
@@ -115,6 +116,7 @@ impl Edit {
             && *reason == new.reason
             && *unresolved == new.unresolved
             && *shapes == new.shapes
+            && *warning_filters == new.warning_filters
     }
 
     /// `a` (of the old text) moved to the new text, if none of its spans touches a changed line.

@@ -12,7 +12,7 @@
 
 use std::collections::BTreeMap;
 
-use bench_explorer::model::{Binding, Extraction, Stage, Status};
+use bench_explorer::model::{Binding, Extraction, Stage, Status, WarningFilter};
 use bench_explorer::verdict::{
     pytest_outcome_for, summarise, verdict, EvalOutcome, PytestOutcome, RunSummary, Verdict,
 };
@@ -108,12 +108,19 @@ pub struct RunRequest {
     /// The extraction's bindings: the namespace `runner.build_namespace` evaluates every
     /// expression in (contract version 2: the real builtins, then what the test file imported).
     pub bindings: Vec<Binding>,
+    /// The extraction's warning filters: pytest's configuration's, applied while the solution is
+    /// loaded and around every expression (`runner.warnings_around`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub warning_filters: Vec<WarningFilter>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct RequestAssertion {
     pub id: usize,
     pub expr: String,
+    /// The check's own filters (its test's `filterwarnings` marks), applied after the extraction's.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub warning_filters: Vec<WarningFilter>,
 }
 
 /// The kept assertions of an extraction, as the bench loop would evaluate them.
@@ -136,10 +143,12 @@ pub fn request(
                 a.expr.as_ref().map(|e| RequestAssertion {
                     id: i,
                     expr: e.clone(),
+                    warning_filters: a.warning_filters.clone(),
                 })
             })
             .collect(),
         bindings: extraction.bindings.clone(),
+        warning_filters: extraction.warning_filters.clone(),
     }
 }
 
