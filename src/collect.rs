@@ -2089,7 +2089,7 @@ fn case_marks(expr: &Expr, scope: &ModuleScope, map: &SourceMap) -> Option<Strin
 /// The module's classes pytest would collect by name (`Test…`) but refuses because they have a
 /// constructor: pytest warns `PytestCollectionWarning` for each while it collects the file. A
 /// `unittest.TestCase` is collected by pytest's unittest plugin, which does not look.
-pub fn constructor_test_classes<'a>(body: &'a [Stmt]) -> Vec<&'a ast::StmtClassDef> {
+pub fn constructor_test_classes(body: &[Stmt]) -> Vec<&ast::StmtClassDef> {
     let testcases = crate::unittest::testcase_classes(body);
     body.iter()
         .filter_map(|s| match s {

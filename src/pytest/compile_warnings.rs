@@ -50,7 +50,19 @@ impl Finder<'_, '_> {
             let Some((_, next)) = chars.next() else { break };
             let valid = matches!(
                 next,
-                '\n' | '\r' | '\\' | '\'' | '"' | 'a' | 'b' | 'f' | 'n' | 'r' | 't' | 'v' | 'x' | '0'..='7'
+                '\n' | '\r'
+                    | '\\'
+                    | '\''
+                    | '"'
+                    | 'a'
+                    | 'b'
+                    | 'f'
+                    | 'n'
+                    | 'r'
+                    | 't'
+                    | 'v'
+                    | 'x'
+                    | '0'..='7'
             ) || (!bytes && matches!(next, 'N' | 'u' | 'U'));
             if !valid {
                 self.found.push(CompileWarning {
@@ -68,9 +80,10 @@ impl Finder<'_, '_> {
 fn is_literal(e: &Expr) -> bool {
     match e {
         Expr::NumberLiteral(_) | Expr::StringLiteral(_) | Expr::BytesLiteral(_) => true,
-        Expr::Tuple(t) => t.elts.iter().all(|e| {
-            is_literal(e) || matches!(e, Expr::NoneLiteral(_) | Expr::BooleanLiteral(_))
-        }),
+        Expr::Tuple(t) => t
+            .elts
+            .iter()
+            .all(|e| is_literal(e) || matches!(e, Expr::NoneLiteral(_) | Expr::BooleanLiteral(_))),
         _ => false,
     }
 }
@@ -150,7 +163,10 @@ mod tests {
         assert!(found("z = rf'{1}\\w'\n").is_empty());
         assert_eq!(found("def t():\n    assert x is 1\n")[0].2, 2);
         assert!(found("assert x is None and y is not True\n").is_empty());
-        assert_eq!(found("assert (x, 'why')\n")[0].0, ["PytestAssertRewriteWarning"]);
+        assert_eq!(
+            found("assert (x, 'why')\n")[0].0,
+            ["PytestAssertRewriteWarning"]
+        );
         assert!(found("assert ()\n").is_empty());
     }
 }

@@ -20,6 +20,29 @@ pub struct Config {
     pub options: Vec<(String, Vec<String>)>,
 }
 
+impl Config {
+    /// The options as a `pytest.ini` file's text: what a run of pytest elsewhere (`check`'s view)
+    /// reads to apply the same configuration. Each value on a line of its own.
+    pub fn to_ini(&self) -> String {
+        let mut out = String::from("[pytest]\n");
+        for (key, values) in &self.options {
+            out.push_str(key);
+            out.push_str(" =");
+            if let [one] = values.as_slice() {
+                out.push(' ');
+                out.push_str(one);
+            } else {
+                for v in values {
+                    out.push_str("\n    ");
+                    out.push_str(v);
+                }
+            }
+            out.push('\n');
+        }
+        out
+    }
+}
+
 /// The pytest options of an ini-format file's text, or `None` when it has no pytest section
 /// (`pytest.ini` and `.pytest.ini` always count, as in pytest). `pyproject.toml` is TOML: its
 /// caller reads `[tool.pytest.ini_options]` into [`Config::options`] itself.
@@ -468,6 +491,17 @@ fn split_words(text: &str) -> Vec<String> {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn writes_the_options_back_as_an_ini_file_that_reads_the_same() {
+        let text = "[pytest]\naddopts = -W error\nfilterwarnings =\n    error\n    ignore::DeprecationWarning\n";
+        let config = super::Config {
+            name: "pytest.ini".into(),
+            options: super::parse_ini("pytest.ini", text).unwrap(),
+        };
+        let again = super::parse_ini("pytest.ini", &config.to_ini()).unwrap();
+        assert_eq!(again, config.options);
+    }
+
     use super::*;
 
     fn config(options: &[(&str, &[&str])]) -> Config {

@@ -69,7 +69,10 @@ pub fn apply(
     let config_errors = any_error(config_filters);
     if config_errors {
         if let Some(why) = collection_blocker(judgement, body, map, test_module, &marks.used) {
-            drop_all(cases, &format!("{config} turns warnings into errors, and {why}"));
+            drop_all(
+                cases,
+                &format!("{config} turns warnings into errors, and {why}"),
+            );
             return plan;
         }
     }
@@ -326,11 +329,11 @@ mod tests {
             .collect()
     }
 
-    /// The extraction's filters, and each entry's: (test, status, expr or reason, its filters).
-    fn run_filters(
-        ini: &[(&str, &[&str])],
-        source: &str,
-    ) -> (Vec<String>, Vec<(String, Status, String, Vec<String>)>) {
+    /// One entry: its test, status, expression or reason, and its own filters.
+    type Entry = (String, Status, String, Vec<String>);
+
+    /// The extraction's filters, and each entry.
+    fn run_filters(ini: &[(&str, &[&str])], source: &str) -> (Vec<String>, Vec<Entry>) {
         let mut options = Options::new("test_x.py");
         options.pytest_config = Some(Config {
             name: "pytest.ini".into(),
@@ -341,7 +344,10 @@ mod tests {
         });
         let e = extract(source, &options);
         let spell = |f: &crate::model::WarningFilter| {
-            format!("{}:{}:{}:{}:{}", f.action, f.message, f.category, f.module, f.lineno)
+            format!(
+                "{}:{}:{}:{}:{}",
+                f.action, f.message, f.category, f.module, f.lineno
+            )
         };
         let file = e.warning_filters.iter().map(spell).collect();
         let entries = e
@@ -349,7 +355,12 @@ mod tests {
             .into_iter()
             .map(|a| {
                 let filters = a.warning_filters.iter().map(spell).collect();
-                (a.test, a.status, a.expr.or(a.reason).unwrap_or_default(), filters)
+                (
+                    a.test,
+                    a.status,
+                    a.expr.or(a.reason).unwrap_or_default(),
+                    filters,
+                )
             })
             .collect();
         (file, entries)
@@ -371,11 +382,17 @@ mod tests {
         let (file, _) = run_filters(&[("addopts", &["-W error:a.b::pkg.mod"])], source);
         assert_eq!(file, ["error:a\\.b::pkg\\.mod\\Z:0"]);
         // Filters that never raise change no verdict: only a test whose mark raises carries any.
-        let (file, out) = run_filters(&[("filterwarnings", &["ignore::DeprecationWarning"])], source);
+        let (file, out) = run_filters(
+            &[("filterwarnings", &["ignore::DeprecationWarning"])],
+            source,
+        );
         assert_eq!(file, ["ignore::DeprecationWarning::0"]);
         let carried: Vec<usize> = out.iter().map(|e| e.3.len()).collect();
         assert_eq!(carried, [0, 1, 0], "{out:?}");
-        let (file, out) = run_filters(&[], "from solution import f\n\ndef test_a():\n    assert f()\n");
+        let (file, out) = run_filters(
+            &[],
+            "from solution import f\n\ndef test_a():\n    assert f()\n",
+        );
         assert!(file.is_empty() && out[0].3.is_empty());
     }
 
@@ -391,16 +408,27 @@ mod tests {
         for (source, why) in cases {
             let (_, out) = run_filters(&[("filterwarnings", &["error"])], source);
             assert!(
-                out.iter().all(|(_, s, r, _)| *s == Status::Dropped && r.contains(why)),
+                out.iter()
+                    .all(|(_, s, r, _)| *s == Status::Dropped && r.contains(why)),
                 "{why}: {out:?}"
             );
             // A filter that lets the warning through keeps the tests; no error filter at all too.
-            let (_, out) = run_filters(&[("filterwarnings", &["error", "ignore::Warning"])], source);
-            assert!(out.iter().all(|(_, s, _, _)| *s == Status::Kept), "{why}: {out:?}");
+            let (_, out) =
+                run_filters(&[("filterwarnings", &["error", "ignore::Warning"])], source);
+            assert!(
+                out.iter().all(|(_, s, _, _)| *s == Status::Kept),
+                "{why}: {out:?}"
+            );
         }
         // A registered mark is no warning.
         let source = "import pytest\nfrom solution import f\n\n@pytest.mark.slow\ndef test_a():\n    assert f()\n";
-        let (_, out) = run_filters(&[("filterwarnings", &["error"]), ("markers", &["slow: slow tests"])], source);
+        let (_, out) = run_filters(
+            &[
+                ("filterwarnings", &["error"]),
+                ("markers", &["slow: slow tests"]),
+            ],
+            source,
+        );
         assert_eq!(out[0].1, Status::Kept, "{out:?}");
     }
 
@@ -411,12 +439,22 @@ mod tests {
         let kept: Vec<bool> = out.iter().map(|e| e.1 == Status::Kept).collect();
         assert_eq!(kept, [true, false, true], "{out:?}");
         assert!(out[1].2.contains("returns a value on line 8"), "{out:?}");
-        let (_, out) = run_filters(&[("filterwarnings", &["error", "ignore:::_pytest.python"])], source);
+        let (_, out) = run_filters(
+            &[("filterwarnings", &["error", "ignore:::_pytest.python"])],
+            source,
+        );
         assert!(
-            out.iter().all(|e| e.1 == Status::Dropped && e.2.contains("picks warnings by module")),
+            out.iter()
+                .all(|e| e.1 == Status::Dropped && e.2.contains("picks warnings by module")),
             "{out:?}"
         );
-        let (file, out) = run_filters(&[("filterwarnings", &["error", "ignore::DeprecationWarning:distutils"])], source);
+        let (file, out) = run_filters(
+            &[(
+                "filterwarnings",
+                &["error", "ignore::DeprecationWarning:distutils"],
+            )],
+            source,
+        );
         assert_eq!(out[0].1, Status::Kept, "{out:?}");
         assert_eq!(file.len(), 2);
     }

@@ -186,7 +186,11 @@ const HOST_FRAMES: &[&str] = &[
 /// the test's own code (pytest's frames, or an inlined helper's). So every filter that can decide
 /// before the last `error` one must not single out a line, nor a module whose frames differ, nor
 /// name a category of the solution (pytest imports it before the test module).
-pub fn attribution_blocker(filters: &[Filter], test_module: &str, solution: &str) -> Option<String> {
+pub fn attribution_blocker(
+    filters: &[Filter],
+    test_module: &str,
+    solution: &str,
+) -> Option<String> {
     // pytest's own error filter (its deprecated APIs) is in every run, the configuration's aside.
     let own = filters.len().saturating_sub(baseline().len());
     let last_error = filters[..own].iter().rposition(Filter::is_error)?;
@@ -224,12 +228,14 @@ pub fn attribution_blocker(filters: &[Filter], test_module: &str, solution: &str
 /// What the filters do to one warning pytest itself issues, whose category, message and module
 /// are known: `Some(true)` it is an error, `Some(false)` it is not, `None` the extractor cannot
 /// tell (a pattern it does not read, a category it does not know).
-pub fn decides_error(filters: &[Filter], category: &str, message: &str, module: Option<&str>) -> Option<bool> {
+pub fn decides_error(
+    filters: &[Filter],
+    category: &str,
+    message: &str,
+    module: Option<&str>,
+) -> Option<bool> {
     for f in filters {
-        let Some(category_matches) = is_subclass(category, &f.category) else {
-            return None;
-        };
-        if !category_matches {
+        if !is_subclass(category, &f.category)? {
             continue;
         }
         if !f.message.is_empty() {
@@ -310,7 +316,9 @@ impl Pattern {
     /// punctuation marks that are literal in a regular expression.
     fn parse_message(pattern: &str) -> Option<Pattern> {
         let lower = pattern.to_lowercase();
-        Self::parse_with(&lower, |c| c.is_alphanumeric() || " _-,'\":;=/<>!@#%&`~".contains(c))
+        Self::parse_with(&lower, |c| {
+            c.is_alphanumeric() || " _-,'\":;=/<>!@#%&`~".contains(c)
+        })
     }
 
     fn parse_with(pattern: &str, literal: impl Fn(char) -> bool) -> Option<Pattern> {
@@ -387,9 +395,15 @@ mod tests {
 
     #[test]
     fn pytest_applies_marks_in_front_of_the_configuration() {
-        let config = [Filter::parse("error", false).unwrap(), Filter::parse("ignore::UserWarning", false).unwrap()];
+        let config = [
+            Filter::parse("error", false).unwrap(),
+            Filter::parse("ignore::UserWarning", false).unwrap(),
+        ];
         let marks = [Filter::parse("default::RuntimeWarning", false).unwrap()];
-        let written: Vec<String> = in_effect(&config, &marks).into_iter().map(|f| f.written).collect();
+        let written: Vec<String> = in_effect(&config, &marks)
+            .into_iter()
+            .map(|f| f.written)
+            .collect();
         assert_eq!(
             written,
             [
@@ -410,7 +424,10 @@ mod tests {
             let filters: Vec<Filter> = filters.iter().map(|s| f(s)).collect();
             attribution_blocker(&in_effect(&filters, &[]), "test_x", "solution")
         };
-        assert_eq!(check(&["error", "ignore::DeprecationWarning:distutils"]), None);
+        assert_eq!(
+            check(&["error", "ignore::DeprecationWarning:distutils"]),
+            None
+        );
         assert_eq!(check(&["error", "ignore:::six.moves.*"]), None);
         assert!(check(&["error", "ignore:::_pytest"]).is_some());
         assert!(check(&["error", "ignore:::test_"]).is_some());
@@ -420,7 +437,11 @@ mod tests {
         assert!(check(&["error", "ignore::solution.MyWarning"]).is_some());
         // After the last error filter nothing can decide an error any more.
         assert_eq!(check(&["ignore:::_pytest", "error"]), None);
-        assert_eq!(check(&["ignore:::_pytest"]), None, "pytest's own error filter is in every run");
+        assert_eq!(
+            check(&["ignore:::_pytest"]),
+            None,
+            "pytest's own error filter is in every run"
+        );
     }
 
     #[test]
@@ -428,12 +449,25 @@ mod tests {
         let f = |s: &str| Filter::parse(s, false).unwrap();
         let filters = |c: &[&str]| in_effect(&c.iter().map(|s| f(s)).collect::<Vec<_>>(), &[]);
         let unknown = "Unknown pytest.mark.slow - is this a typo?";
-        let d = |c: &[&str]| decides_error(&filters(c), "PytestUnknownMarkWarning", unknown, Some("test_x"));
+        let d = |c: &[&str]| {
+            decides_error(
+                &filters(c),
+                "PytestUnknownMarkWarning",
+                unknown,
+                Some("test_x"),
+            )
+        };
         assert_eq!(d(&["error"]), Some(true));
         assert_eq!(d(&[]), Some(false));
-        assert_eq!(d(&["error", "ignore::pytest.PytestUnknownMarkWarning"]), Some(false));
+        assert_eq!(
+            d(&["error", "ignore::pytest.PytestUnknownMarkWarning"]),
+            Some(false)
+        );
         assert_eq!(d(&["error", "ignore:unknown pytest.mark"]), Some(false));
-        assert_eq!(d(&["error", "ignore:Unknown pytest\\.mark\\.fast"]), Some(true));
+        assert_eq!(
+            d(&["error", "ignore:Unknown pytest\\.mark\\.fast"]),
+            Some(true)
+        );
         assert_eq!(d(&["error", "ignore::UserWarning"]), Some(false));
         assert_eq!(d(&["error", "ignore::DeprecationWarning"]), Some(true));
         assert_eq!(d(&["error", "ignore::somepkg.Warn"]), None);
@@ -441,7 +475,12 @@ mod tests {
         assert_eq!(d(&["error::DeprecationWarning"]), Some(false));
         let removed = decides_error(&filters(&[]), "PytestRemovedIn9Warning", "x", None);
         assert_eq!(removed, Some(true));
-        let syntax = decides_error(&filters(&["error::DeprecationWarning"]), "SyntaxWarning", "x", None);
+        let syntax = decides_error(
+            &filters(&["error::DeprecationWarning"]),
+            "SyntaxWarning",
+            "x",
+            None,
+        );
         assert_eq!(syntax, Some(false));
     }
 }

@@ -828,8 +828,10 @@ def run_pytest(
     solution_source: str,
     *,
     output_cap: int = OUTPUT_CAP,
+    pytest_ini: str | None = None,
 ) -> dict:
-    """Run the test file under pytest next to ``solution.py`` in a fresh directory.
+    """Run the test file under pytest next to ``solution.py`` in a fresh directory, under
+    ``pytest_ini`` (the text of a ``pytest.ini``; by default an empty ``[pytest]`` section).
 
     Returns ``{"tests": [...], "collection_errors": [...], "exit_code": int,
     "output": str}``; each test is ``{"nodeid", "name", "outcome", "message",
@@ -857,7 +859,7 @@ def run_pytest(
     with open(os.path.join(run_dir, test_filename), "w", encoding="utf-8") as f:
         f.write(test_source)
     with open(os.path.join(run_dir, "pytest.ini"), "w", encoding="utf-8") as f:
-        f.write("[pytest]\n")
+        f.write(pytest_ini if isinstance(pytest_ini, str) else "[pytest]\n")
 
     collector = _Collector()
     sink = CappedText(output_cap)
@@ -916,7 +918,10 @@ def run_request(request: dict) -> dict:
     started = time.perf_counter()
     test_source = request.get("test_source")
     if test_source:
-        pytest_result = run_pytest(test_source, request.get("test_filename") or "", solution)
+        pytest_result = run_pytest(
+            test_source, request.get("test_filename") or "", solution,
+            pytest_ini=request.get("pytest_ini"),
+        )
     pytest_ms = (time.perf_counter() - started) * 1000
 
     return {

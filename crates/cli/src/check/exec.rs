@@ -9,7 +9,7 @@ use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use bench_explorer::model::Binding;
+use bench_explorer::model::{Binding, WarningFilter};
 
 use super::sandbox::Sandbox;
 use crate::Fatal;
@@ -68,6 +68,13 @@ pub struct Request<'a> {
     /// The extraction's bindings: the namespace runner.py's `build_namespace` evaluates each
     /// expression in (contract version 2).
     pub bindings: &'a [Binding],
+    /// The extraction's warning filters (each expression's own are in `assertions`).
+    #[serde(skip_serializing_if = "<[_]>::is_empty")]
+    pub warning_filters: &'a [WarningFilter],
+    /// The pytest configuration the test file is extracted under, as a `pytest.ini`, so that the
+    /// pytest view runs under it too.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pytest_ini: Option<&'a str>,
     pub test_source: &'a str,
     pub test_filename: &'a str,
     pub timeout: u64,
@@ -78,6 +85,8 @@ pub struct Request<'a> {
 pub struct KeptExpr<'a> {
     pub id: usize,
     pub expr: &'a str,
+    #[serde(skip_serializing_if = "<[_]>::is_empty")]
+    pub warning_filters: &'a [WarningFilter],
 }
 
 /// What came back: `ok` with runner.py's reply, or `timeout` / `crashed` with a sentence.

@@ -81,10 +81,13 @@ fn run_pair(
                 Some(KeptExpr {
                     id,
                     expr: a.expr.as_deref()?,
+                    warning_filters: &a.warning_filters,
                 })
             })
             .collect(),
         bindings: &problem.extraction.bindings,
+        warning_filters: &problem.extraction.warning_filters,
+        pytest_ini: problem.pytest_ini.as_deref(),
         test_source: &problem.test_source,
         test_filename: problem
             .test_path

@@ -15,6 +15,8 @@ pub struct Problem {
     pub test_path: PathBuf,
     pub test_source: String,
     pub extraction: Extraction,
+    /// The pytest configuration found for the test file, as a `pytest.ini` (see `Config::to_ini`).
+    pub pytest_ini: Option<String>,
 }
 
 /// Which solutions to run against each problem.
@@ -157,12 +159,14 @@ pub fn problems(paths: &[PathBuf], stage: Stage) -> Result<Vec<Arc<Problem>>, Fa
                 pytest_config: crate::pytest_config::find(&test_path.to_string_lossy()),
             };
             let extraction = extract(&test_source, &options);
+            let pytest_ini = options.pytest_config.as_ref().map(|c| c.to_ini());
             Ok(Arc::new(Problem {
                 slug,
                 folder,
                 test_path,
                 test_source,
                 extraction,
+                pytest_ini,
             }))
         })
         .collect()

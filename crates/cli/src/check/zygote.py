@@ -96,6 +96,8 @@ def child(req: dict, work: str) -> None:
             "solution": req["solution"],
             "assertions": req["assertions"],
             "bindings": req.get("bindings"),
+            "warning_filters": req.get("warning_filters"),
+            "pytest_ini": req.get("pytest_ini"),
             "test_source": req["test_source"],
             "test_filename": req["test_filename"],
         }
