@@ -475,12 +475,22 @@ def _evaluate_in_child(expr: str, module: str, solution: str, bindings: list | N
 
             signal.signal(signal.SIGALRM, alarm)
             signal.setitimer(signal.ITIMER_REAL, EVAL_TIMEOUT)
-            try:
+            def load():
                 spec = importlib.util.spec_from_file_location(module, solution)
                 mod = importlib.util.module_from_spec(spec)
                 sys.modules[module] = mod
                 spec.loader.exec_module(mod)
-                result = {"truthy": bool(eval(expr, runner.build_namespace(mod, bindings)))}
+                return mod
+
+            try:
+                checked = runner.evaluate_check(load, expr, bindings)  # the page's and `check`'s evaluator
+                if isinstance(checked.error, _Timeout):
+                    raise checked.error
+                if checked.error is not None:
+                    exc = checked.error
+                    result = {"truthy": False, "error": f"{type(exc).__name__}: {exc}"[:300]}
+                else:
+                    result = {"truthy": checked.outcome == "pass"}
             except _Timeout:
                 result = {"truthy": False, "error": f"timeout after {EVAL_TIMEOUT}s"}
             except BaseException as exc:  # noqa: BLE001 — everything an expression raises is a verdict

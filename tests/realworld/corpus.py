@@ -288,7 +288,8 @@ def solution_imports(source: str, module: str) -> tuple[list[list[str]], list[st
 
 
 def run_eval(python: pathlib.Path, root: pathlib.Path, path: pathlib.Path, module: str,
-             items: list[tuple[int, str]], bindings: list[dict] | None = None) -> dict[int, dict]:
+             items: list[tuple], bindings: list[dict] | None = None,
+             warning_filters: list[dict] | None = None) -> dict[int, dict]:
     """Each item's verdict; a crash or a hang is the verdict of the item it happened on, and the rest resume."""
     imports, star, modules = solution_imports(path.read_text(errors="replace"), module)
     results: dict[int, dict] = {}
@@ -302,6 +303,7 @@ def run_eval(python: pathlib.Path, root: pathlib.Path, path: pathlib.Path, modul
             job.write_text(json.dumps({"package": module, "sys_path": [str(_pytest_basedir(path))],
                                        "imports": imports, "star": star, "modules": modules, "items": pending,
                                        "timeout": EVAL_TIMEOUT, "fork": FORK, "bindings": bindings,
+                                       "warning_filters": warning_filters or [],
                                        "runner": str(ROOT / "www" / "py" / "runner.py")}))
             left = deadline - time.monotonic()
             error = None
@@ -321,7 +323,7 @@ def run_eval(python: pathlib.Path, root: pathlib.Path, path: pathlib.Path, modul
                 results[pending[0][0]] = {"i": pending[0][0], "truthy": False, "error": error}
                 pending = pending[1:]
             if time.monotonic() > deadline:
-                for idx, _ in pending:
+                for idx, *_ in pending:
                     results[idx] = {"i": idx, "truthy": False, "error": "not evaluated: file time limit"}
                 break
     return results
@@ -358,9 +360,11 @@ class FileResult:
 def check_file(python: pathlib.Path, pkg: dict, root: pathlib.Path, path: pathlib.Path, pyt: dict) -> FileResult:
     module = pkg["import"]
     ext = run_extract(path, module)
-    kept = [(i, a["expr"]) for i, a in enumerate(ext.get("assertions", [])) if a.get("status") == "kept"]
+    kept = [(i, a["expr"], a.get("warning_filters") or []) for i, a in enumerate(ext.get("assertions", []))
+            if a.get("status") == "kept"]
     started = time.monotonic()
-    verdicts = run_eval(python, root, path, module, kept, ext.get("bindings")) if kept else {}
+    verdicts = run_eval(python, root, path, module, kept, ext.get("bindings"),
+                        ext.get("warning_filters")) if kept else {}
     ext["eval_seconds"] = round(time.monotonic() - started, 2)
     collected = {nid.split("::", 1)[1] for nid in pyt.get("collected", []) if "::" in nid}
     deselected = {nid.split("::", 1)[1] for nid in pyt.get("deselected", []) if "::" in nid}

@@ -2,7 +2,7 @@
 
     python rw_eval.py JOB.json OUT.jsonl
 
-JOB: {"package": import name, "sys_path": [folders to put first], "imports": [[module, name], ...],
+JOB: {"package": import name, "warning_filters": the extraction's, "items": [[index, expr, own filters], ...], "sys_path": [folders to put first], "imports": [[module, name], ...],
 "star": [module, ...], "modules": [submodules imported by `import M.sub`], "items": [[index, expr], ...],
 "timeout": seconds, "fork": true, "bindings": the extraction's bindings or null, "runner": path of
 www/py/runner.py}.
@@ -32,6 +32,14 @@ import time
 
 class _Timeout(BaseException):
     pass
+
+
+class _nothing:
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False
 
 
 def _alarm(signum, frame):
@@ -84,9 +92,17 @@ def _namespace(job: dict) -> dict:
     return ns
 
 
-def _evaluate(expr: str, ns: dict, timeout: float) -> dict:
+def _evaluate(expr: str, ns: dict, timeout: float, filters: list | None = None) -> dict:
     signal.setitimer(signal.ITIMER_REAL, timeout)
     try:
+        if filters is not None:  # contract version 2: runner.py's evaluate_in, under the warning filters
+            checked = _RUNNER.evaluate_in(ns, expr, filters)
+            if isinstance(checked.error, _Timeout):
+                raise checked.error
+            if checked.error is not None:
+                exc = checked.error
+                return {"truthy": False, "error": f"{type(exc).__name__}: {exc}"[:300]}
+            return {"truthy": checked.outcome == "pass"}
         return {"truthy": bool(eval(expr, ns))}
     except _Timeout:
         return {"truthy": False, "error": f"timeout after {timeout}s"}
@@ -96,7 +112,7 @@ def _evaluate(expr: str, ns: dict, timeout: float) -> dict:
         signal.setitimer(signal.ITIMER_REAL, 0)
 
 
-def _in_child(expr: str, ns: dict, timeout: float) -> dict:
+def _in_child(expr: str, ns: dict, timeout: float, filters: list | None = None) -> dict:
     """Evaluate in a forked child: it starts from the freshly imported module and nothing it does comes back."""
     read_end, write_end = os.pipe()
     sys.stdout.flush()
@@ -105,7 +121,7 @@ def _in_child(expr: str, ns: dict, timeout: float) -> dict:
     if pid == 0:  # the child
         os.close(read_end)
         try:
-            data = json.dumps(_evaluate(expr, ns, timeout)).encode()
+            data = json.dumps(_evaluate(expr, ns, timeout, filters)).encode()
         except BaseException as exc:  # noqa: BLE001
             data = json.dumps({"truthy": False, "error": f"{type(exc).__name__}: {exc}"[:300]}).encode()
         with os.fdopen(write_end, "wb") as fh:
@@ -141,23 +157,30 @@ def main() -> None:
     sys.path[:0] = job["sys_path"]
     signal.signal(signal.SIGALRM, _alarm)
     timeout = job.get("timeout", 10)
+    file_filters = job.get("warning_filters") or []
     try:
-        ns = _namespace(job)
+        if _RUNNER is not None:  # the package is imported as pytest's collection imports the test file
+            with _RUNNER.pytest_warnings(file_filters):
+                ns = _namespace(job)
+        else:
+            ns = _namespace(job)
         failure = None
     except BaseException as exc:  # noqa: BLE001 — the package itself cannot be imported
         ns, failure = {}, f"importing {job['package']}: {type(exc).__name__}: {exc}"[:300]
     if _RUNNER is not None and not job.get("fork", True):
         _RUNNER.release_test_module(ns)  # each item builds (and registers) its own
-    for index, expr in job["items"]:
+    for index, expr, *own in job["items"]:
+        filters = None if _RUNNER is None else file_filters + (own[0] if own else [])
         if failure:
             result = {"truthy": False, "error": failure}
         elif job.get("fork", True):
-            result = _in_child(expr, ns, timeout)
+            result = _in_child(expr, ns, timeout, filters)
         else:  # a fresh import for every assertion, in this process
             item_ns = None
             try:
-                item_ns = _namespace(job)
-                result = _evaluate(expr, item_ns, timeout)
+                with _RUNNER.pytest_warnings(file_filters) if _RUNNER is not None else _nothing():
+                    item_ns = _namespace(job)
+                result = _evaluate(expr, item_ns, timeout, filters)
             except BaseException as exc:  # noqa: BLE001
                 result = {"truthy": False, "error": f"{type(exc).__name__}: {exc}"[:300]}
             finally:

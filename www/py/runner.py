@@ -56,6 +56,7 @@ __all__ = [
     "build_namespace",
     "eval_assertions",
     "evaluate_check",
+    "evaluate_in",
     "pytest_warnings",
     "release_test_module",
     "run_pytest",
@@ -631,25 +632,39 @@ def evaluate_check(
     ``load()`` loads the solution module afresh. It runs, with ``build_namespace``, under pytest's
     filters and ``file_filters`` (the extraction's ``warning_filters``), as pytest's collection
     imports the test file; what the solution changes in the filters goes with it. The expression
-    is then evaluated under those and ``own_filters`` (the check's ``warning_filters``), and what
-    reached ``sys.unraisablehook`` or ``threading.excepthook`` meanwhile is warned as pytest warns
-    it at the end of a test, so that an ``error`` filter fails the check. Where a filter raises,
-    garbage left from before is collected first, so that it is not attributed to this check.
-    KeyboardInterrupt is not caught."""
-    phase = "solution"
+    is then evaluated by ``evaluate_in``. KeyboardInterrupt is not caught."""
     strict = _has_error(file_filters) or _has_error(own_filters)
     namespace = None
-    with _Unraisables() as unraisables:
+    with _Unraisables():
         try:
             if strict:
                 gc.collect()
             with pytest_warnings(file_filters):
                 module = load()
                 namespace = build_namespace(module, bindings, resolve=resolve)
-            if strict:
+        except KeyboardInterrupt:
+            raise
+        except BaseException as exc:  # SystemExit from the solution is an error too
+            release_test_module(namespace)
+            return CheckOutcome("error", "solution", exc)
+    try:
+        return evaluate_in(namespace, expr, list(file_filters) + list(own_filters))
+    finally:
+        release_test_module(namespace)
+
+
+def evaluate_in(namespace: dict, expr: str, filters=()) -> CheckOutcome:
+    """``eval(expr, namespace)`` and its truth value as pytest runs a test: under pytest's filters and
+    ``filters`` (the extraction's, then the check's own), and what reached ``sys.unraisablehook`` or
+    ``threading.excepthook`` meanwhile is then warned as pytest warns it at the end of a test, so that
+    an ``error`` filter fails the check. Where a filter raises, garbage left from before is collected
+    first, so that it is not attributed to this check (pytest's run would attribute it to whichever
+    test runs when the collector does)."""
+    with _Unraisables() as unraisables:
+        try:
+            if _has_error(filters):
                 gc.collect()
-            phase = "assertion"
-            with pytest_warnings(list(file_filters) + list(own_filters)):
+            with pytest_warnings(filters):
                 unraisables.recording = True
                 value = eval(compile(expr, "<assertion>", "eval"), namespace)
                 truthy = bool(value)  # may raise (e.g. an object whose __bool__ raises)
@@ -658,11 +673,9 @@ def evaluate_check(
                 unraisables.report()
         except KeyboardInterrupt:
             raise
-        except BaseException as exc:  # SystemExit from the solution is an error too
-            return CheckOutcome("error", phase, exc)
-        finally:
-            release_test_module(namespace)
-    return CheckOutcome("pass" if truthy else "fail", phase, None, shown)
+        except BaseException as exc:
+            return CheckOutcome("error", "assertion", exc)
+    return CheckOutcome("pass" if truthy else "fail", "assertion", None, shown)
 
 
 def _evaluate_one(
