@@ -412,6 +412,16 @@ fn read_addopts(addopts: &str) -> Result<Addopts, String> {
             if !arg.starts_with("no:") {
                 return Err(format!("-p {arg}"));
             }
+            // Without pytest's warnings, unraisable-exception or thread-exception plugin, a
+            // warning or a finalizer's exception fails a test differently from what the evaluator
+            // reproduces (docs/contract.md, *Warnings*).
+            let plugin = arg.trim_start_matches("no:").trim();
+            if matches!(
+                plugin,
+                "warnings" | "unraisableexception" | "threadexception"
+            ) {
+                return Err(format!("-p {arg}"));
+            }
             out.disables_plugins = true;
         } else if let Some(arg) = value("-W") {
             out.warning_filters

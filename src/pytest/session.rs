@@ -68,7 +68,14 @@ pub fn apply(
     let config_filters = &judgement.warning_filters;
     let config_errors = any_error(config_filters);
     if config_errors {
-        if let Some(why) = collection_blocker(judgement, body, map, test_module, &marks.used) {
+        if let Some(why) = collection_blocker(
+            judgement,
+            body,
+            map,
+            test_module,
+            scope.solution_module_path(),
+            &marks.used,
+        ) {
             drop_all(
                 cases,
                 &format!("{config} turns warnings into errors, and {why}"),
@@ -120,7 +127,8 @@ pub fn apply(
         }
         let in_force = in_effect(config_filters, &marks_filters);
         let why = attribution_blocker(&in_force, test_module, solution)
-            .or_else(|| returns_value(case, &in_force, map));
+            .or_else(|| returns_value(case, &in_force, map))
+            .or_else(|| records_warnings(case));
         match why {
             Some(why) => case.not_run = Some(why),
             None => {
@@ -141,6 +149,7 @@ fn collection_blocker(
     body: &[Stmt],
     map: &SourceMap,
     test_module: &str,
+    solution: &str,
     used_marks: &[(String, u32)],
 ) -> Option<String> {
     let filters = in_effect(&judgement.warning_filters, &[]);
@@ -153,6 +162,14 @@ fn collection_blocker(
         if errs("PytestUnknownMarkWarning", &message, Some(test_module)) {
             return Some(format!(
                 "the mark `{name}` (line {line}) is not registered: pytest warns `PytestUnknownMarkWarning` while it imports the file, so it fails to collect it"
+            ));
+        }
+    }
+    if let Some((name, line)) = solution_test_names(body, map, solution) {
+        let message = "cannot collect test class because it has a __init__ constructor";
+        if errs("PytestCollectionWarning", message, None) {
+            return Some(format!(
+                "`{name}` on line {line} may bind a `Test…` class of the solution in the test module: pytest collects it, and one with a constructor makes it warn `PytestCollectionWarning`, so it fails to collect the file"
             ));
         }
     }
@@ -182,6 +199,49 @@ fn collection_blocker(
         }
     }
     None
+}
+
+/// A module-level import from which the solution may put a name pytest collects as a test class
+/// into the test module: `from M import *`, or a `Test…` name.
+fn solution_test_names(body: &[Stmt], map: &SourceMap, solution: &str) -> Option<(String, u32)> {
+    let top = solution.split('.').next().unwrap_or(solution);
+    body.iter().find_map(|s| match s {
+        Stmt::ImportFrom(i)
+            if i.level > 0
+                || i.module
+                    .as_ref()
+                    .is_some_and(|m| m.as_str().split('.').next() == Some(top)) =>
+        {
+            i.names
+                .iter()
+                .find(|a| {
+                    let bound = a.asname.as_ref().unwrap_or(&a.name).as_str();
+                    a.name.as_str() == "*" || bound.starts_with("Test")
+                })
+                .map(|a| {
+                    let module = i.module.as_ref().map(|m| m.as_str()).unwrap_or("");
+                    (
+                        format!("from {module} import {}", a.name),
+                        map.line(i.range.start()),
+                    )
+                })
+        }
+        _ => None,
+    })
+}
+
+/// Why a test that requests pytest's `recwarn` fixture cannot be kept: the fixture records every
+/// warning of the test (`simplefilter("always")` in front of the filters), so none of them fails it.
+fn records_warnings(case: &Case) -> Option<String> {
+    let p = &case.func.parameters;
+    p.posonlyargs
+        .iter()
+        .chain(&p.args)
+        .chain(&p.kwonlyargs)
+        .any(|a| a.parameter.name.as_str() == "recwarn")
+        .then(|| {
+            "the test requests pytest's `recwarn` fixture, which records its warnings instead of applying the warning filters to them".to_string()
+        })
 }
 
 /// Why a test that returns a value cannot be kept under these filters: pytest warns

@@ -664,9 +664,13 @@ def evaluate_in(namespace: dict, expr: str, filters=()) -> CheckOutcome:
         try:
             if _has_error(filters):
                 gc.collect()
+            # The test file was compiled when pytest collected it, under pytest's own filters (a
+            # configuration that makes compiling it an error drops the file).
+            with pytest_warnings():
+                code = compile(expr, "<assertion>", "eval")
             with pytest_warnings(filters):
                 unraisables.recording = True
-                value = eval(compile(expr, "<assertion>", "eval"), namespace)
+                value = eval(code, namespace)
                 truthy = bool(value)  # may raise (e.g. an object whose __bool__ raises)
                 shown = _safe_repr(value)
                 del value
