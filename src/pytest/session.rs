@@ -462,7 +462,7 @@ mod tests {
             ("import pytest\nfrom solution import f\n\n@pytest.mark.slow\ndef test_a():\n    assert f()\n", "the mark `slow` (line 4) is not registered"),
             ("from solution import f\n\nclass TestHelper:\n    def __init__(self):\n        pass\n\ndef test_a():\n    assert f()\n", "the class `TestHelper` (line 3) has a constructor"),
             ("import re\nfrom solution import f\n\ndef test_a():\n    assert re.match('\\d', f())\n", "compiling the file on line 5 warns `DeprecationWarning`"),
-            ("from solution import f\n\ndef test_a():\n    assert f() is 1\n", "warns `SyntaxWarning`"),
+            ("from solution import f\n\ndef test_a():\n    v = f() is 1\n    assert v\n", "warns `SyntaxWarning`"),
             ("from solution import f\n\ndef test_a():\n    assert (f(), 'why')\n", "warns `PytestAssertRewriteWarning`"),
         ];
         for (source, why) in cases {
