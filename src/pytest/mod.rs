@@ -4,6 +4,7 @@ pub mod compile_warnings;
 pub mod config;
 pub mod fixture_body;
 pub mod ids;
+pub mod import_warnings;
 pub mod markexpr;
 pub mod marks;
 pub mod session;

@@ -20,6 +20,7 @@ use ruff_python_ast::{Expr, Stmt};
 
 use super::compile_warnings::compile_warnings;
 use super::config::Judgement;
+use super::import_warnings::import_warnings;
 use super::markexpr::MarkExpr;
 use super::marks::{file_marks, param_marks, test_marks, MarkUse, ParamMarks};
 use super::warnings::{any_error, attribution_blocker, decides_error, in_effect, Filter};
@@ -71,6 +72,7 @@ pub fn apply(
         if let Some(why) = collection_blocker(
             judgement,
             body,
+            scope,
             map,
             test_module,
             scope.solution_module_path(),
@@ -127,6 +129,7 @@ pub fn apply(
         }
         let in_force = in_effect(config_filters, &marks_filters);
         let why = attribution_blocker(&in_force, test_module, solution)
+            .or_else(|| replays_under_marks(scope, &marks_filters, map))
             .or_else(|| returns_value(case, &in_force, map))
             .or_else(|| records_warnings(case));
         match why {
@@ -147,6 +150,7 @@ pub fn apply(
 fn collection_blocker(
     judgement: &Judgement,
     body: &[Stmt],
+    scope: &ModuleScope,
     map: &SourceMap,
     test_module: &str,
     solution: &str,
@@ -184,6 +188,18 @@ fn collection_blocker(
                 class.name,
                 map.line(class.range.start())
             ));
+        }
+    }
+    for warning in import_warnings(body, scope, map, solution) {
+        let category = match warning.categories {
+            None => Some("a warning of any category"),
+            Some(categories) => categories
+                .iter()
+                .find(|c| errs(c, &warning.message, None))
+                .copied(),
+        };
+        if category.is_some() {
+            return Some(format!("{}: pytest fails to collect it", warning.why));
         }
     }
     for warning in compile_warnings(body, map) {
@@ -228,6 +244,29 @@ fn solution_test_names(body: &[Stmt], map: &SourceMap, solution: &str) -> Option
         }
         _ => None,
     })
+}
+
+/// Why a test with `filterwarnings` marks cannot be kept when its expressions replay import-time
+/// code (the file's prelude, a conftest's): pytest ran that code while it imported the file, under
+/// the configuration's filters only, and the expression runs it under the marks' too.
+fn replays_under_marks(scope: &ModuleScope, marks: &[Filter], map: &SourceMap) -> Option<String> {
+    if marks.is_empty() {
+        return None;
+    }
+    let replayed = scope
+        .prelude
+        .iter()
+        .find(|p| !matches!(p, crate::module::PreludeStmt::Stmt { inert: true, .. }));
+    let what = match replayed {
+        Some(p) => format!("module-level code on line {}", map.line(p.range().start())),
+        None => scope
+            .conftest_replays
+            .first()
+            .map(|r| format!("{} (line {})", r.label, r.line))?,
+    };
+    Some(format!(
+        "its expressions replay {what}, which pytest ran while it imported the file, before the test's `filterwarnings` marks applied"
+    ))
 }
 
 /// Why a test that requests pytest's `recwarn` fixture cannot be kept: the fixture records every

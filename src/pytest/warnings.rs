@@ -20,10 +20,9 @@ pub struct Filter {
     pub lineno: u32,
 }
 
-/// The actions `warnings` knows, in the order it completes a prefix (`warnings._getaction`).
-const ACTIONS: [&str; 7] = [
-    "default", "always", "all", "ignore", "module", "once", "error",
-];
+/// The actions `warnings` knows, in the order it completes a prefix (`warnings._getaction`);
+/// `all` is an alias of `always` there, and `warnings.filterwarnings` accepts only these six.
+const ACTIONS: [&str; 6] = ["default", "always", "ignore", "module", "once", "error"];
 
 impl Filter {
     /// Parses `action:message:category:module:lineno` as pytest does (`parse_warning_filter`):
@@ -38,6 +37,8 @@ impl Filter {
         parts.resize(5, "");
         let action = if parts[0].is_empty() {
             "default"
+        } else if parts[0] == "all" {
+            "always"
         } else {
             ACTIONS
                 .iter()
@@ -384,6 +385,8 @@ mod tests {
         );
         assert_eq!(Filter::parse("err", false).unwrap().action, "error");
         assert_eq!(Filter::parse("", false).unwrap().action, "default");
+        assert_eq!(Filter::parse("all", false).unwrap().action, "always");
+        assert_eq!(Filter::parse("al", false).unwrap().action, "always");
         assert!(Filter::parse("bogus", false).is_err());
         assert!(Filter::parse("a:b:c:d:e:f", false).is_err());
         assert!(Filter::parse("error:::m:-1", false).is_err());
