@@ -21,6 +21,7 @@ mod source;
 mod unittest;
 
 pub mod bench;
+pub mod mutants;
 pub mod verdict;
 
 pub mod model;

@@ -102,6 +102,15 @@ enum Command {
         /// code you trust, or where the sandbox cannot start (not Linux, no user namespaces).
         #[arg(long)]
         no_sandbox: bool,
+        /// Also run mutants of each solution (comparison flips, constants ± 1, negated conditions,
+        /// …) both ways: the mutation score per problem, the surviving mutants as diffs, and which
+        /// tests and checks kill each one. `--mutants=N` keeps at most N per solution, spread over
+        /// the file.
+        #[arg(long, value_name = "N", num_args = 0..=1, require_equals = true)]
+        mutants: Option<Option<usize>>,
+        /// Wall-clock limit per mutant, in seconds (with `--mutants`; at most `--timeout`).
+        #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u64).range(1..))]
+        mutant_timeout: u64,
     },
     /// Merge the JSON lines of `check --jsonl` runs (shards) into one report.
     Report {
@@ -181,6 +190,8 @@ fn run() -> i32 {
             jsonl,
             junit,
             no_sandbox,
+            mutants,
+            mutant_timeout,
         } => check::run_check(check::CheckArgs {
             paths,
             solutions: match (solution, solutions) {
@@ -200,6 +211,10 @@ fn run() -> i32 {
             shard,
             format: format(json, jsonl, junit),
             sandbox: !no_sandbox,
+            mutants: mutants.map(|cap| check::MutantOptions {
+                cap,
+                timeout_secs: mutant_timeout.min(timeout),
+            }),
         }),
         Command::Report { files, json, junit } => {
             check::run_report(&files, format(json, None, junit))

@@ -72,6 +72,9 @@ pub struct PairResult {
     pub collection_errors: Vec<String>,
     pub rows: Vec<Row>,
     pub verdicts: BTreeMap<Verdict, usize>,
+    /// With `--mutants`: each mutant of the solution run both ways (the kill matrix).
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub mutants: Option<Vec<super::mutants::MutantRun>>,
 }
 
 fn eval_outcome(word: Option<&str>) -> EvalOutcome {

@@ -5,10 +5,12 @@
 //! - [`exec`]: the Python side, the page's `www/py/runner.py` behind a fork server;
 //! - [`sandbox`]: bubblewrap around each fork server (unless `--no-sandbox`);
 //! - [`join`]: both views into rows with verdicts; [`report`]: the totals;
+//! - [`mutants`]: `--mutants`, each mutant of a solution run both ways, its kill matrix and scores;
 //! - [`render`]: the table and JUnit; [`progress`]: a bar on a terminal, lines when piped.
 
 mod exec;
 mod join;
+mod mutants;
 mod plan;
 mod progress;
 mod render;
@@ -21,12 +23,14 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc;
 
 use bench_explorer::model::Status;
+use bench_explorer::mutants::Mutant;
 use bench_explorer::Stage;
 
 use crate::Fatal;
 pub use exec::Limits;
 use exec::{Answer, KeptExpr, Request, Scripts, Zygote};
 use join::{PairResult, RunStatus};
+use mutants::MutantRun;
 pub use plan::{Shard, Solutions};
 use report::Report;
 use sandbox::Sandbox;
@@ -50,6 +54,8 @@ pub struct CheckArgs {
     pub format: Format,
     /// Run every candidate under bubblewrap (false only with `--no-sandbox`).
     pub sandbox: bool,
+    /// `--mutants[=N]`.
+    pub mutants: Option<MutantOptions>,
 }
 
 fn stage_id(stage: Stage) -> String {
@@ -59,18 +65,19 @@ fn stage_id(stage: Stage) -> String {
         .unwrap_or_default()
 }
 
-fn run_pair(
-    zygote: &mut Option<Zygote>,
-    pair: &plan::Pair,
-    args: &CheckArgs,
-    scripts: &Scripts,
-    sandbox: Option<&Sandbox>,
-) -> Result<PairResult, Fatal> {
-    let problem = &pair.problem;
-    let solution = std::fs::read_to_string(&pair.solution_path)
-        .map_err(|e| Fatal(format!("cannot read {}: {e}", pair.solution_path.display())))?;
-    let request = Request {
-        solution: &solution,
+/// `--mutants[=N]`: run mutants of each solution too.
+#[derive(Clone, Copy)]
+pub struct MutantOptions {
+    /// At most this many mutants per solution, spread over the file.
+    pub cap: Option<usize>,
+    /// The wall-clock limit of each mutant's run, in seconds (a mutant that loops forever is
+    /// common: a negated `while`).
+    pub timeout_secs: u64,
+}
+
+fn request<'a>(problem: &'a plan::Problem, solution: &'a str, limits: Limits) -> Request<'a> {
+    Request {
+        solution,
         assertions: problem
             .extraction
             .assertions
@@ -94,13 +101,23 @@ fn run_pair(
             .file_name()
             .and_then(|n| n.to_str())
             .unwrap_or("test_solution.py"),
-        timeout: args.limits.timeout_secs,
-        memory_mb: args.limits.memory_mb,
-    };
+        timeout: limits.timeout_secs,
+        memory_mb: limits.memory_mb,
+    }
+}
+
+/// Run one solution text both ways in this thread's fork server (started on first use).
+fn answer(
+    zygote: &mut Option<Zygote>,
+    request: &Request,
+    args: &CheckArgs,
+    scripts: &Scripts,
+    sandbox: Option<&Sandbox>,
+) -> Result<Answer, Fatal> {
     if zygote.is_none() {
         *zygote = Some(Zygote::start(&args.python, scripts, sandbox)?);
     }
-    let answer = match zygote.as_mut().map(|z| z.run(&request)) {
+    Ok(match zygote.as_mut().map(|z| z.run(request)) {
         Some(Ok(answer)) => answer,
         _ => {
             // The server itself died (it never runs solution code; something killed it): report
@@ -113,7 +130,25 @@ fn run_pair(
                 wall_ms: 0.0,
             }
         }
-    };
+    })
+}
+
+fn run_pair(
+    zygote: &mut Option<Zygote>,
+    pair: &plan::Pair,
+    solution: &str,
+    args: &CheckArgs,
+    scripts: &Scripts,
+    sandbox: Option<&Sandbox>,
+) -> Result<PairResult, Fatal> {
+    let problem = &pair.problem;
+    let answer = answer(
+        zygote,
+        &request(problem, solution, args.limits),
+        args,
+        scripts,
+        sandbox,
+    )?;
     let (pytest, collection_errors, rows) = join::join(&problem.extraction, &answer);
     let status = match answer.status.as_str() {
         "ok" => RunStatus::Ok,
@@ -137,12 +172,107 @@ fn run_pair(
         pytest,
         collection_errors,
         rows,
+        mutants: None,
     })
+}
+
+/// One unit of work: a pair's solution, or one mutant of it.
+#[derive(Clone, Copy)]
+enum Job {
+    Pair(usize),
+    Mutant(usize, usize),
+}
+
+enum Done {
+    Pair(usize, PairResult),
+    Mutant(usize, usize, MutantRun),
+}
+
+/// What the jobs index: the pairs, each one's solution text and its mutants.
+struct Work<'a> {
+    pairs: &'a [plan::Pair],
+    sources: &'a [String],
+    mutants: &'a [Vec<Mutant>],
+}
+
+fn run_job(
+    zygote: &mut Option<Zygote>,
+    job: Job,
+    work: &Work,
+    args: &CheckArgs,
+    scripts: &Scripts,
+    sandbox: Option<&Sandbox>,
+) -> Result<Done, Fatal> {
+    let Work {
+        pairs,
+        sources,
+        mutants,
+    } = work;
+    match job {
+        Job::Pair(i) => run_pair(zygote, &pairs[i], &sources[i], args, scripts, sandbox)
+            .map(|p| Done::Pair(i, p)),
+        Job::Mutant(i, j) => {
+            let mutant = &mutants[i][j];
+            let limits = Limits {
+                timeout_secs: args
+                    .mutants
+                    .map_or(args.limits.timeout_secs, |m| m.timeout_secs),
+                ..args.limits
+            };
+            let problem = &pairs[i].problem;
+            let answer = answer(
+                zygote,
+                &request(problem, &mutant.source, limits),
+                args,
+                scripts,
+                sandbox,
+            )?;
+            Ok(Done::Mutant(
+                i,
+                j,
+                mutants::judge(&problem.extraction, mutant, &answer),
+            ))
+        }
+    }
+}
+
+/// A pair's results as they come in: done when its own run and every mutant's are.
+struct Slot {
+    pair: Option<PairResult>,
+    mutants: Vec<Option<MutantRun>>,
+    left: usize,
 }
 
 pub fn run_check(args: CheckArgs) -> Result<i32, Fatal> {
     let problems = plan::problems(&args.paths, args.stage)?;
     let pairs = plan::pairs(&problems, &args.solutions, args.shard)?;
+    let sources = pairs
+        .iter()
+        .map(|pair| {
+            std::fs::read_to_string(&pair.solution_path)
+                .map_err(|e| Fatal(format!("cannot read {}: {e}", pair.solution_path.display())))
+        })
+        .collect::<Result<Vec<String>, Fatal>>()?;
+    let mutants: Vec<Vec<Mutant>> = sources
+        .iter()
+        .map(|source| match args.mutants {
+            Some(m) => bench_explorer::mutants::mutants(source, m.cap),
+            None => Vec::new(),
+        })
+        .collect();
+    let mut jobs = Vec::new();
+    for (i, ms) in mutants.iter().enumerate() {
+        jobs.push(Job::Pair(i));
+        jobs.extend((0..ms.len()).map(|j| Job::Mutant(i, j)));
+    }
+    let mut slots: Vec<Slot> = mutants
+        .iter()
+        .map(|ms| Slot {
+            pair: None,
+            mutants: vec![None; ms.len()],
+            left: ms.len() + 1,
+        })
+        .collect();
     let scripts = Scripts::write()?;
     // Never silently unsandboxed: no bwrap (or one that cannot start) is a usage error.
     let sandbox = if args.sandbox {
@@ -164,48 +294,68 @@ pub fn run_check(args: CheckArgs) -> Result<i32, Fatal> {
         )),
         _ => None,
     };
-    let jobs = args.jobs.clamp(1, pairs.len());
+    let threads = args.jobs.clamp(1, jobs.len());
     let next = AtomicUsize::new(0);
-    let (tx, rx) = mpsc::channel::<Result<PairResult, Fatal>>();
-    let mut bar = progress::Progress::new(pairs.len());
+    let (tx, rx) = mpsc::channel::<Result<Done, Fatal>>();
+    let mut bar = progress::Progress::new(jobs.len());
     let mut results = Vec::with_capacity(pairs.len());
     let mut first_error = None;
+    let work = Work {
+        pairs: &pairs,
+        sources: &sources,
+        mutants: &mutants,
+    };
     std::thread::scope(|scope| {
         let mut first = Some(first);
-        for _ in 0..jobs {
+        for _ in 0..threads {
             let tx = tx.clone();
-            let (pairs, args, scripts, next) = (&pairs, &args, &scripts, &next);
+            let (jobs, work, args, scripts, next) = (&jobs, &work, &args, &scripts, &next);
             let mut zygote = first.take();
             scope.spawn(move || loop {
                 let i = next.fetch_add(1, Ordering::SeqCst);
-                let Some(pair) = pairs.get(i) else { break };
-                if tx
-                    .send(run_pair(&mut zygote, pair, args, scripts, sandbox))
-                    .is_err()
-                {
+                let Some(job) = jobs.get(i) else { break };
+                let done = run_job(&mut zygote, *job, work, args, scripts, sandbox);
+                if tx.send(done).is_err() {
                     break;
                 }
             });
         }
         drop(tx);
         for result in rx {
-            match result {
-                Ok(pair) => {
+            let i = match result {
+                Ok(Done::Pair(i, pair)) => {
                     bar.finished(&pair);
-                    if let Some(out) = jsonl.as_mut() {
-                        let line = serde_json::to_string(&pair).unwrap_or_default();
-                        if let Err(e) = writeln!(out, "{line}").and_then(|_| out.flush()) {
-                            first_error
-                                .get_or_insert(Fatal(format!("cannot write the JSON lines: {e}")));
-                        }
-                    }
-                    results.push(pair);
+                    slots[i].pair = Some(pair);
+                    i
+                }
+                Ok(Done::Mutant(i, j, run)) => {
+                    bar.mutant(&pairs[i].problem.slug, &run);
+                    slots[i].mutants[j] = Some(run);
+                    i
                 }
                 Err(e) => {
                     first_error.get_or_insert(e);
                     next.store(usize::MAX / 2, Ordering::SeqCst);
+                    continue;
+                }
+            };
+            slots[i].left -= 1;
+            if slots[i].left > 0 {
+                continue;
+            }
+            let Some(mut pair) = slots[i].pair.take() else {
+                continue;
+            };
+            if args.mutants.is_some() {
+                pair.mutants = Some(slots[i].mutants.drain(..).flatten().collect());
+            }
+            if let Some(out) = jsonl.as_mut() {
+                let line = serde_json::to_string(&pair).unwrap_or_default();
+                if let Err(e) = writeln!(out, "{line}").and_then(|_| out.flush()) {
+                    first_error.get_or_insert(Fatal(format!("cannot write the JSON lines: {e}")));
                 }
             }
+            results.push(pair);
         }
     });
     bar.done();

@@ -50,6 +50,24 @@ impl Progress {
         }
     }
 
+    /// One mutant run (`--mutants`): counted; a line only when piped.
+    pub fn mutant(&mut self, problem: &str, run: &super::mutants::MutantRun) {
+        self.done += 1;
+        match &self.bar {
+            Some(bar) => bar.inc(1),
+            None => {
+                let _ = writeln!(
+                    std::io::stderr(),
+                    "[{}/{}] {problem} · mutant {} · {}",
+                    self.done,
+                    self.total,
+                    run.id,
+                    run.outcome.label()
+                );
+            }
+        }
+    }
+
     pub fn done(&self) {
         if let Some(bar) = &self.bar {
             bar.finish_and_clear();

@@ -8,6 +8,7 @@ use bench_explorer::model::Status;
 use bench_explorer::verdict::Verdict;
 
 use super::join::{PairResult, RunStatus};
+use super::mutants::{MutantRun, Score};
 use super::report::Report;
 use super::sandbox::Mode;
 
@@ -49,6 +50,10 @@ pub fn table(out: &mut impl Write, report: &Report) -> io::Result<()> {
     for (_, title) in COLUMNS {
         write!(out, " {title:>9}")?;
     }
+    let with_mutants = report.mutants.is_some();
+    if with_mutants {
+        write!(out, " {:>9}", "mutants")?;
+    }
     writeln!(out, "  run{BOLD:#}")?;
     for p in &report.pairs {
         let lies = cell(p, Verdict::MeasurementBug) + cell(p, Verdict::PhantomPass) > 0;
@@ -60,6 +65,10 @@ pub fn table(out: &mut impl Write, report: &Report) -> io::Result<()> {
         )?;
         for (v, _) in COLUMNS {
             write!(out, " {:>9}", cell(p, v))?;
+        }
+        if with_mutants {
+            let score = Score::of(p).map_or("-".into(), |s| s.cell());
+            write!(out, " {score:>9}")?;
         }
         writeln!(out, "  {}{style:#}", status_word(p))?;
     }
@@ -100,6 +109,9 @@ pub fn table(out: &mut impl Write, report: &Report) -> io::Result<()> {
             )?;
         }
     }
+    if with_mutants {
+        mutant_details(out, report)?;
+    }
     let t = &report.totals;
     writeln!(
         out,
@@ -120,6 +132,14 @@ pub fn table(out: &mut impl Write, report: &Report) -> io::Result<()> {
         };
         writeln!(out, "  {style}{:<22} {n:>6}{style:#}", v.label())?;
     }
+    if let Some(m) = &report.mutants {
+        let differences = if m.differences > 0 { RED } else { Style::new() };
+        writeln!(
+            out,
+            "{BOLD}mutants{BOLD:#}: {} generated, {} killed ({} by the time limit, {} crashed), {} survived, {differences}{} differences between the views{differences:#}",
+            m.generated, m.killed, m.timeouts, m.crashes, m.survived, m.differences
+        )?;
+    }
     if !t.shapes.is_empty() {
         writeln!(out, "{BOLD}by shape{BOLD:#}")?;
         for (shape, verdicts) in &t.shapes {
@@ -129,6 +149,69 @@ pub fn table(out: &mut impl Write, report: &Report) -> io::Result<()> {
                 .collect();
             writeln!(out, "  {:<28} {}", shape.id(), parts.join(", "))?;
         }
+    }
+    Ok(())
+}
+
+/// `--mutants`: per pair, the mutants the two views judge differently, then the survivors with
+/// their diffs.
+fn mutant_details(out: &mut impl Write, report: &Report) -> io::Result<()> {
+    for p in &report.pairs {
+        let runs = p.mutants.as_deref().unwrap_or_default();
+        let differing: Vec<&MutantRun> = runs.iter().filter(|m| m.difference.is_some()).collect();
+        let survivors: Vec<&MutantRun> = runs.iter().filter(|m| !m.outcome.killed()).collect();
+        if differing.is_empty() && survivors.is_empty() {
+            continue;
+        }
+        let score = Score::of(p).map_or(String::new(), |s| s.cell());
+        writeln!(
+            out,
+            "\n{BOLD}{} · {} mutants: {score} killed{BOLD:#}",
+            p.problem, p.solution
+        )?;
+        for m in differing {
+            let why = m.difference.map_or("", |d| d.label());
+            writeln!(
+                out,
+                "  {RED}{} difference{RED:#} ({why}; pytest: {}; checks: {}) {}",
+                m.id,
+                list(&m.killed_by_tests),
+                list(&m.killed_by_checks),
+                m.description
+            )?;
+            diff_lines(out, &m.diff)?;
+        }
+        for m in survivors {
+            writeln!(
+                out,
+                "  {} {} [{}] {}",
+                m.id,
+                m.outcome.label(),
+                m.operator,
+                m.description
+            )?;
+            diff_lines(out, &m.diff)?;
+        }
+    }
+    Ok(())
+}
+
+fn list(names: &[String]) -> String {
+    if names.is_empty() {
+        "none".into()
+    } else {
+        names.join(", ")
+    }
+}
+
+fn diff_lines(out: &mut impl Write, diff: &str) -> io::Result<()> {
+    for line in diff.lines() {
+        let style = match line.as_bytes().first() {
+            Some(b'-') => AnsiColor::Red.on_default(),
+            Some(b'+') => AnsiColor::Green.on_default(),
+            _ => DIM,
+        };
+        writeln!(out, "      {style}{line}{style:#}")?;
     }
     Ok(())
 }

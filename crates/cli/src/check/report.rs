@@ -8,6 +8,7 @@ use bench_explorer::Shape;
 use serde::{Deserialize, Serialize};
 
 use super::join::{PairResult, RunStatus};
+use super::mutants::Summary;
 use super::sandbox::Mode;
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -29,6 +30,9 @@ pub struct Report {
     #[serde(default)]
     pub sandbox: Vec<Mode>,
     pub totals: Totals,
+    /// With `--mutants`: the mutation score of each pair and the totals.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub mutants: Option<Summary>,
     pub pairs: Vec<PairResult>,
 }
 
@@ -71,6 +75,7 @@ impl Report {
             stages,
             sandbox,
             totals,
+            mutants: Summary::of(&pairs),
             pairs,
         }
     }
