@@ -470,8 +470,17 @@ fn module_scope<'a>(
     options: &Options,
     error_ranges: &[TextRange],
 ) -> ModuleScope<'a> {
-    let mut scope = ModuleScope::analyse(body, map, &options.solution_modules, error_ranges);
     let prepend = crate::pytest::config::import_mode_is_prepend(options.pytest_config.as_ref());
+    // pytest imported the solution before the file's code runs when a conftest or the test's
+    // own package imported it first.
+    let after_solution = crate::conftest::imports_solution_first(options, prepend);
+    let mut scope = ModuleScope::analyse(
+        body,
+        map,
+        &options.solution_modules,
+        error_ranges,
+        after_solution,
+    );
     crate::conftest::apply(
         &mut scope,
         &options.conftests,

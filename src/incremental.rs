@@ -396,6 +396,7 @@ fn scope_digest(a: &Analysis) -> ScopeDigest {
         solution_modules,
         globals,
         fixtures,
+        inert_classes,
         global_barriers,
         star_import,
         fixture_functions,
@@ -419,6 +420,7 @@ fn scope_digest(a: &Analysis) -> ScopeDigest {
     d.str(slug);
     d.strs(loaders);
     d.strs(solution_modules);
+    d.strs(inert_classes);
     let mut names: Vec<&String> = fixtures.keys().collect();
     names.sort();
     d.u32(names.len() as u32);

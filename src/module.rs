@@ -96,6 +96,9 @@ pub struct ModuleScope<'a> {
     pub solution_modules: Vec<String>,
     pub globals: HashMap<String, Global<'a>>,
     pub fixtures: HashMap<String, Fixture<'a>>,
+    /// Classes of the file that making an instance of, with no arguments, runs none of its code
+    /// (see `inert_classes`), once their `class` statement has run.
+    pub inert_classes: HashSet<String>,
     /// Autouse fixtures and module-level statements that run before every test and may change state.
     pub global_barriers: Vec<(u32, String)>,
     /// `from solution import *`: unknown names may come from the solution.
@@ -203,19 +206,30 @@ impl<'m, 's> FileFacts<'m, 's> {
 impl<'a> ModuleScope<'a> {
     /// `errors`: the file's syntax-error ranges; a statement containing one binds only `Computed`
     /// names (what the parser recovered is not what was written).
+    /// `after_solution`: pytest imported a solution module before the file's code runs (a
+    /// conftest or the test's package imports it), as in [`ModuleScope::analyse_conftest`].
     pub fn analyse(
         body: &'a [Stmt],
         map: &SourceMap,
         solution_modules: &[String],
         errors: &[TextRange],
+        after_solution: bool,
     ) -> Self {
         let mut scope = ModuleScope::empty(solution_modules);
+        scope.after_solution = after_solution;
         scope.loaders = solution_loaders(body, &scope.solution_modules);
         let file = FileFacts::of(body, map);
+        let inert_classes = inert_classes(body);
         for stmt in body {
             match syntax_error_in(stmt, map.source, errors) {
                 Some(error) => scope.bind_broken(stmt, map, map.line(error.start())),
                 None => scope.bind(stmt, &file),
+            }
+            // Only once it is defined: a call before the `class` statement raises.
+            if let Stmt::ClassDef(c) = stmt {
+                if inert_classes.contains(c.name.as_str()) {
+                    scope.inert_classes.insert(c.name.to_string());
+                }
             }
         }
         scope.untrust_global_declared(body, map);
@@ -306,6 +320,7 @@ impl<'a> ModuleScope<'a> {
                 .collect(),
             globals: HashMap::default(),
             fixtures: HashMap::default(),
+            inert_classes: HashSet::default(),
             global_barriers: Vec::new(),
             star_import: false,
             fixture_functions: HashSet::default(),
@@ -1432,6 +1447,11 @@ impl<'a> ModuleScope<'a> {
             if self.loaders.contains(n.id.as_str()) {
                 return true;
             }
+            // `Marker()`: an instance of a class of the file whose construction runs none of its
+            // code (`object.__new__` and `object.__init__`, which take no arguments).
+            if self.inert_classes.contains(n.id.as_str()) && c.arguments.is_empty() {
+                return true;
+            }
         }
         let Some(dotted) = dotted_name(&c.func).or_else(|| {
             // `Path(__file__).parent.joinpath(...)`: a method of a path built from a path.
@@ -1471,6 +1491,7 @@ impl<'a> ModuleScope<'a> {
                     || full == "collections.namedtuple"
                     || full.starts_with("typing.")
                     || full == "re.compile"
+                    || full == "re.escape"
                     // unittest's skip decorators, on literal reasons and conditions: they only
                     // mark the function they decorate.
                     || (matches!(
@@ -1950,6 +1971,62 @@ fn changed_in_expr(expr: &Expr) -> Vec<String> {
 }
 
 /// Names a `global` statement declares anywhere in the file (in any function or class body).
+/// Module-level classes that making an instance of, with no arguments, runs no code of the file:
+/// no decorator, no base but `object`, no keyword (a metaclass), a body of methods and plain
+/// assignments that defines none of `__init__`, `__new__`, `__del__` (a finalizer runs when the
+/// instance is dropped) or `__class__`; the only module-level binding of its name, which no
+/// `global` statement rebinds.
+fn inert_classes(body: &[Stmt]) -> HashSet<String> {
+    const RUN_ON_CONSTRUCTION: [&str; 4] = ["__init__", "__new__", "__del__", "__class__"];
+    let mut bindings: HashMap<String, usize> = HashMap::default();
+    for stmt in body {
+        let mut bound = BoundNames::default();
+        bound.visit_stmt(stmt);
+        for name in bound.names {
+            *bindings.entry(name).or_default() += 1;
+        }
+    }
+    let declared: HashSet<String> = global_declared(body).into_iter().map(|(n, _)| n).collect();
+    let object_base = !bindings.contains_key("object");
+    body.iter()
+        .filter_map(|s| match s {
+            Stmt::ClassDef(c) => Some(c),
+            _ => None,
+        })
+        .filter(|c| {
+            let plain_bases = c.arguments.as_deref().is_none_or(|a| {
+                a.keywords.is_empty()
+                    && match a.args.as_ref() {
+                        [] => true,
+                        [Expr::Name(n)] => n.id.as_str() == "object" && object_base,
+                        _ => false,
+                    }
+            });
+            let plain_body = c.body.iter().all(|s| {
+                matches!(
+                    s,
+                    Stmt::FunctionDef(_) | Stmt::Assign(_) | Stmt::AnnAssign(_) | Stmt::Pass(_)
+                ) || matches!(s, Stmt::Expr(e) if e.value.is_string_literal_expr())
+            });
+            let defines = |name: &str| {
+                c.body.iter().any(|s| {
+                    let mut bound = BoundNames::default();
+                    bound.visit_stmt(s);
+                    bound.names.iter().any(|n| n == name)
+                })
+            };
+            c.decorator_list.is_empty()
+                && c.type_params.is_none()
+                && plain_bases
+                && plain_body
+                && !RUN_ON_CONSTRUCTION.iter().any(|n| defines(n))
+                && bindings.get(c.name.as_str()) == Some(&1)
+                && !declared.contains(c.name.as_str())
+        })
+        .map(|c| c.name.to_string())
+        .collect()
+}
+
 fn global_declared(body: &[Stmt]) -> Vec<(String, TextRange)> {
     #[derive(Default)]
     struct Finder(Vec<(String, TextRange)>);

@@ -257,7 +257,8 @@ mod tests {
     fn found(src: &str) -> Vec<String> {
         let parsed = ruff_python_parser::parse_module(src).unwrap();
         let map = SourceMap::new(src, parsed.tokens());
-        let scope = ModuleScope::analyse(parsed.suite(), &map, &["solution".to_string()], &[]);
+        let scope =
+            ModuleScope::analyse(parsed.suite(), &map, &["solution".to_string()], &[], false);
         import_warnings(parsed.suite(), &scope, &map, "solution")
             .into_iter()
             .map(|w| w.why)
