@@ -28,6 +28,7 @@ STATED = {
     "runs_under_pytest_detection": "pytest's own process (PYTEST_CURRENT_TEST, sys.modules)",
     "test_file_import_fails": "a test-file import that fails",
     "collection_probes_module_getattr": "pytest's own process (its collection reads every module-level object)",
+    "lifetime_local_past_assert_error": "garbage collected at another time (a test's local is released when the check is done)",
 }
 
 CASES = sorted(p for p in HERE.iterdir() if p.is_dir() and (p / "solution.py").exists())
