@@ -542,10 +542,35 @@ fn rebound_tests<'b>(
 fn deleted_names(body: &[Stmt]) -> HashSet<(&str, usize)> {
     let mut out = HashSet::default();
     for (i, stmt) in body.iter().enumerate() {
-        let Stmt::Delete(d) = stmt else { continue };
-        for t in &d.targets {
-            let Expr::Name(n) = t else { continue };
-            let name = n.id.as_str();
+        // `test_helper.__test__ = False` after the `def`: pytest reads `__test__` when it collects
+        // the module, after the whole of it ran, and collects nothing under that name. (The last
+        // such store decides.)
+        let disabled: Vec<&str> = match stmt {
+            Stmt::Delete(d) => d
+                .targets
+                .iter()
+                .filter_map(|t| match t {
+                    Expr::Name(n) => Some(n.id.as_str()),
+                    _ => None,
+                })
+                .collect(),
+            Stmt::Assign(a) => match (a.targets.as_slice(), falsy_literal(&a.value)) {
+                ([Expr::Attribute(t)], Some(true))
+                    if t.attr.as_str() == "__test__"
+                        && !body[i + 1..].iter().any(|s| {
+                            stores_test_attr(s, t.value.as_name_expr().map(|n| n.id.as_str()))
+                        }) =>
+                {
+                    t.value
+                        .as_name_expr()
+                        .map(|n| vec![n.id.as_str()])
+                        .unwrap_or_default()
+                }
+                _ => Vec::new(),
+            },
+            _ => Vec::new(),
+        };
+        for name in disabled {
             let def = body[..i].iter().rposition(|s| match s {
                 Stmt::FunctionDef(f) => f.name.as_str() == name,
                 Stmt::ClassDef(c) => c.name.as_str() == name,
@@ -566,6 +591,27 @@ fn deleted_names(body: &[Stmt]) -> HashSet<(&str, usize)> {
         }
     }
     out
+}
+
+/// Whether an expression is a literal Python takes as false (`Some(true)`) or true (`Some(false)`).
+fn falsy_literal(e: &Expr) -> Option<bool> {
+    match e {
+        Expr::BooleanLiteral(b) => Some(!b.value),
+        Expr::NoneLiteral(_) => Some(true),
+        Expr::NumberLiteral(n) => match &n.value {
+            ast::Number::Int(i) => Some(i.as_u64() == Some(0)),
+            _ => None,
+        },
+        Expr::StringLiteral(s) => Some(s.value.is_empty()),
+        _ => None,
+    }
+}
+
+/// Whether a statement stores `name.__test__` (any `__test__` store when the name is unknown).
+fn stores_test_attr(stmt: &Stmt, name: Option<&str>) -> bool {
+    matches!(stmt, Stmt::Assign(a) if a.targets.iter().any(|t| matches!(t,
+        Expr::Attribute(at) if at.attr.as_str() == "__test__"
+            && name.is_none_or(|n| matches!(at.value.as_ref(), Expr::Name(m) if m.id.as_str() == n)))))
 }
 
 /// A class's marks: its body's `pytestmark`, then its decorators bottom-up (evaluated where the

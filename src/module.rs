@@ -1406,6 +1406,20 @@ impl<'a> ModuleScope<'a> {
             Stmt::FunctionDef(f) if is_xunit_module_setup(f.name.as_str()) => {
                 return Some(XUNIT_SETUP);
             }
+            // `test_helper.__test__ = False`: only pytest's collection reads it, on a function or
+            // class of the file.
+            Stmt::Assign(a)
+                if matches!(a.targets.as_slice(), [Expr::Attribute(t)]
+                    if t.attr.as_str() == "__test__"
+                        && matches!(t.value.as_ref(), Expr::Name(n)
+                            if matches!(self.globals.get(n.id.as_str()), Some(Global::Helper { .. }))))
+                    && matches!(
+                        a.value.as_ref(),
+                        Expr::BooleanLiteral(_) | Expr::NoneLiteral(_) | Expr::NumberLiteral(_)
+                    ) =>
+            {
+                return None;
+            }
             Stmt::Assign(a)
                 if a.targets
                     .iter()
