@@ -65,6 +65,7 @@ pub fn collect<'a>(
     body: &'a [Stmt],
     scope: &ModuleScope<'a>,
     map: &SourceMap,
+    long_str: &ids::LongStrIds,
 ) -> (Vec<Case<'a>>, Vec<Unlisted<'a>>) {
     let module_marks: Vec<Mark<'a>> = pytestmark(body)
         .into_iter()
@@ -92,6 +93,7 @@ pub fn collect<'a>(
             .map(|c| c.range)
             .collect(),
         reorder: None,
+        long_str: long_str.clone(),
     };
     // `__test__ = False` at module level: pytest collects nothing from the file.
     if assigns_false_test(body) {
@@ -672,6 +674,8 @@ struct Collector<'s, 'a> {
     /// wider than function, or one the extractor cannot see): then which test first gets a
     /// parameter object several share is pytest's choice.
     reorder: Option<String>,
+    /// How pytest names a long string in an id it generates (its version's rule).
+    long_str: ids::LongStrIds,
 }
 
 impl<'s, 'a> Collector<'s, 'a> {
@@ -1722,7 +1726,7 @@ impl<'s, 'a> Collector<'s, 'a> {
                     };
                     parts.push(match from_fn {
                         Some(s) => s,
-                        None => ids::idval(v, name, index).map_err(unknown)?,
+                        None => ids::idval(v, name, index, &self.long_str).map_err(unknown)?,
                     });
                 }
                 Ok(Id::Shown(parts.join("-")))
@@ -1730,7 +1734,7 @@ impl<'s, 'a> Collector<'s, 'a> {
             _ => {
                 let mut parts = Vec::new();
                 for (v, name) in vals.iter().zip(how.names) {
-                    parts.push(ids::idval(v, name, index).map_err(unknown)?);
+                    parts.push(ids::idval(v, name, index, &self.long_str).map_err(unknown)?);
                 }
                 Ok(Id::Shown(parts.join("-")))
             }

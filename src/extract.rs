@@ -38,6 +38,9 @@ pub struct Options {
     /// caller found one: its options may drop every test or deselect some
     /// (`bench_explorer::pytest_config`).
     pub pytest_config: Option<crate::pytest::config::Config>,
+    /// The pytest version whose ids the extraction follows (9.0 by default; 9.2 names a long
+    /// string by its argname and index).
+    pub pytest_version: crate::pytest::ids::PytestVersion,
 }
 
 impl Options {
@@ -223,7 +226,14 @@ fn extract_parsed(
         .chain(starred.iter().copied())
         .collect();
     let scope = module_scope(body, &map, options, &error_ranges);
-    let (mut cases, unlisted) = collect::collect(body, &scope, &map);
+    let strategy = options.pytest_config.as_ref().and_then(|c| {
+        c.options
+            .iter()
+            .find(|(k, _)| k == "parametrize_long_str_id_strategy")
+            .map(|(_, v)| v.join(" "))
+    });
+    let long_str = crate::pytest::ids::LongStrIds::of(options.pytest_version, strategy.as_deref());
+    let (mut cases, unlisted) = collect::collect(body, &scope, &map, &long_str);
     let judgement = options
         .pytest_config
         .as_ref()

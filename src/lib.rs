@@ -38,5 +38,6 @@ pub use model::{Assertion, Extraction, Finding, Stage, Status, SyntaxError};
 pub use portable::parses_everywhere;
 /// pytest's configuration file: whether its options may change how every test runs.
 pub use pytest::config as pytest_config;
+pub use pytest::ids::PytestVersion;
 pub use readable::readable;
 pub use shape::Shape;

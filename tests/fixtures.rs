@@ -22,6 +22,9 @@ struct Expect {
     slug: Option<String>,
     #[serde(default)]
     solution_modules: Vec<String>,
+    /// The pytest version whose ids the extraction follows (`--pytest-version`; default 9.0).
+    #[serde(default)]
+    pytest_version: Option<String>,
     #[serde(default, rename = "assert")]
     asserts: Vec<ExpectAssert>,
     #[serde(default, rename = "finding")]
@@ -135,6 +138,11 @@ fn run_fixture(dir: &Path) -> Result<(), String> {
                     options: bench_explorer::pytest_config::parse_ini("pytest.ini", &text)?,
                 })
             }),
+        pytest_version: match expect.pytest_version.as_deref() {
+            None => Default::default(),
+            Some(v) => bench_explorer::PytestVersion::parse(v)
+                .map_err(|e| format!("{name}: expect.toml: {e}"))?,
+        },
     };
     let extraction = extract(&source, &options);
     let mut errors = check(&expect, &extraction);

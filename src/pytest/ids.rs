@@ -5,14 +5,84 @@
 
 use crate::pytest::value::{EnumKind, PyValue};
 
-/// pytest ≥ 9.1 (`parametrize_long_str_id_strategy = "short"`, its default): a `str` or `bytes`
-/// value longer than this gets the argname-and-index id instead of its text. pytest 9.0 has no
-/// limit; see [`LONG_STR_LIMIT_APPLIES`].
+/// pytest ≥ 9.2 (`parametrize_long_str_id_strategy = "short"`, its default): a `str` or `bytes`
+/// value longer than this gets the argname-and-index id instead of its text. pytest 9.0 and 9.1
+/// have no limit.
 pub const LONG_STR_LIMIT: usize = 100;
-/// Whether ids follow pytest ≥ 9.1's default limit on long strings rather than pytest 9.0's
-/// unlimited ids (the only difference between the two for ids). Off: the page ships pytest 9.0.2
-/// and `scripts/setup.sh` pins the host's pytest to the same version.
-pub const LONG_STR_LIMIT_APPLIES: bool = false;
+
+/// The pytest version whose ids the extraction follows (`Options::pytest_version`): 9.0 by
+/// default, what the page's Pyodide ships and `scripts/setup.sh` pins.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct PytestVersion {
+    pub major: u32,
+    pub minor: u32,
+}
+
+impl Default for PytestVersion {
+    fn default() -> Self {
+        PytestVersion { major: 9, minor: 0 }
+    }
+}
+
+impl PytestVersion {
+    /// The versions whose ids the extractor knows.
+    pub const SUPPORTED: &'static str = "9.0, 9.1 and 9.2";
+
+    /// `9.2` or `9.2.0` (a patch level changes no id); an error naming the supported versions.
+    pub fn parse(text: &str) -> Result<PytestVersion, String> {
+        let mut parts = text.trim().split('.');
+        let number = |p: Option<&str>| p.and_then(|p| p.parse::<u32>().ok());
+        let (Some(major), Some(minor)) = (number(parts.next()), number(parts.next())) else {
+            return Err(format!("`{text}` is not a pytest version such as 9.2"));
+        };
+        if parts.next().is_some_and(|p| p.parse::<u32>().is_err()) || parts.next().is_some() {
+            return Err(format!("`{text}` is not a pytest version such as 9.2"));
+        }
+        if major != 9 || minor > 2 {
+            return Err(format!(
+                "pytest {major}.{minor}: the extractor follows the ids of pytest {}",
+                Self::SUPPORTED
+            ));
+        }
+        Ok(PytestVersion { major, minor })
+    }
+}
+
+/// What pytest does with a `str` or `bytes` value over [`LONG_STR_LIMIT`] characters in an
+/// id it generates.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub enum LongStrIds {
+    /// Its whole text (pytest before 9.2, or `parametrize_long_str_id_strategy = legacy`).
+    #[default]
+    Whole,
+    /// `argname + index` (`short`, pytest 9.2's default).
+    ArgnameIndex,
+    /// An id the extractor does not compute (`sha256`), or none (`disallow`: pytest fails the
+    /// collection): why.
+    Unknown(String),
+}
+
+impl LongStrIds {
+    /// The rule under `version`, with the configuration's `parametrize_long_str_id_strategy`.
+    pub fn of(version: PytestVersion, strategy: Option<&str>) -> LongStrIds {
+        if version < (PytestVersion { major: 9, minor: 2 }) {
+            return LongStrIds::Whole;
+        }
+        match strategy.map(str::trim).unwrap_or("short") {
+            "short" => LongStrIds::ArgnameIndex,
+            "legacy" => LongStrIds::Whole,
+            "sha256" => LongStrIds::Unknown(
+                "pytest names a long string by its sha256 digest (`parametrize_long_str_id_strategy = sha256`), which the extractor does not compute".into(),
+            ),
+            "disallow" => LongStrIds::Unknown(
+                "pytest refuses a long string in an id it generates (`parametrize_long_str_id_strategy = disallow`)".into(),
+            ),
+            other => LongStrIds::Unknown(format!(
+                "`parametrize_long_str_id_strategy = {other}` is not a strategy pytest knows"
+            )),
+        }
+    }
+}
 
 /// One part of a parameter set's id.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -64,15 +134,24 @@ pub fn idval_from_value(value: &PyValue<'_>) -> Result<Option<String>, String> {
 }
 
 /// `IdMaker._idval` without an `ids` callable: the value's own id or `argname + index`, with
-/// pytest ≥ 9.1's limit on long strings.
-pub fn idval(value: &PyValue<'_>, argname: &str, index: usize) -> Result<String, String> {
-    let long = match value {
+/// pytest 9.2's rule for long strings (`long`).
+pub fn idval(
+    value: &PyValue<'_>,
+    argname: &str,
+    index: usize,
+    long: &LongStrIds,
+) -> Result<String, String> {
+    let is_long = match value {
         PyValue::Str(s) => s.chars().count() > LONG_STR_LIMIT,
         PyValue::Bytes(b) => b.len() > LONG_STR_LIMIT,
         _ => false,
     };
-    if long && LONG_STR_LIMIT_APPLIES {
-        return Ok(format!("{argname}{index}"));
+    if is_long {
+        match long {
+            LongStrIds::Whole => {}
+            LongStrIds::ArgnameIndex => return Ok(format!("{argname}{index}")),
+            LongStrIds::Unknown(why) => return Err(why.clone()),
+        }
     }
     Ok(idval_from_value(value)?.unwrap_or_else(|| format!("{argname}{index}")))
 }
@@ -277,22 +356,53 @@ mod tests {
 
     #[test]
     fn values_without_an_id_fall_back_to_argname_and_index() {
-        assert_eq!(idval(&PyValue::Tuple(vec![]), "v", 3).unwrap(), "v3");
+        let whole = LongStrIds::Whole;
         assert_eq!(
-            idval(&PyValue::Int(-1_000_000), "v", 0).unwrap(),
+            idval(&PyValue::Tuple(vec![]), "v", 3, &whole).unwrap(),
+            "v3"
+        );
+        assert_eq!(
+            idval(&PyValue::Int(-1_000_000), "v", 0, &whole).unwrap(),
             "-1000000"
         );
         assert_eq!(
-            idval(&PyValue::Str("a".repeat(100)), "v", 0).unwrap(),
+            idval(&PyValue::Str("a".repeat(100)), "v", 0, &whole).unwrap(),
             "a".repeat(100)
         );
         // pytest 9.0 (the version shipped and pinned) prints long strings in full.
         assert_eq!(
-            idval(&PyValue::Str("a".repeat(101)), "v", 7).unwrap(),
+            idval(&PyValue::Str("a".repeat(101)), "v", 7, &whole).unwrap(),
             "a".repeat(101)
         );
-        assert!(idval(&PyValue::Unknown("why".into()), "v", 0).is_err());
+        assert!(idval(&PyValue::Unknown("why".into()), "v", 0, &whole).is_err());
         assert!(explicit_id(&PyValue::Tuple(vec![])).is_err());
         assert_eq!(explicit_id(&PyValue::Float(1.5)).unwrap(), "1.5");
+    }
+
+    #[test]
+    fn pytest_9_2_names_long_strings_by_argname_and_index() {
+        let v92 = PytestVersion::parse("9.2.0").unwrap();
+        let v91 = PytestVersion::parse("9.1").unwrap();
+        assert_eq!(LongStrIds::of(v91, Some("short")), LongStrIds::Whole);
+        let short = LongStrIds::of(v92, None);
+        assert_eq!(short, LongStrIds::ArgnameIndex);
+        let long = PyValue::Str("a".repeat(101));
+        assert_eq!(idval(&long, "v", 7, &short).unwrap(), "v7");
+        // Exactly 100 characters is not long; bytes count bytes.
+        let edge = PyValue::Str("é".repeat(100));
+        assert_eq!(idval(&edge, "v", 0, &short).unwrap(), "\\xe9".repeat(100));
+        let legacy = LongStrIds::of(v92, Some("legacy"));
+        assert_eq!(idval(&long, "v", 7, &legacy).unwrap(), "a".repeat(101));
+        assert!(idval(&long, "v", 7, &LongStrIds::of(v92, Some("sha256"))).is_err());
+        assert!(idval(
+            &PyValue::Str("a".into()),
+            "v",
+            0,
+            &LongStrIds::of(v92, Some("sha256"))
+        )
+        .is_ok());
+        assert!(PytestVersion::parse("8.4").is_err());
+        assert!(PytestVersion::parse("9.3").is_err());
+        assert!(PytestVersion::parse("nine").is_err());
     }
 }

@@ -15,7 +15,7 @@ use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 
 use bench_explorer::bench::{Audit, Meta, ProblemInput};
-use bench_explorer::{extract, Extraction, Options, Stage};
+use bench_explorer::{extract, Extraction, Options, PytestVersion, Stage};
 use clap::{Parser, Subcommand, ValueEnum};
 
 #[derive(Parser)]
@@ -25,6 +25,10 @@ use clap::{Parser, Subcommand, ValueEnum};
     about = "See what a code-generation bench really measures."
 )]
 struct Cli {
+    /// The pytest version whose test ids to follow: 9.0 (the default), 9.1 or 9.2 (which names a
+    /// string over 100 characters by its argument name and index).
+    #[arg(long = "pytest-version", global = true, value_name = "X.Y", default_value = "9.0", value_parser = PytestVersion::parse)]
+    pytest_version: PytestVersion,
     #[command(subcommand)]
     command: Command,
 }
@@ -167,6 +171,7 @@ fn run() -> i32 {
             return code;
         }
     };
+    let version = cli.pytest_version;
     let result = match cli.command {
         Command::Extract {
             files,
@@ -174,8 +179,8 @@ fn run() -> i32 {
             slug,
             solution_modules,
             stage,
-        } => run_extract(&files, json, slug, solution_modules, stage.into()),
-        Command::Audit { dir, json, stage } => run_audit(&dir, json, stage.into()),
+        } => run_extract(&files, json, slug, solution_modules, stage.into(), version),
+        Command::Audit { dir, json, stage } => run_audit(&dir, json, stage.into(), version),
         Command::Check {
             paths,
             solution,
@@ -200,6 +205,7 @@ fn run() -> i32 {
                 _ => check::Solutions::Reference,
             },
             stage: stage.into(),
+            pytest_version: version,
             python,
             limits: check::Limits {
                 timeout_secs: timeout,
@@ -273,6 +279,7 @@ fn run_extract(
     slug: Option<String>,
     solution_modules: Vec<String>,
     stage: Stage,
+    pytest_version: PytestVersion,
 ) -> Result<i32, Fatal> {
     let mut extractions = Vec::new();
     for file in files {
@@ -290,6 +297,7 @@ fn run_extract(
             conftests: conftests::for_file(file),
             package_inits: conftests::package_inits(file),
             pytest_config: pytest_config::find(file),
+            pytest_version,
         };
         extractions.push(extract(&source, &options));
     }
@@ -322,7 +330,11 @@ struct Problem {
     pub original_statement: Option<String>,
 }
 
-fn read_bench(dir: &Path, stage: Stage) -> Result<Vec<Problem>, Fatal> {
+fn read_bench(
+    dir: &Path,
+    stage: Stage,
+    pytest_version: PytestVersion,
+) -> Result<Vec<Problem>, Fatal> {
     let entries = std::fs::read_dir(dir)
         .map_err(|e| Fatal(format!("cannot read {}: {}", dir.display(), io_reason(&e))))?;
     let mut folders: Vec<PathBuf> = entries
@@ -362,6 +374,7 @@ fn read_bench(dir: &Path, stage: Stage) -> Result<Vec<Problem>, Fatal> {
             conftests: conftests::for_file(&path),
             package_inits: conftests::package_inits(&path),
             pytest_config: pytest_config::find(&path),
+            pytest_version,
         };
         let meta = match std::fs::read_to_string(folder.join("meta.toml")) {
             Ok(text) => Some(
@@ -388,8 +401,13 @@ fn read_bench(dir: &Path, stage: Stage) -> Result<Vec<Problem>, Fatal> {
     Ok(problems)
 }
 
-fn run_audit(dir: &Path, json: bool, stage: Stage) -> Result<i32, Fatal> {
-    let problems = read_bench(dir, stage)?;
+fn run_audit(
+    dir: &Path,
+    json: bool,
+    stage: Stage,
+    pytest_version: PytestVersion,
+) -> Result<i32, Fatal> {
+    let problems = read_bench(dir, stage, pytest_version)?;
     let inputs: Vec<ProblemInput> = problems
         .iter()
         .map(|p| ProblemInput {

@@ -70,6 +70,7 @@ pub fn options(p: &EmbeddedProblem, stage: Stage) -> Options {
         conftests: Vec::new(),
         package_inits: Vec::new(),
         pytest_config: None,
+        pytest_version: Default::default(),
     }
 }
 

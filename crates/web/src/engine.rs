@@ -496,6 +496,7 @@ pub fn current_options(app: AppState) -> Options {
         conftests: Vec::new(),
         package_inits: Vec::new(),
         pytest_config: None,
+        pytest_version: Default::default(),
     }
 }
 
@@ -606,6 +607,7 @@ pub fn install_measure_hook() {
                 conftests: Vec::new(),
                 package_inits: Vec::new(),
                 pytest_config: None,
+                pytest_version: Default::default(),
             };
             let t0 = js::now_ms();
             let e = extract(&text, &options);

@@ -47,6 +47,8 @@ pub struct CheckArgs {
     pub paths: Vec<PathBuf>,
     pub solutions: Solutions,
     pub stage: Stage,
+    /// `--pytest-version`: whose ids the extraction follows.
+    pub pytest_version: bench_explorer::PytestVersion,
     pub python: PathBuf,
     pub limits: Limits,
     pub jobs: usize,
@@ -244,7 +246,7 @@ struct Slot {
 }
 
 pub fn run_check(args: CheckArgs) -> Result<i32, Fatal> {
-    let problems = plan::problems(&args.paths, args.stage)?;
+    let problems = plan::problems(&args.paths, args.stage, args.pytest_version)?;
     let pairs = plan::pairs(&problems, &args.solutions, args.shard)?;
     let sources = pairs
         .iter()

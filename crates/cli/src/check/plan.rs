@@ -103,7 +103,11 @@ fn name_of(p: &Path) -> String {
 
 /// The problems under `paths`: each is a bench folder (one sub-folder per problem), a problem
 /// folder, or a test file. Sorted by slug; a slug seen twice is a usage error.
-pub fn problems(paths: &[PathBuf], stage: Stage) -> Result<Vec<Arc<Problem>>, Fatal> {
+pub fn problems(
+    paths: &[PathBuf],
+    stage: Stage,
+    pytest_version: bench_explorer::PytestVersion,
+) -> Result<Vec<Arc<Problem>>, Fatal> {
     let mut found: Vec<(String, PathBuf, PathBuf)> = Vec::new();
     for path in paths {
         if path.is_file() {
@@ -157,6 +161,7 @@ pub fn problems(paths: &[PathBuf], stage: Stage) -> Result<Vec<Arc<Problem>>, Fa
                 conftests: crate::conftests::for_file(&test_path.to_string_lossy()),
                 package_inits: crate::conftests::package_inits(&test_path.to_string_lossy()),
                 pytest_config: crate::pytest_config::find(&test_path.to_string_lossy()),
+                pytest_version,
             };
             let extraction = extract(&test_source, &options);
             let pytest_ini = options.pytest_config.as_ref().map(|c| c.to_ini());

@@ -58,6 +58,7 @@ impl Request {
             conftests: Vec::new(),
             package_inits: Vec::new(),
             pytest_config: None,
+            pytest_version: Default::default(),
         }
     }
 }
