@@ -397,6 +397,8 @@ fn scope_digest(a: &Analysis) -> ScopeDigest {
         globals,
         fixtures,
         inert_classes,
+        quiet_classes,
+        mark_aliases,
         global_barriers,
         star_import,
         fixture_functions,
@@ -421,6 +423,8 @@ fn scope_digest(a: &Analysis) -> ScopeDigest {
     d.strs(loaders);
     d.strs(solution_modules);
     d.strs(inert_classes);
+    d.strs(quiet_classes);
+    d.strs(mark_aliases);
     let mut names: Vec<&String> = fixtures.keys().collect();
     names.sort();
     d.u32(names.len() as u32);

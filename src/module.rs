@@ -99,6 +99,12 @@ pub struct ModuleScope<'a> {
     /// Classes of the file that making an instance of, with no arguments, runs none of its code
     /// (see `inert_classes`), once their `class` statement has run.
     pub inert_classes: HashSet<String>,
+    /// Classes of the file whose subclassing runs none of the file's or the solution's code (no
+    /// decorator, metaclass or `__init_subclass__`, harmless bases), once defined.
+    pub quiet_classes: HashSet<String>,
+    /// Module-level names bound to a pytest mark (`slow = pytest.mark.slow`): applying one as a
+    /// decorator only marks.
+    pub mark_aliases: HashSet<String>,
     /// Autouse fixtures and module-level statements that run before every test and may change state.
     pub global_barriers: Vec<(u32, String)>,
     /// `from solution import *`: unknown names may come from the solution.
@@ -230,6 +236,22 @@ impl<'a> ModuleScope<'a> {
                 if inert_classes.contains(c.name.as_str()) {
                     scope.inert_classes.insert(c.name.to_string());
                 }
+                if scope.definition_effect(stmt).is_none()
+                    && !class_defines(c, "__init_subclass__")
+                    && !class_defines(c, "__set_name__")
+                {
+                    scope.quiet_classes.insert(c.name.to_string());
+                }
+            }
+            if let Stmt::Assign(a) = stmt {
+                if let [Expr::Name(n)] = a.targets.as_slice() {
+                    if scope
+                        .pytest_path(&a.value)
+                        .is_some_and(|p| p.starts_with("pytest.mark."))
+                    {
+                        scope.mark_aliases.insert(n.id.to_string());
+                    }
+                }
             }
         }
         scope.untrust_global_declared(body, map);
@@ -321,6 +343,8 @@ impl<'a> ModuleScope<'a> {
             globals: HashMap::default(),
             fixtures: HashMap::default(),
             inert_classes: HashSet::default(),
+            quiet_classes: HashSet::default(),
+            mark_aliases: HashSet::default(),
             global_barriers: Vec::new(),
             star_import: false,
             fixture_functions: HashSet::default(),
@@ -953,6 +977,16 @@ impl<'a> ModuleScope<'a> {
                 (Expr::Name(_), Some(v)) => v,
                 _ => return None,
             },
+            // `X += …` on a name the evaluator binds (an import): replayed as `X := …` inside the
+            // check's own scope it would make `X` that scope's local, unbound where it is read.
+            Stmt::AugAssign(a)
+                if matches!(a.target.as_ref(), Expr::Name(n) if matches!(
+                    self.globals.get(n.id.as_str()),
+                    Some(Global::SolutionName { .. } | Global::SolutionModule | Global::Import { .. })
+                )) =>
+            {
+                return None;
+            }
             Stmt::AugAssign(a) => &a.value,
             Stmt::Expr(e) if effect => &e.value,
             // A module-level assert that fails stops pytest from collecting the file: every test
@@ -1396,6 +1430,9 @@ impl<'a> ModuleScope<'a> {
                 let tests = std::iter::once(i.test.as_ref())
                     .chain(i.elif_else_clauses.iter().filter_map(|c| c.test.as_ref()));
                 for test in tests {
+                    if self.reads_solution(test) {
+                        return Some(OPERATES_ON_SOLUTION);
+                    }
                     EveryExpr(&mut |e: &Expr| {
                         calls |= matches!(e, Expr::Call(_)) && !self.harmless_call(e);
                     })
@@ -1437,17 +1474,235 @@ impl<'a> ModuleScope<'a> {
                 return None;
             }
         }
+        // `solution.__version__` alone: a read that may raise, for its effect.
+        if let Stmt::Expr(e) = stmt {
+            if self.reads_solution(&e.value) {
+                return Some(OPERATES_ON_SOLUTION);
+            }
+        }
+        // `LOW, HIGH = solution.BOUNDS` unpacks the candidate's object, which may not fit.
+        if let Stmt::Assign(a) = stmt {
+            if a.targets.iter().any(|t| !matches!(t, Expr::Name(_)))
+                && self.reads_solution(&a.value)
+            {
+                return Some(OPERATES_ON_SOLUTION);
+            }
+        }
         let mut effect = None;
         for_import_time_exprs(stmt, &mut |e| {
             if effect.is_none() {
                 if let Expr::Call(_) = e {
-                    if !self.harmless_call(e) {
+                    // pytest's own calls (`parametrize`, `param`) only hand values on: their
+                    // arguments are judged as expressions.
+                    if !self.harmless_call(e)
+                        || (self.pytest_path(e).is_none() && self.reads_solution(e))
+                    {
                         effect = Some("calls code");
                     }
+                } else if self.operates_on_solution(e) {
+                    effect = Some(OPERATES_ON_SOLUTION);
                 }
             }
         });
-        effect
+        effect.or_else(|| self.definition_effect(stmt))
+    }
+
+    /// Whether an expression reads the solution (a name it binds, or the module itself).
+    fn reads_solution(&self, expr: &Expr) -> bool {
+        ruff_python_ast::helpers::any_over_expr(expr, |e: &Expr| {
+            matches!(e, Expr::Name(n) if matches!(
+                self.globals.get(n.id.as_str()),
+                Some(Global::SolutionName { .. } | Global::SolutionModule)
+            ))
+        })
+    }
+
+    /// An operation on a value of the solution, which runs the candidate's methods or may raise
+    /// (`solution.PRIMES[0]`, `solution.P + 1`, `f"{solution.NAME}"`, a display that hashes
+    /// its keys); a plain read (`solution.X`) is not one.
+    fn operates_on_solution(&self, expr: &Expr) -> bool {
+        let operand = |e: &Expr| !matches!(e, Expr::Lambda(_)) && self.reads_solution(e);
+        match expr {
+            Expr::Subscript(s) => operand(&s.value) || operand(&s.slice),
+            Expr::BinOp(b) => operand(&b.left) || operand(&b.right),
+            Expr::UnaryOp(u) => operand(&u.operand),
+            Expr::Compare(c) => operand(&c.left) || c.comparators.iter().any(operand),
+            Expr::BoolOp(b) => b.values.iter().any(operand),
+            Expr::If(i) => operand(&i.test),
+            Expr::FString(_) | Expr::Set(_) | Expr::Starred(_) => operand(expr),
+            Expr::Dict(d) => d.items.iter().any(|i| i.key.as_ref().is_some_and(operand)),
+            // Iterating a value of the solution (`[(w,) for w in solution.WORDS]`) is taken as
+            // a read, as `from solution import WORDS` is: a stated limit (docs/contract.md).
+            _ => false,
+        }
+    }
+
+    /// What a `def` or `class` statement runs besides its calls (which `harmless_call` judges):
+    /// a decorator applied (`@formatter` calls `formatter`), and for a class its bases' hooks (a
+    /// base's `__init_subclass__` or metaclass runs when the class is created, an enum's members
+    /// are made by the class's own `__init__`), in the class body too.
+    fn definition_effect(&self, stmt: &Stmt) -> Option<&'static str> {
+        const DECORATED: &str = "applies a decorator, which may run code";
+        match stmt {
+            Stmt::FunctionDef(f) => f
+                .decorator_list
+                .iter()
+                .any(|d| !self.harmless_decorator(&d.expression))
+                .then_some(DECORATED),
+            Stmt::ClassDef(c) => {
+                if c.decorator_list
+                    .iter()
+                    .any(|d| !self.harmless_decorator(&d.expression))
+                {
+                    return Some(DECORATED);
+                }
+                if let Some(args) = c.arguments.as_deref() {
+                    if args.keywords.iter().any(|k| {
+                        !(k.arg.as_ref().is_some_and(|a| a.as_str() == "metaclass")
+                            && self.stdlib_path(&k.value).as_deref() == Some("abc.ABCMeta"))
+                    }) {
+                        return Some("creates a class with a metaclass or class arguments, which may run code");
+                    }
+                    for base in args.args.iter() {
+                        match self.base_kind(base) {
+                            BaseKind::Quiet => {}
+                            BaseKind::Enum
+                                if !["__init__", "__new__", "_generate_next_value_"]
+                                    .iter()
+                                    .any(|m| class_defines(c, m)) => {}
+                            _ => return Some(
+                                "creates a class whose base may run code when it is subclassed (`__init_subclass__`, a metaclass)",
+                            ),
+                        }
+                    }
+                }
+                // `title = TITLE` in a class body: creating the class calls the value's
+                // `__set_name__`, if it has one (a descriptor of the solution).
+                let is_const =
+                    |n: &str| matches!(self.globals.get(n), Some(Global::Constant { .. }));
+                let set_name = c.body.iter().any(|s| {
+                    let value = match s {
+                        Stmt::Assign(a) => Some(a.value.as_ref()),
+                        Stmt::AnnAssign(a) => a.value.as_deref(),
+                        _ => None,
+                    };
+                    fn plain(scope: &ModuleScope, v: &Expr, is_const: &dyn Fn(&str) -> bool) -> bool {
+                        names::is_literal_value(v, is_const)
+                            || scope.pytest_path(v).is_some()
+                            || (matches!(v, Expr::Call(_)) && scope.harmless_call(v))
+                            // `dict.__init__`, `os.sep`: a builtin's or the standard library's.
+                            || (matches!(v, Expr::Attribute(_)) && dotted_name(v).is_some_and(|d| {
+                                let first = d.split('.').next().unwrap_or("");
+                                !scope.globals.contains_key(first) || scope.stdlib_path(v).is_some()
+                            }))
+                            || matches!(v, Expr::Lambda(_))
+                            || matches!(v, Expr::Name(n) if matches!(
+                                scope.globals.get(n.id.as_str()),
+                                Some(Global::Helper { .. })
+                            ))
+                            || matches!(v, Expr::List(l) if l.elts.iter().all(|e| plain(scope, e, is_const)))
+                            || matches!(v, Expr::Tuple(t) if t.elts.iter().all(|e| plain(scope, e, is_const)))
+                    }
+                    value.is_some_and(|v| !plain(self, v, &is_const))
+                });
+                if set_name {
+                    return Some("creates a class whose attributes' `__set_name__` may run code");
+                }
+                c.body.iter().find_map(|s| self.definition_effect(s))
+            }
+            _ => None,
+        }
+    }
+
+    /// The standard-library dotted name an expression reads through the file's imports
+    /// (`abc.ABCMeta` for `ABCMeta` after `from abc import ABCMeta`).
+    fn stdlib_path(&self, expr: &Expr) -> Option<String> {
+        let dotted = dotted_name(expr)?;
+        let first = dotted.split('.').next().unwrap_or("");
+        match self.globals.get(first) {
+            Some(Global::Import { module, .. }) if crate::flatten::is_stdlib(module) => {
+                Some(format!("{module}{}", &dotted[first.len()..]))
+            }
+            _ => None,
+        }
+    }
+
+    /// A decorator whose application runs none of the file's or the solution's code: pytest's
+    /// (marks, `fixture`), a name bound to a mark, a call (judged as a call), builtins and the
+    /// standard library's that only wrap or mark.
+    fn harmless_decorator(&self, expr: &Expr) -> bool {
+        if matches!(expr, Expr::Call(_)) || self.pytest_path(expr).is_some() {
+            return true;
+        }
+        if let Expr::Name(n) = expr {
+            let name = n.id.as_str();
+            if self.mark_aliases.contains(name) {
+                return true;
+            }
+            if !self.globals.contains_key(name)
+                && matches!(name, "staticmethod" | "classmethod" | "property")
+            {
+                return true;
+            }
+        }
+        self.stdlib_path(expr).is_some_and(|p| {
+            matches!(
+                p.as_str(),
+                "functools.cache"
+                    | "functools.lru_cache"
+                    | "functools.cached_property"
+                    | "functools.total_ordering"
+                    | "contextlib.contextmanager"
+                    | "contextlib.asynccontextmanager"
+                    | "dataclasses.dataclass"
+                    | "typing.overload"
+                    | "typing.final"
+                    | "typing.runtime_checkable"
+                    | "abc.abstractmethod"
+                    | "enum.unique"
+                    | "unittest.expectedFailure"
+            )
+        })
+    }
+
+    /// What subclassing `base` may run.
+    fn base_kind(&self, base: &Expr) -> BaseKind {
+        // `namedtuple("P", "x y")` makes a plain tuple class.
+        if let Expr::Call(c) = base {
+            if self.stdlib_path(&c.func).as_deref() == Some("collections.namedtuple")
+                && self.harmless_call(base)
+            {
+                return BaseKind::Quiet;
+            }
+        }
+        if let Expr::Name(n) = base {
+            let name = n.id.as_str();
+            if self.quiet_classes.contains(name) {
+                return BaseKind::Quiet;
+            }
+            if !self.globals.contains_key(name) && crate::flatten::is_builtin_base(name) {
+                return BaseKind::Quiet;
+            }
+        }
+        match self.stdlib_path(base).as_deref() {
+            Some(
+                "unittest.TestCase"
+                | "unittest.IsolatedAsyncioTestCase"
+                | "unittest.case.TestCase"
+                | "typing.Generic"
+                | "typing.Protocol"
+                | "typing.NamedTuple"
+                | "typing.TypedDict"
+                | "abc.ABC"
+                | "collections.UserDict"
+                | "collections.UserList"
+                | "collections.UserString",
+            ) => BaseKind::Quiet,
+            Some("enum.Enum" | "enum.IntEnum" | "enum.StrEnum" | "enum.Flag" | "enum.IntFlag") => {
+                BaseKind::Enum
+            }
+            _ => BaseKind::Other,
+        }
     }
 
     /// A call that cannot change what a test reads: pytest's own (`pytest.param`, marks), the
@@ -1985,12 +2240,61 @@ fn changed_in_expr(expr: &Expr) -> Vec<String> {
 }
 
 /// Names a `global` statement declares anywhere in the file (in any function or class body).
+const OPERATES_ON_SOLUTION: &str =
+    "operates on a value of the solution, which may run the candidate's code or raise";
+
+/// What subclassing a base may run (`ModuleScope::base_kind`).
+enum BaseKind {
+    /// Nothing of the file's or the solution's.
+    Quiet,
+    /// An enum: its members are made by the class's own `__init__` / `__new__`, if it has one.
+    Enum,
+    Other,
+}
+
+/// Whether a class body binds `name` (a method or an attribute).
+fn class_defines(c: &ast::StmtClassDef, name: &str) -> bool {
+    c.body.iter().any(|s| {
+        let mut bound = BoundNames::default();
+        bound.visit_stmt(s);
+        bound.names.iter().any(|n| n == name)
+    })
+}
+
 /// Module-level classes that making an instance of, with no arguments, runs no code of the file:
 /// no decorator, no base but `object`, no keyword (a metaclass), a body of methods and plain
 /// assignments that defines none of `__init__`, `__new__`, `__del__` (a finalizer runs when the
 /// instance is dropped) or `__class__`; the only module-level binding of its name, which no
 /// `global` statement rebinds.
 fn inert_classes(body: &[Stmt]) -> HashSet<String> {
+    /// What a class of the file may define and stay inert to make: methods a test's own
+    /// operations call (printing, comparing, hashing, containers, calling), and its docstring.
+    const SAFE_DUNDERS: [&str; 24] = [
+        "__doc__",
+        "__module__",
+        "__qualname__",
+        "__slots__",
+        "__str__",
+        "__repr__",
+        "__format__",
+        "__eq__",
+        "__ne__",
+        "__lt__",
+        "__le__",
+        "__gt__",
+        "__ge__",
+        "__hash__",
+        "__bool__",
+        "__len__",
+        "__iter__",
+        "__next__",
+        "__contains__",
+        "__getitem__",
+        "__call__",
+        "__add__",
+        "__mul__",
+        "__sub__",
+    ];
     const RUN_ON_CONSTRUCTION: [&str; 4] = ["__init__", "__new__", "__del__", "__class__"];
     let mut bindings: HashMap<String, usize> = HashMap::default();
     for stmt in body {
@@ -2029,10 +2333,21 @@ fn inert_classes(body: &[Stmt]) -> HashSet<String> {
                     bound.names.iter().any(|n| n == name)
                 })
             };
+            // A dunder the interpreter calls by itself at some later point (`__set_name__` when
+            // the instance lands in a class body, `__mro_entries__`, …) is another place its code
+            // runs: only the operators and conversions a test calls for are allowed.
+            let implicit_hooks = c.body.iter().any(|s| {
+                let mut bound = BoundNames::default();
+                bound.visit_stmt(s);
+                bound.names.iter().any(|n| {
+                    n.starts_with("__") && n.ends_with("__") && !SAFE_DUNDERS.contains(&n.as_str())
+                })
+            });
             c.decorator_list.is_empty()
                 && c.type_params.is_none()
                 && plain_bases
                 && plain_body
+                && !implicit_hooks
                 && !RUN_ON_CONSTRUCTION.iter().any(|n| defines(n))
                 && bindings.get(c.name.as_str()) == Some(&1)
                 && !declared.contains(c.name.as_str())

@@ -96,6 +96,12 @@ const BUILTIN_BASES: &[&str] = &[
     "set",
 ];
 
+/// Whether `name` is a builtin class a class may derive from without running user code at class
+/// creation (when the file does not shadow it).
+pub fn is_builtin_base(name: &str) -> bool {
+    BUILTIN_BASES.contains(&name)
+}
+
 /// Whether executing a statement inside a test can neither run user code nor raise.
 /// `bound` is as for [`expr_is_inert`]; `builtin(name)` says whether a name is the builtin one (not
 /// shadowed by the test file).

@@ -112,6 +112,25 @@ impl Walk<'_, '_> {
                 for d in &c.decorator_list {
                     self.decorator(&d.expression, line);
                 }
+                if module && c.name.as_str().starts_with("Test") {
+                    let unknown = c
+                        .arguments
+                        .as_deref()
+                        .into_iter()
+                        .flat_map(|a| a.args.iter())
+                        .find(|b| !self.known_base(b));
+                    if let Some(base) = unknown {
+                        let name = c.name.as_str();
+                        self.found.push(ImportWarning {
+                            categories: Some(&["PytestCollectionWarning"]),
+                            message: format!("cannot collect test class '{name}' because it has a __init__ constructor"),
+                            why: format!(
+                                "the class `{name}` on line {line} derives from `{}`, which may give it a constructor: pytest then warns `PytestCollectionWarning` while it collects the file",
+                                self.map.snippet(base.range())
+                            ),
+                        });
+                    }
+                }
                 self.body(&c.body, false);
             }
             Stmt::Assign(a) if module => {
@@ -149,6 +168,31 @@ impl Walk<'_, '_> {
                 self.body(&s.orelse, module);
             }
             _ => {}
+        }
+    }
+
+    /// A base whose constructor the file shows: a builtin class, a class of the file (whose own
+    /// constructor `collect::constructor_test_classes` reads), or unittest's `TestCase` (pytest's
+    /// unittest plugin collects its subclasses without looking).
+    fn known_base(&self, base: &Expr) -> bool {
+        use crate::module::Global;
+        let Some(dotted) = crate::module::dotted_name(base) else {
+            return false;
+        };
+        let first = dotted.split('.').next().unwrap_or("");
+        match self.scope.globals.get(first) {
+            None => crate::flatten::is_builtin_base(&dotted),
+            Some(Global::Helper { kind: "class", .. }) => first == dotted,
+            Some(Global::Import { module, .. }) => {
+                let full = format!("{module}{}", &dotted[first.len()..]);
+                matches!(
+                    full.as_str(),
+                    "unittest.TestCase"
+                        | "unittest.IsolatedAsyncioTestCase"
+                        | "unittest.case.TestCase"
+                )
+            }
+            _ => false,
         }
     }
 
@@ -202,7 +246,11 @@ impl Walk<'_, '_> {
                 .collect(),
             _ => Vec::new(),
         };
-        if never_a_class(value) {
+        // A builtin container or scalar made by its constructor (`TestData = dict(...)`).
+        let built = matches!(value, Expr::Call(c) if matches!(c.func.as_ref(), Expr::Name(f)
+            if matches!(f.id.as_str(), "dict" | "list" | "set" | "frozenset" | "tuple" | "str" | "int" | "float" | "bytes")
+                && !self.scope.globals.contains_key(f.id.as_str())));
+        if never_a_class(value) || built {
             return;
         }
         for name in names {
@@ -282,6 +330,11 @@ mod tests {
         let w = found("from collections import namedtuple\nTestCase = namedtuple('T', 'a')\n");
         assert!(w[0].contains("binds `TestCase`"), "{w:?}");
         assert!(found("TestCases = [1, 2]\n").is_empty());
+        assert!(found("TestData = dict(a=1)\n").is_empty());
+        assert!(!found("def dict(**k):\n    return k\nTestData = dict(a=1)\n").is_empty());
         assert!(found("from unittest import TestSuite\n")[0].contains("TestSuite"));
+        let w = found("from solution import Stack\nclass TestableStack(Stack):\n    pass\n");
+        assert!(w[0].contains("derives from `Stack`"), "{w:?}");
+        assert!(found("import unittest\nclass TestX(unittest.TestCase):\n    pass\nclass TestY(object):\n    pass\nclass TestZ(TestY):\n    pass\n").is_empty());
     }
 }

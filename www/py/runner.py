@@ -495,6 +495,30 @@ def _has_error(filters) -> bool:
 # --------------------------------------------------------------------------- assertions
 
 
+class _SolutionFinder:
+    """Finds the solution module where pytest's would be found (its folder on ``sys.path``): the
+    file the evaluator last loaded under that name, so ``importlib.reload(solution)`` (and a later
+    ``import`` after ``del sys.modules["solution"]``) runs that file again, as under pytest."""
+
+    paths: dict[str, str] = {}
+
+    @classmethod
+    def remember(cls, module: types.ModuleType) -> None:
+        spec = getattr(module, "__spec__", None)
+        origin = getattr(spec, "origin", None)
+        if isinstance(origin, str) and os.path.isfile(origin):
+            cls.paths[module.__name__] = origin
+            if cls not in sys.meta_path:
+                sys.meta_path.append(cls)
+
+    @classmethod
+    def find_spec(cls, name, path=None, target=None):
+        origin = cls.paths.get(name)
+        if origin is None:
+            return None
+        return importlib.util.spec_from_file_location(name, origin)
+
+
 def _fresh_solution_module(path: str) -> types.ModuleType:
     """Load a new module from the solution's file, as the contract (docs/contract.md) says.
 
@@ -641,6 +665,7 @@ def evaluate_check(
                 gc.collect()
             with pytest_warnings(file_filters):
                 module = load()
+                _SolutionFinder.remember(module)
                 namespace = build_namespace(module, bindings, resolve=resolve)
         except KeyboardInterrupt:
             raise

@@ -1,0 +1,10 @@
+_subscribers = []
+
+
+def subscribe(fn):
+    _subscribers.append(fn)
+    return fn
+
+
+def publish(value):
+    return [fn(value) for fn in _subscribers]

@@ -1,0 +1,9 @@
+SYMBOLS = {}
+
+
+def register(symbol, func):
+    pass
+
+
+def evaluate(a, symbol, b):
+    return SYMBOLS[symbol](a, b)

@@ -1,0 +1,13 @@
+import enum
+
+
+class Color(enum.Enum):
+    RED = "red"
+    GREEN = "green"
+
+
+__version__ = 1
+
+
+def mix(a, b):
+    return "orange" if {a, b} == {Color.RED, Color.GREEN} else a.value

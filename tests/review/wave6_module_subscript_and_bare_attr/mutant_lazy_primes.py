@@ -1,0 +1,7 @@
+__version__ = "1.0"
+
+PRIMES = []  # filled on first use
+
+
+def is_prime(n):
+    return n > 1 and all(n % d for d in range(2, int(n ** 0.5) + 1))

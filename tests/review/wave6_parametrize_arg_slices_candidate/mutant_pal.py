@@ -1,0 +1,5 @@
+WORDS = ["level", "noon", "civic", "robot"]
+
+
+def is_palindrome(word):
+    return len(word) > 0

@@ -1,0 +1,5 @@
+WORDS = (w for w in ["level", "noon", "civic", "robot"])
+
+
+def is_palindrome(word):
+    return word == word[::-1]

@@ -1,0 +1,5 @@
+PREFIX = None
+
+
+def tag(name):
+    return "v1.2+" + name

@@ -1,0 +1,5 @@
+PREFIX = "v1.2+"
+
+
+def tag(name):
+    return PREFIX + name

@@ -1,0 +1,7 @@
+import os
+
+SEPARATOR = os.environ.get("RULER_SEP", "-")
+
+
+def ruler(n):
+    return SEPARATOR * n
