@@ -1,5 +1,6 @@
 //! The entry point: one pytest file in, one [`Extraction`] out.
 
+use crate::rules::{Evaluator, Findings, Rule};
 use rustc_hash::FxHashSet as HashSet;
 use std::collections::BTreeMap;
 
@@ -579,6 +580,7 @@ fn too_deep_assert(
             "it nests more than {} levels deep; the extractor skipped it to protect the page",
             guard::MAX_DEPTH
         )),
+        rule: Some(Rule::from(Evaluator::NestedTooDeep).reference()),
         unresolved: Some(Vec::new()),
         shapes: Vec::new(),
         span: map.span(range),
@@ -592,6 +594,7 @@ fn too_deep_assert(
 fn unlisted_finding(map: &SourceMap, u: &collect::Unlisted) -> Finding {
     Finding {
         shape: Shape::ParametrizedInputs,
+        rule: Some(Rule::from(Findings::TestIdsUnknown).reference()),
         line: map.line(u.func.range.start()),
         message: format!(
             "`{}`: its test ids cannot be known from the file ({}), so its assertions are not listed",
@@ -797,8 +800,20 @@ fn helper_finding(
     } else {
         format!("`{snippet}` in `{owner}` is not inside a test: pytest runs it only as part of a test or fixture that calls `{owner}`, and no call of it is extracted here, so it is a check this extraction does not see")
     };
+    let rule = if stage == Stage::AsWritten {
+        Findings::AssertOutsideTestTakenAsCheck
+    } else if !reached && owner != "<module>" {
+        Findings::AssertInUncalledHelper
+    } else if owner == "<module>" {
+        Findings::AssertAtModuleLevel
+    } else if scope.loaders.contains(owner) {
+        Findings::AssertInLoader
+    } else {
+        Findings::AssertInHelperNotSeen
+    };
     Finding {
         shape: Shape::HelperAssertion,
+        rule: Some(Rule::from(rule).reference()),
         line,
         message,
         unseen: u32::from(stage == Stage::Full && unseen),
@@ -825,6 +840,7 @@ fn slug_mismatch_finding(extraction: &Extraction) -> Option<Finding> {
     Some(Finding {
         unseen: 0,
         shape: Shape::SlugNameMismatch,
+        rule: Some(Rule::from(Findings::SlugNameMismatch).reference()),
         line,
         message: format!(
             "the tests call {} but the slug is `{}`: a solution that defines only `{}` fails them; name these in the statement",
@@ -850,6 +866,7 @@ fn import_findings(extraction: &Extraction, scope: &ModuleScope) -> Vec<Finding>
         .map(|((line, name), count)| Finding {
         unseen: 0,
             shape: Shape::StdlibReference,
+            rule: Some(Rule::from(Findings::TestFileImportRead).reference()),
             line,
             message: format!(
                 "`{name}`, imported by the test file, is referenced by {count} assertion{}: the evaluation namespace is the solution's, which need not have it, so {} dropped",
@@ -881,6 +898,7 @@ fn dropped_test_findings(extraction: &Extraction) -> Vec<Finding> {
             out.push(Finding {
                 unseen: 0,
                 shape,
+                rule: a.rule.clone(),
                 line: a.line,
                 message: format!("`{}`: {}", a.test, a.reason.clone().unwrap_or_default()),
             });
@@ -900,5 +918,6 @@ fn refuse_uncompilable(a: &mut crate::model::Assertion) {
     a.reason = Some(format!(
         "once flattened it has {why}, which CPython refuses to compile"
     ));
+    a.rule = Some(Rule::from(Evaluator::Uncompilable).reference());
     a.unresolved = Some(Vec::new());
 }

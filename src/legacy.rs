@@ -266,6 +266,9 @@ fn entry(
         Some((reason, names)) => (Status::Dropped, Some(reason), Some(names)),
         None => (Status::Kept, None, None),
     };
+    let rule = reason
+        .is_some()
+        .then(|| crate::rules::Rule::from(crate::rules::Evaluator::UnresolvedName).reference());
     Assertion {
         test: owner.to_string(),
         line,
@@ -274,6 +277,7 @@ fn entry(
         status,
         expr,
         reason,
+        rule,
         unresolved,
         shapes: shapes_at
             .get(&range.start().to_u32())

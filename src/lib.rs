@@ -25,6 +25,7 @@ pub mod mutants;
 pub mod verdict;
 
 pub mod model;
+pub mod rules;
 pub mod shape;
 #[doc(hidden)]
 pub mod synth;
@@ -34,10 +35,11 @@ pub use extract::{
     extract, extract_with, extract_with_faithful, extract_within, slug_from_path, Options,
 };
 pub use incremental::{changed_region, Memo, Reuse, MAX_ASIDE};
-pub use model::{Assertion, Extraction, Finding, Stage, Status, SyntaxError};
+pub use model::{Assertion, Extraction, Finding, RuleRef, Stage, Status, SyntaxError};
 pub use portable::parses_everywhere;
 /// pytest's configuration file: whether its options may change how every test runs.
 pub use pytest::config as pytest_config;
 pub use pytest::ids::PytestVersion;
 pub use readable::readable;
+pub use rules::{Reason, Rule};
 pub use shape::Shape;

@@ -234,6 +234,10 @@ pub struct Assertion {
     pub expr: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
+    /// Dropped assertions only: the rule of the catalogue that fired (`bench-explorer rule CODE`
+    /// prints its page; `docs/rules.md` lists them all).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rule: Option<RuleRef>,
     /// The names left unresolved (dropped assertions only).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub unresolved: Option<Vec<String>>,
@@ -292,12 +296,23 @@ pub enum OriginRole {
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Finding {
     pub shape: Shape,
+    /// The rule of the catalogue this finding is (`bench-explorer rule CODE`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rule: Option<RuleRef>,
     pub line: u32,
     pub message: String,
     /// How many checks pytest may make that this finding stands for and that are no entry (an
     /// assert in a helper something calls, a test whose ids are unknown); absent when none.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub unseen: u32,
+}
+
+/// A rule of the catalogue, as the contract names it: its stable code (`M101`) and kebab-case name.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct RuleRef {
+    pub code: String,
+    pub name: String,
 }
 
 fn is_zero(n: &u32) -> bool {

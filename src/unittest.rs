@@ -866,9 +866,9 @@ pub fn unknown_classes(body: &[Stmt], map: &SourceMap) -> Vec<crate::model::Find
             continue;
         };
         unknown.insert(c.name.as_str());
-        if c.name.starts_with("Test") {
-            continue;
-        }
+        // pytest collects a `Test…` class either way, and its `assert` statements are entries
+        // (`collect`); its unittest checks (`self.assertEqual`) are not, whichever the base is.
+        let plain_asserts_seen = c.name.starts_with("Test");
         let mut checks = 0u32;
         for s in &c.body {
             if let Stmt::FunctionDef(f) = s {
@@ -881,7 +881,9 @@ pub fn unknown_classes(body: &[Stmt], map: &SourceMap) -> Vec<crate::model::Find
                         .unwrap_or_default();
                     for stmt in &f.body {
                         checks += nested_checks(stmt, &this).len() as u32;
-                        checks += count_asserts(stmt);
+                        if !plain_asserts_seen {
+                            checks += count_asserts(stmt);
+                        }
                     }
                 }
             }
@@ -891,13 +893,23 @@ pub fn unknown_classes(body: &[Stmt], map: &SourceMap) -> Vec<crate::model::Find
         }
         out.push(crate::model::Finding {
             shape: crate::shape::Shape::HelperAssertion,
+            rule: Some(crate::rules::Rule::from(crate::rules::Findings::UnknownTestCaseBase).reference()),
             line: map.line(c.range.start()),
-            message: format!(
-                "`{}` derives from `{}`, which the file does not define: if that is a `unittest.TestCase`, pytest runs the class's `test*` methods and their {checks} check{}, which this extraction does not see",
-                c.name,
-                map.snippet(base.range()),
-                if checks == 1 { "" } else { "s" }
-            ),
+            message: if plain_asserts_seen {
+                format!(
+                    "`{}` derives from `{}`, which the file does not define: pytest runs its `test*` methods, and their {checks} unittest check{} (`self.assert…`) are no entry of this extraction",
+                    c.name,
+                    map.snippet(base.range()),
+                    if checks == 1 { "" } else { "s" }
+                )
+            } else {
+                format!(
+                    "`{}` derives from `{}`, which the file does not define: if that is a `unittest.TestCase`, pytest runs the class's `test*` methods and their {checks} check{}, which this extraction does not see",
+                    c.name,
+                    map.snippet(base.range()),
+                    if checks == 1 { "" } else { "s" }
+                )
+            },
             unseen: checks,
         });
     }
@@ -950,8 +962,14 @@ pub fn helper_method_findings(
                 continue;
             }
             let reached = read.contains(f.name.as_str());
+            let rule = if reached {
+                crate::rules::Findings::UnittestHelperMethodChecks
+            } else {
+                crate::rules::Findings::UnittestHelperMethodUncalled
+            };
             out.push(crate::model::Finding {
                 shape: crate::shape::Shape::HelperAssertion,
+                rule: Some(crate::rules::Rule::from(rule).reference()),
                 line: map.line(f.range.start()),
                 message: if reached {
                     format!(

@@ -1,6 +1,7 @@
 //! Writing a kept assertion: inlined when substitution is exactly equivalent, otherwise folded —
 //! the replayed items in order inside one expression — and the `Assertion` records themselves.
 
+use crate::rules::Reason;
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use std::rc::Rc;
 
@@ -862,6 +863,7 @@ pub fn base(ctx: &Ctx, case: &Case, stmt: &ast::StmtAssert) -> Assertion {
         status: Status::Kept,
         expr: None,
         reason: None,
+        rule: None,
         unresolved: None,
         shapes: Vec::new(),
         span: ctx.map.span(stmt.range),
@@ -889,7 +891,7 @@ pub fn kept(
             ctx,
             case,
             stmt,
-            format!("once flattened it nests more than {CPYTHON_MAX_NESTING} brackets, which CPython refuses to compile"),
+            crate::rules::Evaluator::TooManyBrackets.because(format!("once flattened it nests more than {CPYTHON_MAX_NESTING} brackets, which CPython refuses to compile")),
             vec![],
             shapes,
             origins,
@@ -908,14 +910,16 @@ pub fn dropped(
     ctx: &Ctx,
     case: &Case,
     stmt: &ast::StmtAssert,
-    reason: String,
+    reason: impl Into<Reason>,
     unresolved: Vec<String>,
     shapes: Vec<Shape>,
     origins: Vec<Origin>,
 ) -> Assertion {
+    let reason = reason.into();
     let mut a = base(ctx, case, stmt);
     a.status = Status::Dropped;
-    a.reason = Some(reason);
+    a.rule = Some(reason.rule.reference());
+    a.reason = Some(reason.text);
     a.unresolved = Some(unresolved);
     a.shapes = shapes;
     a.origins = dedup_origins(origins);

@@ -87,6 +87,7 @@ impl Edit {
             status,
             expr,
             reason,
+            rule,
             unresolved,
             shapes,
             span,
@@ -114,6 +115,7 @@ impl Edit {
             && *source == new.source
             && *expr == new.expr
             && *reason == new.reason
+            && *rule == new.rule
             && *unresolved == new.unresolved
             && *shapes == new.shapes
             && *warning_filters == new.warning_filters
