@@ -88,8 +88,8 @@ pub struct Audit {
     pub dropped: usize,
     pub findings: usize,
     pub syntax_errors: usize,
-    /// Dropped assertions grouped by the kind of reason.
-    pub dropped_by_reason: BTreeMap<String, usize>,
+    /// Dropped assertions grouped by the rule that fired (`CODE name`).
+    pub dropped_by_rule: BTreeMap<String, usize>,
     pub by_shape: BTreeMap<Shape, ShapeTotals>,
 }
 
@@ -162,7 +162,7 @@ impl Audit {
             dropped: 0,
             findings: 0,
             syntax_errors: 0,
-            dropped_by_reason: BTreeMap::new(),
+            dropped_by_rule: BTreeMap::new(),
             by_shape: Shape::ALL
                 .iter()
                 .map(|s| (*s, ShapeTotals::default()))
@@ -184,10 +184,12 @@ impl Audit {
         self.findings += e.findings.len();
         self.syntax_errors += e.syntax_errors.len();
         for a in e.dropped() {
-            *self
-                .dropped_by_reason
-                .entry(reason_kind(a.reason.as_deref().unwrap_or("")))
-                .or_default() += 1;
+            let rule = a
+                .rule
+                .as_ref()
+                .map(|r| format!("{} {}", r.code, r.name))
+                .unwrap_or_else(|| "(no rule)".to_string());
+            *self.dropped_by_rule.entry(rule).or_default() += 1;
         }
         for shape in shapes {
             self.by_shape.entry(*shape).or_default().problems += 1;
@@ -211,35 +213,4 @@ impl Audit {
     pub fn is_clean(&self) -> bool {
         self.dropped == 0 && self.findings == 0 && self.syntax_errors == 0
     }
-}
-
-/// A short label for the kind of a drop reason, for grouping.
-pub fn reason_kind(reason: &str) -> String {
-    let kinds: &[(&str, &str)] = &[
-        ("marked `skip", "skip / skipif"),
-        ("marked `xfail", "xfail"),
-        ("pytest expects that block to raise", "inside pytest.raises"),
-        ("inside the `for` loop", "inside a loop"),
-        ("inside the `while` loop", "inside a loop"),
-        ("inside the `if`", "inside a branch"),
-        ("inside the `try`", "inside try"),
-        ("inside the `with`", "inside with"),
-        ("need not have it", "imported module"),
-        ("a fixture pytest provides", "pytest fixture"),
-        ("fixture not defined in this file", "fixture from elsewhere"),
-        ("cannot be folded", "unfoldable setup"),
-        ("augmented assignment", "unfoldable setup"),
-        ("not defined in the test file", "undefined name"),
-        ("the test file defines", "test-file helper"),
-        ("computed by the test file", "test-file value"),
-        ("parametrize on line", "parametrize not expandable"),
-        ("unresolved name", "unresolved name (write-up net)"),
-        ("never runs it", "never run"),
-        ("ends the test", "never run"),
-    ];
-    kinds
-        .iter()
-        .find(|(needle, _)| reason.contains(needle))
-        .map(|(_, kind)| kind.to_string())
-        .unwrap_or_else(|| "other".to_string())
 }

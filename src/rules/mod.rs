@@ -19,6 +19,7 @@ mod fixtures;
 mod helpers;
 mod module_code;
 mod raises;
+mod select;
 mod statements;
 mod unittest;
 
@@ -30,6 +31,7 @@ pub use fixtures::Fixtures;
 pub use helpers::Helpers;
 pub use module_code::ModuleCode;
 pub use raises::Raises;
+pub use select::{statistics, RuleCount, Selection};
 pub use statements::Statements;
 pub use unittest::Unittest;
 

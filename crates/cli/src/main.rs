@@ -3,6 +3,8 @@
 //!
 //! Exit status (`extract`, `audit`): 0 when everything was kept and nothing was found; 1 when anything
 //! was dropped, found or a syntax error reported; 2 for usage or I/O errors, with one line on stderr.
+//! `--select` / `--ignore` (or `[tool.bench-explorer]` in `pyproject.toml`) choose which rules'
+//! drops and findings count for status 1; what they leave out is still reported.
 //! `check` and `report` (module `check`): 0 when no assertion is a measurement bug or a phantom pass,
 //! 1 when one is, 2 for usage errors.
 
@@ -10,6 +12,7 @@ mod check;
 mod conftests;
 mod pytest_config;
 mod report;
+mod rules;
 
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
@@ -52,6 +55,8 @@ enum Command {
         /// Which extractor to run: the write-up's stages, or the faithful one.
         #[arg(long, value_enum, default_value_t = StageArg::Full)]
         stage: StageArg,
+        #[command(flatten)]
+        rules: RuleArgs,
     },
     /// Audit a whole bench: one table of problems, then totals grouped by shape.
     Audit {
@@ -62,6 +67,20 @@ enum Command {
         json: bool,
         #[arg(long, value_enum, default_value_t = StageArg::Full)]
         stage: StageArg,
+        #[command(flatten)]
+        rules: RuleArgs,
+    },
+    /// Explain a rule: what it means, why the check cannot be kept, an example, and how to write
+    /// the test so that it can be checked.
+    Rule {
+        /// A rule's code (`M001`) or name.
+        #[arg(required_unless_present = "all")]
+        rule: Option<String>,
+        /// Every rule, family by family (the text of docs/rules.md).
+        #[arg(long, conflicts_with = "rule")]
+        all: bool,
+        #[arg(long)]
+        json: bool,
     },
     /// Run solutions both ways (the bench loop's view and real pytest) and give every assertion a
     /// verdict. This EXECUTES the solutions and the test files, as pytest does.
@@ -136,6 +155,22 @@ fn format(json: bool, jsonl: Option<PathBuf>, junit: Option<PathBuf>) -> check::
     }
 }
 
+/// Which rules count for the exit status, and the per-rule counts.
+#[derive(clap::Args)]
+struct RuleArgs {
+    /// Rules whose drops and findings fail the exit status: codes, code prefixes (`M`), names or
+    /// ALL (the default; `[tool.bench-explorer] select` in pyproject.toml).
+    #[arg(long, value_name = "RULES")]
+    select: Vec<String>,
+    /// Rules whose drops and findings do not fail the exit status (they are still reported).
+    #[arg(long, value_name = "RULES")]
+    ignore: Vec<String>,
+    /// Print how many drops and findings each rule gave over all the files, most frequent first,
+    /// instead of the report.
+    #[arg(long, conflicts_with = "json")]
+    statistics: bool,
+}
+
 #[derive(Clone, Copy, ValueEnum)]
 enum StageArg {
     AsWritten,
@@ -179,8 +214,23 @@ fn run() -> i32 {
             slug,
             solution_modules,
             stage,
-        } => run_extract(&files, json, slug, solution_modules, stage.into(), version),
-        Command::Audit { dir, json, stage } => run_audit(&dir, json, stage.into(), version),
+            rules,
+        } => run_extract(
+            &files,
+            json,
+            slug,
+            solution_modules,
+            stage.into(),
+            version,
+            &rules,
+        ),
+        Command::Audit {
+            dir,
+            json,
+            stage,
+            rules,
+        } => run_audit(&dir, json, stage.into(), version, &rules),
+        Command::Rule { rule, all, json } => rules::run_rule(rule.as_deref(), all, json),
         Command::Check {
             paths,
             solution,
@@ -280,7 +330,10 @@ fn run_extract(
     solution_modules: Vec<String>,
     stage: Stage,
     pytest_version: PytestVersion,
+    rule_args: &RuleArgs,
 ) -> Result<i32, Fatal> {
+    let paths: Vec<&Path> = files.iter().map(Path::new).collect();
+    let selection = rules::selection(&paths, &rule_args.select, &rule_args.ignore)?;
     let mut extractions = Vec::new();
     for file in files {
         let source = read_source(file)?;
@@ -301,7 +354,14 @@ fn run_extract(
         };
         extractions.push(extract(&source, &options));
     }
-    if json {
+    if rule_args.statistics {
+        let counts = bench_explorer::rules::statistics(&extractions);
+        output(rules::print_statistics(
+            &mut anstream::stdout(),
+            &counts,
+            &selection,
+        ))?;
+    } else if json {
         let text = if extractions.len() == 1 {
             serde_json::to_string_pretty(&extractions[0])
         } else {
@@ -315,7 +375,7 @@ fn run_extract(
             output(report::extraction(&mut out, e))?;
         }
     }
-    Ok(if extractions.iter().all(Extraction::is_clean) {
+    Ok(if extractions.iter().all(|e| selection.passes(e)) {
         0
     } else {
         1
@@ -406,8 +466,25 @@ fn run_audit(
     json: bool,
     stage: Stage,
     pytest_version: PytestVersion,
+    rule_args: &RuleArgs,
 ) -> Result<i32, Fatal> {
     let problems = read_bench(dir, stage, pytest_version)?;
+    let selection = rules::selection(&[dir], &rule_args.select, &rule_args.ignore)?;
+    if rule_args.statistics {
+        let counts = bench_explorer::rules::statistics(problems.iter().map(|p| &p.extraction));
+        output(rules::print_statistics(
+            &mut anstream::stdout(),
+            &counts,
+            &selection,
+        ))?;
+        return Ok(
+            if problems.iter().all(|p| selection.passes(&p.extraction)) {
+                0
+            } else {
+                1
+            },
+        );
+    }
     let inputs: Vec<ProblemInput> = problems
         .iter()
         .map(|p| ProblemInput {
@@ -424,5 +501,11 @@ fn run_audit(
     } else {
         output(report::audit(&mut anstream::stdout(), &audit))?;
     }
-    Ok(if audit.is_clean() { 0 } else { 1 })
+    Ok(
+        if audit.syntax_errors == 0 && problems.iter().all(|p| selection.passes(&p.extraction)) {
+            0
+        } else {
+            1
+        },
+    )
 }

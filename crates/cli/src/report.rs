@@ -24,6 +24,11 @@ fn shapes(list: &[Shape]) -> String {
     }
 }
 
+/// The rule that fired, after the words: `  [M001]` (`bench-explorer rule M001` explains it).
+fn rule(rule: Option<&bench_explorer::RuleRef>) -> String {
+    rule.map(|r| format!("  [{}]", r.code)).unwrap_or_default()
+}
+
 pub fn extraction(out: &mut impl Write, e: &Extraction) -> io::Result<()> {
     writeln!(
         out,
@@ -68,8 +73,9 @@ pub fn extraction(out: &mut impl Write, e: &Extraction) -> io::Result<()> {
                 )?;
                 writeln!(
                     out,
-                    "                      {YELLOW}{}{YELLOW:#}",
-                    a.reason.as_deref().unwrap_or("")
+                    "                      {YELLOW}{}{YELLOW:#}{DIM}{}{DIM:#}",
+                    a.reason.as_deref().unwrap_or(""),
+                    rule(a.rule.as_ref())
                 )?;
             }
         }
@@ -79,10 +85,11 @@ pub fn extraction(out: &mut impl Write, e: &Extraction) -> io::Result<()> {
         for f in &e.findings {
             writeln!(
                 out,
-                "    {YELLOW}{:>4}{YELLOW:#} {:<26} {}",
+                "    {YELLOW}{:>4}{YELLOW:#} {:<26} {}{DIM}{}{DIM:#}",
                 f.line,
                 f.shape.id(),
-                f.message
+                f.message,
+                rule(f.rule.as_ref())
             )?;
         }
     }
@@ -189,9 +196,9 @@ pub fn audit(out: &mut impl Write, a: &Audit) -> io::Result<()> {
             t.findings
         )?;
     }
-    if !a.dropped_by_reason.is_empty() {
-        writeln!(out, "\n{BOLD}dropped, by reason{BOLD:#}")?;
-        for (reason, n) in &a.dropped_by_reason {
+    if !a.dropped_by_rule.is_empty() {
+        writeln!(out, "\n{BOLD}dropped, by rule{BOLD:#}")?;
+        for (reason, n) in &a.dropped_by_rule {
             writeln!(out, "  {n:>4}  {reason}")?;
         }
     }

@@ -139,7 +139,7 @@ pub fn AuditView() -> impl IntoView {
                 })
                 .collect_view();
             let reasons = a
-                .dropped_by_reason
+                .dropped_by_rule
                 .iter()
                 .map(|(k, n)| view! { <li><span class="num">{*n}</span>" "{k.clone()}</li> })
                 .collect_view();
@@ -159,10 +159,10 @@ pub fn AuditView() -> impl IntoView {
                     </thead>
                     <tbody>{rows}</tbody>
                 </table>
-                {(!a.dropped_by_reason.is_empty()).then(|| view! {
+                {(!a.dropped_by_rule.is_empty()).then(|| view! {
                     <section class="reasons">
-                        <h3>"Dropped, by reason"</h3>
-                        <ul data-testid="dropped-by-reason">{reasons}</ul>
+                        <h3>"Dropped, by rule"</h3>
+                        <ul data-testid="dropped-by-rule">{reasons}</ul>
                     </section>
                 })}
             }
