@@ -130,6 +130,32 @@ test("a view URL opens that view in a fresh browser", async () => {
   });
 });
 
+test("a dropped check links to its rule's page, and the address bar can open a rule", async () => {
+  await withPage({}, async (p) => {
+    await p.tid("problem-picker").selectOption("__scratch__");
+    await p.page.waitForFunction(() => window.__benchExplorer.currentFile === "test_scratch.py");
+    const n = await p.extractions();
+    await p.setText("from solution import add\n\ndef test_add():\n    n = 0\n    while n < 2:\n        n += 1\n        assert add(n, 0) == n\n");
+    await p.waitForExtraction(n);
+    const link = p.tid("rule-link").first();
+    const code = await link.getAttribute("data-rule");
+    assert.match(code, /^[A-Z]\d{3}$/);
+    await link.click();
+    await p.page.locator(`[data-testid="rule-page"][data-rule="${code}"]`).waitFor();
+    for (const section of ["What it means", "Why it cannot be kept", "Example", "How to write it so it can be checked"]) {
+      await p.page.locator('[data-testid="rule-page"] h4', { hasText: section }).first().waitFor();
+    }
+    await p.page.waitForFunction((c) => location.hash.endsWith(`t=shapes&h=${c}`), code);
+    // A shape's page from the nav leaves the rule.
+    await p.tid("shape-nav-variable-then-assert").click();
+    await p.tid("shape-page").waitFor();
+  });
+  await withPage({ hash: "#rule/N006" }, async (p) => {
+    await p.page.locator('[data-testid="rule-page"][data-rule="N006"]').waitFor();
+    assert.equal(await p.page.locator('[data-testid="rule-nav-N006"]').getAttribute("aria-current"), "page");
+  });
+});
+
 // ---- links the page can open, downloads that say what they did -----------------------------------
 
 test("a file too large for a permalink gets no link, and the file is offered instead", async () => {

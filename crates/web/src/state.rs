@@ -113,6 +113,8 @@ pub struct AppState {
     pub stage: RwSignal<Stage>,
     pub tab: RwSignal<Tab>,
     pub shape_page: RwSignal<Shape>,
+    /// A rule's page shown in the teaching tab instead of the shape's (`#rule/M001`).
+    pub rule_page: RwSignal<Option<bench_explorer::Rule>>,
     pub analysis: RwSignal<Option<Arc<Analysis>>>,
     /// The assertion under the pointer or keyboard focus.
     pub hovered: RwSignal<Option<usize>>,
@@ -141,6 +143,7 @@ impl AppState {
         let stage = RwSignal::new(Stage::Full);
         let tab = RwSignal::new(Tab::Assertions);
         let shape_page = RwSignal::new(Shape::VariableThenAssert);
+        let rule_page = RwSignal::new(None);
         let analysis = RwSignal::new(None);
         let hovered = RwSignal::new(None);
         let selected = RwSignal::new(None);
@@ -159,6 +162,7 @@ impl AppState {
             stage,
             tab,
             shape_page,
+            rule_page,
             analysis,
             hovered,
             selected,

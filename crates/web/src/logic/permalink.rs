@@ -123,7 +123,7 @@ pub enum Route {
     Home,
     /// `#s=<lz-string data>`: a permalink (the data still compressed).
     Permalink(String),
-    /// `#shape/<id>`: a teaching page.
+    /// `#shape/<id>` or `#rule/<code>`: a teaching page (a shape's or a rule's).
     Shape(String),
     /// `#audit`, `#problem`, `#run`, `#assertions`, `#shapes`: a tab.
     Tab(String),
@@ -212,7 +212,7 @@ pub fn parse_fragment(hash: &str) -> Route {
             Route::Permalink(data.to_string())
         };
     }
-    if let Some(id) = h.strip_prefix("shape/") {
+    if let Some(id) = h.strip_prefix("shape/").or_else(|| h.strip_prefix("rule/")) {
         return Route::Shape(id.to_string());
     }
     if TABS.contains(&h) {
@@ -381,6 +381,7 @@ mod tests {
             parse_fragment("#shape/stdlib-reference"),
             Route::Shape("stdlib-reference".into())
         );
+        assert_eq!(parse_fragment("#rule/N006"), Route::Shape("N006".into()));
         assert_eq!(parse_fragment("#audit"), Route::Tab("audit".into()));
         assert_eq!(parse_fragment("#<script>"), Route::Home);
         assert_eq!(fragment("xyz"), "#s=xyz");

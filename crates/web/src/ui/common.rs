@@ -32,6 +32,32 @@ pub fn ShapeBadge(shape: Shape) -> impl IntoView {
     }
 }
 
+/// A rule's code after a drop's reason: a link to the rule's page in the teaching tab.
+#[component]
+pub fn RuleLink(rule: bench_explorer::RuleRef) -> impl IntoView {
+    let app = use_app();
+    let code = rule.code.clone();
+    view! {
+        <a
+            class="rule-ref"
+            href=format!("#rule/{}", rule.code)
+            title=format!("{} {} — what it means and how to write the test so it can be checked", rule.code, rule.name)
+            data-testid="rule-link"
+            data-rule=rule.code.clone()
+            on:click=move |ev| {
+                ev.prevent_default();
+                ev.stop_propagation();
+                if let Some(r) = bench_explorer::Rule::find(&code) {
+                    app.rule_page.set(Some(r));
+                    app.tab.set(Tab::Shapes);
+                }
+            }
+        >
+            {format!("{} {}", rule.code, rule.name)}
+        </a>
+    }
+}
+
 /// Inline Markdown (`code`, **bold**) as text nodes.
 pub fn inlines(text: &str) -> impl IntoView {
     render_inlines(markdown::inlines(text))

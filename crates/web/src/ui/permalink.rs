@@ -82,8 +82,7 @@ pub fn current_state(app: AppState, rs: RunState) -> PermalinkState {
         } else {
             app.tab.get_untracked().id().to_string()
         },
-        shape: (app.tab.get_untracked() == Tab::Shapes)
-            .then(|| app.shape_page.get_untracked().id().to_string()),
+        shape: (app.tab.get_untracked() == Tab::Shapes).then(|| teaching_id_untracked(app)),
         selected: app.selected.get_untracked(),
         run_solution: Some(effective_choice_untracked(app, rs))
             .filter(|c| *c != SolutionChoice::Reference)
@@ -288,8 +287,8 @@ fn apply_state(app: AppState, rs: RunState, s: PermalinkState, origin: SourceOri
         (None, None) => engine::load_problem(app, DEFAULT_PROBLEM),
     }
     app.tab.set(Tab::from_id(&s.tab).unwrap_or(Tab::Assertions));
-    if let Some(shape) = s.shape.as_deref().and_then(Shape::from_id) {
-        app.shape_page.set(shape);
+    if let Some(id) = s.shape.as_deref() {
+        open_teaching(app, id);
     }
     app.selected.set(s.selected);
     if s.selected.is_some() {
@@ -318,8 +317,7 @@ fn apply_route(app: AppState, rs: RunState, route: Route, first: bool) {
             }
         }
         Route::Shape(id) => {
-            if let Some(shape) = Shape::from_id(&id) {
-                app.shape_page.set(shape);
+            if open_teaching(app, &id) {
                 app.tab.set(Tab::Shapes);
             }
             if first {
@@ -357,8 +355,31 @@ fn apply_view(app: AppState, v: &ViewState) {
     app.stage
         .set(Stage::from_id(&v.stage).unwrap_or(Stage::Full));
     app.tab.set(Tab::from_id(&v.tab).unwrap_or(Tab::Assertions));
-    if let Some(shape) = v.shape.as_deref().and_then(Shape::from_id) {
+    if let Some(id) = v.shape.as_deref() {
+        open_teaching(app, id);
+    }
+}
+
+/// Show the teaching page `id` names: a shape's id (`variable-then-assert`) or a rule's code
+/// (`M001`). False when it names neither.
+pub fn open_teaching(app: AppState, id: &str) -> bool {
+    if let Some(shape) = Shape::from_id(id) {
         app.shape_page.set(shape);
+        app.rule_page.set(None);
+        true
+    } else if let Some(rule) = bench_explorer::Rule::find(id) {
+        app.rule_page.set(Some(rule));
+        true
+    } else {
+        false
+    }
+}
+
+/// The id of the teaching page shown: the rule's code, else the shape's id.
+fn teaching_id_untracked(app: AppState) -> String {
+    match app.rule_page.get_untracked() {
+        Some(rule) => rule.code().to_string(),
+        None => app.shape_page.get_untracked().id().to_string(),
     }
 }
 
@@ -369,7 +390,10 @@ fn current_view(app: AppState) -> ViewState {
         problem: app.problem.get().map(str::to_string),
         stage: app.stage.get().id().to_string(),
         tab: tab.id().to_string(),
-        shape: (tab == Tab::Shapes).then(|| app.shape_page.get().id().to_string()),
+        shape: (tab == Tab::Shapes).then(|| match app.rule_page.get() {
+            Some(rule) => rule.code().to_string(),
+            None => app.shape_page.get().id().to_string(),
+        }),
     }
 }
 
@@ -418,6 +442,7 @@ pub fn keep_session(app: AppState, rs: RunState) {
         app.stage.track();
         app.tab.track();
         app.shape_page.track();
+        app.rule_page.track();
         app.selected.track();
         rs.choice.track();
         rs.custom_code.track();

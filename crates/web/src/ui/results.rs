@@ -12,7 +12,7 @@ use leptos::prelude::*;
 use serde::Serialize;
 use wasm_bindgen::JsCast;
 
-use super::common::{inlines, plural, ShapeBadge};
+use super::common::{inlines, plural, RuleLink, ShapeBadge};
 use crate::js;
 use crate::logic::compare::StageFidelity;
 use crate::logic::grouping::split_case;
@@ -509,6 +509,7 @@ struct RowContent {
     source: String,
     expr: Option<String>,
     reason: Option<String>,
+    rule: Option<bench_explorer::RuleRef>,
     unresolved: Vec<String>,
     shapes: Vec<Shape>,
     verdict: StageFidelity,
@@ -566,6 +567,7 @@ fn AssertionRow(
             source: x.source.clone(),
             expr: x.expr.clone(),
             reason: x.reason.clone(),
+            rule: x.rule.clone(),
             unresolved: x.unresolved.clone().unwrap_or_default(),
             shapes: x.shapes.clone(),
             verdict: a.verdicts.get(i).cloned().unwrap_or(StageFidelity::Agrees),
@@ -654,6 +656,7 @@ fn AssertionRow(
                 (None, reason) => view! {
                     <div class="reason" data-testid="assertion-reason">
                         <span>{inlines(&reason.unwrap_or_default())}</span>
+                        {c.rule.map(|rule| view! { " " <RuleLink rule=rule/> })}
                         {(!c.unresolved.is_empty()).then(|| view! {
                             <span class="unresolved" data-testid="unresolved">
                                 "unresolved: "

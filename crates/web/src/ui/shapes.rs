@@ -1,10 +1,13 @@
-//! The teaching pages, one per shape, reached from every badge.
+//! The teaching pages: one per shape, reached from every badge, and one per rule of the catalogue,
+//! reached from every dropped check's rule.
 
 use bench_explorer::shape::Shape;
 use bench_explorer::Stage;
 use leptos::prelude::*;
 
-use super::common::inlines;
+use bench_explorer::Rule;
+
+use super::common::{inlines, markdown_view};
 use crate::bench;
 use crate::engine;
 use crate::logic::audit::{shape_rows, stage_index};
@@ -23,10 +26,10 @@ pub fn ShapesView() -> impl IntoView {
                         .map(|s| {
                             view! {
                                 <li>
-                                    <button class="shape-link" class:active=move || app.shape_page.get() == s
-                                        aria-current=move || if app.shape_page.get() == s { "page" } else { "false" }
+                                    <button class="shape-link" class:active=move || app.rule_page.get().is_none() && app.shape_page.get() == s
+                                        aria-current=move || if app.rule_page.get().is_none() && app.shape_page.get() == s { "page" } else { "false" }
                                         data-testid=format!("shape-nav-{}", s.id())
-                                        on:click=move |_| app.shape_page.set(s)>
+                                        on:click=move |_| { app.shape_page.set(s); app.rule_page.set(None); }>
                                         <span class="shape-id">{s.id()}</span>
                                         <span class="shape-title">{s.title()}</span>
                                     </button>
@@ -35,9 +38,71 @@ pub fn ShapesView() -> impl IntoView {
                         })
                         .collect_view()}
                 </ol>
+                <RuleNav/>
             </nav>
-            {move || view! { <Lesson shape=app.shape_page.get()/> }}
+            {move || match app.rule_page.get() {
+                Some(rule) => view! { <RulePage rule=rule/> }.into_any(),
+                None => view! { <Lesson shape=app.shape_page.get()/> }.into_any(),
+            }}
         </div>
+    }
+}
+
+/// Every rule of the catalogue, family by family, each family folded.
+#[component]
+fn RuleNav() -> impl IntoView {
+    let app = use_app();
+    let all = Rule::all();
+    view! {
+        <h3 class="rule-nav-title">"Rules"</h3>
+        {Rule::families()
+            .into_iter()
+            .map(|family| {
+                let rules: Vec<Rule> = all.iter().copied().filter(|r| r.family() == family).collect();
+                let count = rules.len();
+                let open = move || app.rule_page.get().is_some_and(|r| r.family() == family);
+                view! {
+                    <details class="rule-family" open=open data-testid=format!("rule-family-{}", family.prefix)>
+                        <summary>{format!("{} · {} ({count})", family.prefix, family.title)}</summary>
+                        <ol>
+                            {rules
+                                .into_iter()
+                                .map(|r| view! {
+                                    <li>
+                                        <button class="shape-link rule-link"
+                                            class:active=move || app.rule_page.get() == Some(r)
+                                            aria-current=move || if app.rule_page.get() == Some(r) { "page" } else { "false" }
+                                            data-testid=format!("rule-nav-{}", r.code())
+                                            on:click=move |_| app.rule_page.set(Some(r))>
+                                            <span class="shape-id">{r.code()}</span>
+                                            <span class="shape-title">{r.name()}</span>
+                                        </button>
+                                    </li>
+                                })
+                                .collect_view()}
+                        </ol>
+                    </details>
+                }
+            })
+            .collect_view()}
+    }
+}
+
+/// A rule's page: its code and name, then its doc (what it means, why, an example, how to write
+/// the test so it can be checked).
+#[component]
+fn RulePage(rule: Rule) -> impl IntoView {
+    let family = rule.family();
+    let body = bench_explorer::rules::dedent(rule.doc());
+    view! {
+        <article class="lesson rule-page" data-testid="rule-page" data-rule=rule.code()>
+            <header>
+                <p class="eyebrow">{format!("Rule {} · {}", rule.code(), family.title)}</p>
+                <h2><code>{rule.name()}</code></h2>
+                <p class="lead">{inlines(rule.summary())}</p>
+            </header>
+            {markdown_view(&body)}
+        </article>
     }
 }
 
