@@ -48,6 +48,9 @@ struct ExpectAssert {
     expr: Option<String>,
     #[serde(default)]
     reason_contains: Vec<String>,
+    /// The rule a dropped entry names: its code (`S004`) or name.
+    #[serde(default)]
+    rule: Option<String>,
     #[serde(default)]
     unresolved: Option<Vec<String>>,
     #[serde(default)]
@@ -62,6 +65,9 @@ struct ExpectFinding {
     line: Option<u32>,
     #[serde(default)]
     message_contains: Vec<String>,
+    /// The rule the finding names: its code or name.
+    #[serde(default)]
+    rule: Option<String>,
 }
 
 fn fixture_dirs() -> Vec<PathBuf> {
@@ -215,6 +221,18 @@ fn check(expect: &Expect, e: &Extraction) -> Vec<String> {
                     ));
                 }
             }
+            if let Some(rule) = &want.rule {
+                let named = got
+                    .rule
+                    .as_ref()
+                    .is_some_and(|r| &r.code == rule || &r.name == rule);
+                if !named {
+                    errors.push(format!(
+                        "{where_}: expected rule {rule}, got {:?}",
+                        got.rule
+                    ));
+                }
+            }
             let reason = got.reason.clone().unwrap_or_default();
             for needle in &want.reason_contains {
                 if !reason.contains(needle.as_str()) {
@@ -247,6 +265,11 @@ fn check(expect: &Expect, e: &Extraction) -> Vec<String> {
                     .message_contains
                     .iter()
                     .all(|m| f.message.contains(m.as_str()))
+                && want.rule.as_ref().is_none_or(|rule| {
+                    f.rule
+                        .as_ref()
+                        .is_some_and(|r| &r.code == rule || &r.name == rule)
+                })
         });
         if !found {
             errors.push(format!(
