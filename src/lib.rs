@@ -7,6 +7,7 @@
 
 mod collect;
 mod conftest;
+pub mod encoding;
 mod extract;
 mod flatten;
 mod guard;

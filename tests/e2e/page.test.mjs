@@ -430,6 +430,21 @@ test("a multi-megabyte file opened from disk leaves a usable page", async () => 
     await p.setText("def test_small():\n    assert 2 == 2\n");
     await p.page.getByText("2 == 2", { exact: true }).waitFor();
 
+    // A file in another encoding, declared as PEP 263 says: read as Python reads it.
+    const latin1 = Buffer.from("# -*- coding: latin-1 -*-\nfrom solution import greet\n\ndef test_greet():\n    assert greet('Ren\xe9') == 'Bonjour Ren\xe9'\n", "latin1");
+    let m = await p.extractions();
+    await p.tid("file-input").setInputFiles({ name: "test_latin1.py", mimeType: "text/x-python", buffer: latin1 });
+    await p.tid("toast").filter({ hasText: "Opened test_latin1.py" }).waitFor();
+    await p.waitForExtraction(m);
+    await p.page.getByText("greet('René') == 'Bonjour René'", { exact: true }).waitFor();
+    // Bytes Python would refuse (no declaration, not UTF-8) are shown, and the toast says so.
+    m = await p.extractions();
+    await p.tid("file-input").setInputFiles({ name: "test_bad.py", mimeType: "text/x-python", buffer: Buffer.from("x = '\xe9'\n", "latin1") });
+    await p.tid("toast").filter({ hasText: "which Python would not read" }).waitFor();
+    await p.waitForExtraction(m);
+    await p.setText("def test_small():\n    assert 2 == 2\n");
+    await p.page.getByText("2 == 2", { exact: true }).waitFor();
+
     // Over the limit (16 MB): refused with a message, the page unchanged.
     await p.tid("file-input").setInputFiles({ name: "test_huge.py", mimeType: "text/x-python", buffer: Buffer.alloc(17 * 1024 * 1024, 0x20) });
     await p.tid("toast").filter({ hasText: "too large" }).waitFor();

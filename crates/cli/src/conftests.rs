@@ -16,10 +16,11 @@ const ROOT_MARKERS: &[&str] = &[
     ".git",
 ];
 
-/// The conftest files for `test_file`, outermost first.
-pub fn for_file(test_file: &str) -> Vec<Conftest> {
+/// The conftest files for `test_file`, outermost first; an error names one Python would not read
+/// (pytest's collection fails on it).
+pub fn for_file(test_file: &str) -> Result<Vec<Conftest>, String> {
     if test_file == "-" {
-        return Vec::new();
+        return Ok(Vec::new());
     }
     let path = Path::new(test_file);
     let mut found = Vec::new();
@@ -29,7 +30,8 @@ pub fn for_file(test_file: &str) -> Vec<Conftest> {
     let mut up = String::new();
     while let Some(d) = dir {
         let candidate = d.join("conftest.py");
-        if let Ok(source) = std::fs::read_to_string(&candidate) {
+        if let Some(source) = crate::python_source::read(&candidate) {
+            let source = source?;
             found.push(Conftest {
                 path: format!("{up}conftest.py"),
                 source,
@@ -52,7 +54,7 @@ pub fn for_file(test_file: &str) -> Vec<Conftest> {
         };
     }
     found.reverse();
-    found
+    Ok(found)
 }
 
 /// The dotted package a folder is, as pytest's default import mode resolves it: the folders from the
@@ -80,9 +82,9 @@ fn package_of(dir: &Path) -> Option<String> {
 /// The package `__init__.py` files pytest imports before the test module, outermost first: the
 /// test's folder and each folder above it, while each holds one (a package pytest imports the test
 /// module in).
-pub fn package_inits(test_file: &str) -> Vec<Conftest> {
+pub fn package_inits(test_file: &str) -> Result<Vec<Conftest>, String> {
     if test_file == "-" {
-        return Vec::new();
+        return Ok(Vec::new());
     }
     let mut found = Vec::new();
     let mut dir = Path::new(test_file).parent();
@@ -93,9 +95,10 @@ pub fn package_inits(test_file: &str) -> Vec<Conftest> {
         } else {
             d
         };
-        let Ok(source) = std::fs::read_to_string(here.join("__init__.py")) else {
+        let Some(source) = crate::python_source::read(&here.join("__init__.py")) else {
             break;
         };
+        let source = source?;
         found.push(Conftest {
             path: format!("{up}__init__.py"),
             source,
@@ -105,7 +108,7 @@ pub fn package_inits(test_file: &str) -> Vec<Conftest> {
         dir = d.parent();
     }
     found.reverse();
-    found
+    Ok(found)
 }
 
 #[cfg(test)]
@@ -123,7 +126,7 @@ mod tests {
         std::fs::write(sub.join("test_x.py"), "def test_x():\n    assert 1\n").unwrap();
         std::fs::write(root.join("pkg/__init__.py"), "").unwrap();
         std::fs::write(sub.join("__init__.py"), "").unwrap();
-        let found = for_file(sub.join("test_x.py").to_str().unwrap());
+        let found = for_file(sub.join("test_x.py").to_str().unwrap()).unwrap();
         let sources: Vec<&str> = found.iter().map(|c| c.source.as_str()).collect();
         assert_eq!(sources, ["# top\n", "# near\n"]);
         // The near one is in the package `pkg.tests`; the top one (no `__init__.py`) in none.

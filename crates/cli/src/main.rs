@@ -11,6 +11,7 @@
 mod check;
 mod conftests;
 mod pytest_config;
+mod python_source;
 mod report;
 mod rules;
 
@@ -305,13 +306,9 @@ fn read_source(path: &str) -> Result<String, Fatal> {
     } else {
         std::fs::read(path).map_err(|e| Fatal(format!("cannot read {path}: {}", io_reason(&e))))?
     };
-    String::from_utf8(bytes).map_err(|e| {
-        Fatal(format!(
-            "{} is not UTF-8 (invalid byte at offset {}); Python source must be UTF-8",
-            if path == "-" { "standard input" } else { path },
-            e.utf8_error().valid_up_to()
-        ))
-    })
+    let name = if path == "-" { "standard input" } else { path };
+    python_source::decode(name, &bytes)
+        .map_err(|e| Fatal(format!("{e} (Python would not read it)")))
 }
 
 fn io_reason(e: &std::io::Error) -> String {
@@ -347,8 +344,8 @@ fn run_extract(
             slug: slug.clone(),
             solution_modules: solution_modules.clone(),
             stage,
-            conftests: conftests::for_file(file),
-            package_inits: conftests::package_inits(file),
+            conftests: conftests::for_file(file).map_err(Fatal)?,
+            package_inits: conftests::package_inits(file).map_err(Fatal)?,
             pytest_config: pytest_config::find(file),
             pytest_version,
         };
@@ -431,8 +428,8 @@ fn read_bench(
             slug: Some(slug.clone()),
             solution_modules: Vec::new(),
             stage,
-            conftests: conftests::for_file(&path),
-            package_inits: conftests::package_inits(&path),
+            conftests: conftests::for_file(&path).map_err(Fatal)?,
+            package_inits: conftests::package_inits(&path).map_err(Fatal)?,
             pytest_config: pytest_config::find(&path),
             pytest_version,
         };

@@ -69,7 +69,10 @@ impl Shard {
 }
 
 fn read_text(path: &Path) -> Result<String, Fatal> {
-    std::fs::read_to_string(path).map_err(|e| Fatal(format!("cannot read {}: {e}", path.display())))
+    let bytes =
+        std::fs::read(path).map_err(|e| Fatal(format!("cannot read {}: {e}", path.display())))?;
+    crate::python_source::decode(&path.display().to_string(), &bytes)
+        .map_err(|e| Fatal(format!("{e} (Python would not read it)")))
 }
 
 fn is_test_file(p: &Path) -> bool {
@@ -158,8 +161,10 @@ pub fn problems(
                 slug: Some(slug.clone()),
                 solution_modules: Vec::new(),
                 stage,
-                conftests: crate::conftests::for_file(&test_path.to_string_lossy()),
-                package_inits: crate::conftests::package_inits(&test_path.to_string_lossy()),
+                conftests: crate::conftests::for_file(&test_path.to_string_lossy())
+                    .map_err(Fatal)?,
+                package_inits: crate::conftests::package_inits(&test_path.to_string_lossy())
+                    .map_err(Fatal)?,
                 pytest_config: crate::pytest_config::find(&test_path.to_string_lossy()),
                 pytest_version,
             };

@@ -215,17 +215,45 @@ fn read_file(app: AppState, file: web_sys::File) {
     let name = file.name();
     let r2 = reader.clone();
     let onload = Closure::once_into_js(move || {
-        if let Some(text) = r2.result().ok().and_then(|v| v.as_string()) {
-            let problem = bench::problems()
-                .iter()
-                .find(|p| p.test_name == name)
-                .map(|p| p.slug);
-            engine::load_text(app, &name, &text, problem, SourceOrigin::File);
-            engine::toast(app, format!("Opened {name}"));
-        }
+        let Some(buffer) = r2.result().ok() else {
+            return;
+        };
+        let bytes = js_sys::Uint8Array::new(&buffer).to_vec();
+        // Read as Python reads it (PEP 263); what Python would refuse is still shown, and said.
+        let (text, refused) = match bench_explorer::encoding::decode(&bytes, &BrowserDecoder) {
+            Ok(text) => (text, None),
+            Err(e) => (String::from_utf8_lossy(&bytes).into_owned(), Some(e)),
+        };
+        let problem = bench::problems()
+            .iter()
+            .find(|p| p.test_name == name)
+            .map(|p| p.slug);
+        engine::load_text(app, &name, &text, problem, SourceOrigin::File);
+        engine::toast(
+            app,
+            match refused {
+                None => format!("Opened {name}"),
+                Some(e) => {
+                    format!("Opened {name}, which Python would not read ({e}); shown as UTF-8")
+                }
+            },
+        );
     });
     reader.set_onload(Some(onload.unchecked_ref()));
-    let _ = reader.read_as_text(&file);
+    let _ = reader.read_as_array_buffer(&file);
+}
+
+/// The browser's own decoders for the encodings the library leaves to the caller (no encoding
+/// tables in the page's wasm).
+struct BrowserDecoder;
+
+impl bench_explorer::encoding::Decoder for BrowserDecoder {
+    fn decode(&self, label: &'static str, bytes: &[u8]) -> Option<String> {
+        let options = web_sys::TextDecoderOptions::new();
+        options.set_fatal(true);
+        let decoder = web_sys::TextDecoder::new_with_label_and_options(label, &options).ok()?;
+        decoder.decode_with_u8_array(bytes).ok()
+    }
 }
 
 /// Dropping a file anywhere on the page opens it.
