@@ -247,6 +247,23 @@ test("an infinite loop times out, the page stays usable, and the next run works"
   p.assertClean();
 });
 
+test("Ctrl+. stops a run under way, from the keyboard", async () => {
+  await p.tid("run-timeout").fill("60");
+  await setSolution("def word_ladder(begin, end, words):\n    return 0\n\nwhile True:\n    pass\n");
+  await waitPython();
+  const before = (await hook("runs")) || 0;
+  await p.tid("tab-run").focus();
+  await p.page.keyboard.press("Control+Enter");
+  await p.page.waitForFunction(() => document.querySelector("[data-testid='run-status']")?.dataset.state === "running");
+  await p.page.keyboard.press("Control+Period");
+  await p.page.waitForFunction((k) => (window.__benchExplorer.runs || 0) > k, before, { timeout: PY_TIMEOUT });
+  assert.equal(await hook("lastRunStatus"), "stopped");
+  await chooseSolution("reference");
+  await p.tid("run-timeout").fill("5");
+  assert.equal(await run(), "done");
+  p.assertClean();
+});
+
 test("a permalink carrying code does not run by itself", async () => {
   // Make a permalink with an edited test file and code of our own in the Run tab.
   await p.tid("tab-run").click();

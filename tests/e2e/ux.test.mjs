@@ -421,6 +421,42 @@ test("? opens the keyboard-shortcut sheet (not while typing); Escape closes it",
   });
 });
 
+test("each shortcut of the sheet does what the sheet says", async () => {
+  await withPage({}, async (p) => {
+    await p.tid("tab-assertions").focus();
+    // 1–4: the stages.
+    await p.page.keyboard.press("1");
+    await waitStage(p, "as-written");
+    await p.page.keyboard.press("4");
+    await waitStage(p, "full");
+    // j / k: next and previous assertion.
+    const selected = () => p.page.evaluate(() => [...document.querySelectorAll('[data-testid="assertion-row"]')].findIndex((r) => r.classList.contains("selected")));
+    await p.page.keyboard.press("j");
+    await p.page.waitForFunction(() => document.querySelector('[data-testid="assertion-row"].selected'));
+    assert.equal(await selected(), 0);
+    await p.page.keyboard.press("j");
+    await p.page.waitForFunction(() => [...document.querySelectorAll('[data-testid="assertion-row"]')].findIndex((r) => r.classList.contains("selected")) === 1);
+    await p.page.keyboard.press("k");
+    await p.page.waitForFunction(() => [...document.querySelectorAll('[data-testid="assertion-row"]')].findIndex((r) => r.classList.contains("selected")) === 0);
+    // o: the selected assertion's page (its rule, or its shape).
+    await p.page.keyboard.press("o");
+    await p.page.locator('[data-testid="shape-page"], [data-testid="rule-page"]').first().waitFor();
+    // Alt+Shift+E: the editor; Alt+Shift+R: back to the results, from inside the editor.
+    await p.page.keyboard.press("Alt+Shift+KeyE");
+    await p.page.waitForFunction(() => document.activeElement?.closest('[data-testid="editor"]'));
+    const text = await p.getText();
+    await p.page.keyboard.press("Alt+Shift+KeyR");
+    await p.page.waitForFunction(() => document.activeElement?.dataset.testid === "assertion-row");
+    assert.equal(await p.getText(), text, "the shortcut typed nothing in the editor");
+    // ?: the sheet lists them all.
+    await p.page.keyboard.press("?");
+    for (const k of ["1 2 3 4", "j / k", "Alt+Shift+E", "Alt+Shift+R", "Ctrl+. / ⌘+."]) {
+      assert.ok((await p.tid("shortcut-sheet").textContent()).includes(k), k);
+    }
+    await p.page.keyboard.press("Escape");
+  });
+});
+
 test("after a run with \"Your code\", the verdict headline is in view", async () => {
   await withPage({}, async (p) => {
     await p.tid("tab-run").click();

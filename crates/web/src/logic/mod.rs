@@ -7,6 +7,7 @@ pub mod compare;
 pub mod delta;
 pub mod diagnostics;
 pub mod grouping;
+pub mod keys;
 pub mod links;
 pub mod lzstring;
 pub mod markdown;
