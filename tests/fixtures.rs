@@ -151,6 +151,9 @@ fn run_fixture(dir: &Path) -> Result<(), String> {
         },
     };
     let extraction = extract(&source, &options);
+    if std::env::var_os("FIXTURE_STATE_RULES").is_some() {
+        state_rules(&dir.join("expect.toml"), &expect_text, &expect, &extraction);
+    }
     let mut errors = check(&expect, &extraction);
     let mut settings = insta::Settings::clone_current();
     settings.set_snapshot_path(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/snapshots"));
@@ -181,6 +184,42 @@ fn run_fixture(dir: &Path) -> Result<(), String> {
             errors.join("\n  - ")
         ))
     }
+}
+
+/// `FIXTURE_STATE_RULES=1`: write into expect.toml the rule of every expected dropped entry that
+/// states none (after its `[[assert]]` header), so that the fixture checks it from then on.
+fn state_rules(path: &Path, text: &str, expect: &Expect, e: &Extraction) {
+    let rules: Vec<Option<String>> = expect
+        .asserts
+        .iter()
+        .map(|want| {
+            if want.rule.is_some() || want.status != "dropped" {
+                return None;
+            }
+            let mut named = e
+                .assertions
+                .iter()
+                .filter(|a| a.line == want.line && want.test.as_ref().is_none_or(|t| &a.test == t))
+                .filter_map(|a| a.rule.as_ref().map(|r| (r.code.clone(), r.name.clone())));
+            let first = named.next()?;
+            named.all(|r| r == first).then_some(first)
+        })
+        .map(|r| r.map(|(code, name)| format!("rule = \"{code}\"  # {name}")))
+        .collect();
+    let mut out = String::new();
+    let mut block = 0;
+    for line in text.lines() {
+        out.push_str(line);
+        out.push('\n');
+        if line.trim() == "[[assert]]" {
+            if let Some(Some(rule)) = rules.get(block) {
+                out.push_str(rule);
+                out.push('\n');
+            }
+            block += 1;
+        }
+    }
+    std::fs::write(path, out).unwrap();
 }
 
 fn check(expect: &Expect, e: &Extraction) -> Vec<String> {
