@@ -421,6 +421,24 @@ test("? opens the keyboard-shortcut sheet (not while typing); Escape closes it",
   });
 });
 
+test("the settings' pytest version changes the ids of long string parameters, as pytest 9.2 does", async () => {
+  await withPage({}, async (p) => {
+    await p.tid("problem-picker").selectOption("__scratch__");
+    await p.page.waitForFunction(() => window.__benchExplorer.currentFile === "test_scratch.py");
+    const long = "x".repeat(120);
+    let n = await p.extractions();
+    await p.setText(`import pytest\n\n@pytest.mark.parametrize("s", ["${long}"])\ndef test_long(s):\n    assert len(s) == 120\n`);
+    await p.waitForExtraction(n);
+    assert.equal(await p.tid("assertion-row").first().getAttribute("data-test"), `test_long[${long}]`);
+    await p.tid("settings-button").click();
+    n = await p.extractions();
+    await p.tid("settings-pytest-version").selectOption("9.2");
+    await p.waitForExtraction(n);
+    await p.page.waitForFunction(() => document.querySelector('[data-testid="assertion-row"]')?.dataset.test === "test_long[s0]");
+    await p.tid("settings-close").click();
+  });
+});
+
 test("each shortcut of the sheet does what the sheet says", async () => {
   await withPage({}, async (p) => {
     await p.tid("tab-assertions").focus();

@@ -39,6 +39,7 @@ fn main() {
                 slug: None,
                 stage,
                 solution_modules: Vec::new(),
+                pytest_version: String::new(),
                 slug_is_real: false,
                 id: i as u64 + 1,
                 base: (i > 0).then_some(i as u64),

@@ -135,6 +135,7 @@ fn send(app: AppState) {
         slug: options.slug,
         stage: options.stage,
         solution_modules: options.solution_modules,
+        pytest_version: app.settings.with_untracked(|s| s.pytest_version.clone()),
         slug_is_real: slug_is_real(app),
         id: REQUESTED.with(|g| g.get()),
         // The result on screen: the worker's reply may send only what changed from it.
@@ -496,7 +497,7 @@ pub fn current_options(app: AppState) -> Options {
         conftests: Vec::new(),
         package_inits: Vec::new(),
         pytest_config: None,
-        pytest_version: Default::default(),
+        pytest_version: settings.pytest_version(),
     }
 }
 

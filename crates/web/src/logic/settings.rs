@@ -19,6 +19,8 @@ pub struct Settings {
     pub slug: String,
     /// Extra module names whose imports count as the solution, separated by commas or spaces.
     pub solution_modules: String,
+    /// The pytest version whose test ids to follow (`--pytest-version`; empty: 9.0).
+    pub pytest_version: String,
     pub wrap: bool,
     pub font_px: u32,
 }
@@ -28,6 +30,7 @@ impl Default for Settings {
         Settings {
             slug: String::new(),
             solution_modules: String::new(),
+            pytest_version: String::new(),
             wrap: false,
             font_px: DEFAULT_FONT_PX,
         }
@@ -47,7 +50,15 @@ impl Settings {
         s.font_px = s.font_px.clamp(MIN_FONT_PX, MAX_FONT_PX);
         s.slug = s.slug.trim().chars().take(100).collect();
         s.solution_modules = s.solution_modules.chars().take(500).collect();
+        if bench_explorer::PytestVersion::parse(&s.pytest_version).is_err() {
+            s.pytest_version.clear();
+        }
         s
+    }
+
+    /// The pytest version the extraction's ids follow.
+    pub fn pytest_version(&self) -> bench_explorer::PytestVersion {
+        bench_explorer::PytestVersion::parse(&self.pytest_version).unwrap_or_default()
     }
 
     pub fn to_json(&self) -> String {

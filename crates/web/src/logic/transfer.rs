@@ -32,6 +32,9 @@ pub struct Request {
     /// The settings panel's solution modules (the CLI's `--solution-module`).
     #[serde(default)]
     pub solution_modules: Vec<String>,
+    /// The settings panel's pytest version (the CLI's `--pytest-version`; empty: 9.0).
+    #[serde(default)]
+    pub pytest_version: String,
     /// Whether the slug is the user's or a bench problem's (not guessed from a pasted file's
     /// name): a guessed one raises no slug-name-mismatch.
     #[serde(default = "yes")]
@@ -58,7 +61,8 @@ impl Request {
             conftests: Vec::new(),
             package_inits: Vec::new(),
             pytest_config: None,
-            pytest_version: Default::default(),
+            pytest_version: bench_explorer::PytestVersion::parse(&self.pytest_version)
+                .unwrap_or_default(),
         }
     }
 }
@@ -469,6 +473,7 @@ mod tests {
             slug: None,
             stage,
             solution_modules: Vec::new(),
+            pytest_version: String::new(),
             slug_is_real: true,
             id: 0,
             base: None,
@@ -496,6 +501,7 @@ mod tests {
                 slug: None,
                 stage,
                 solution_modules: Vec::new(),
+                pytest_version: String::new(),
                 slug_is_real: true,
                 id: 0,
                 base: None,
@@ -534,6 +540,7 @@ mod tests {
             slug: None,
             stage: Stage::Full,
             solution_modules: Vec::new(),
+            pytest_version: String::new(),
             slug_is_real: true,
             id,
             base,
@@ -578,6 +585,7 @@ mod tests {
                 slug: None,
                 stage,
                 solution_modules: Vec::new(),
+                pytest_version: String::new(),
                 slug_is_real: true,
                 id: 1,
                 base: None,
@@ -609,6 +617,7 @@ mod tests {
             slug: None,
             stage: Stage::Full,
             solution_modules: Vec::new(),
+            pytest_version: String::new(),
             slug_is_real: true,
             id: 0,
             base: None,
@@ -657,6 +666,7 @@ mod tests {
             slug: None,
             stage: Stage::Full,
             solution_modules: Vec::new(),
+            pytest_version: String::new(),
             slug_is_real: true,
             id: 0,
             base: None,

@@ -63,6 +63,16 @@ pub fn SettingsPanel(open: RwSignal<bool>) -> impl IntoView {
                         prop:value=move || app.settings.with(|s| s.solution_modules.clone())
                         on:change=move |ev| { let v = event_target_value(&ev); change(&|s| s.solution_modules = v.clone()); }/>
                 </label>
+                <label class="setting">
+                    <span>"pytest version"<small>" (--pytest-version: 9.2 names a string over 100 characters by its argument and index)"</small></span>
+                    <select data-testid="settings-pytest-version"
+                        prop:value=move || app.settings.with(|s| if s.pytest_version.is_empty() { "9.0".to_string() } else { s.pytest_version.clone() })
+                        on:change=move |ev| { let v = event_target_value(&ev); change(&|s| s.pytest_version = if v == "9.0" { String::new() } else { v.clone() }); }>
+                        <option value="9.0">"9.0 (the page's)"</option>
+                        <option value="9.1">"9.1"</option>
+                        <option value="9.2">"9.2"</option>
+                    </select>
+                </label>
                 <label class="setting inline">
                     <input type="checkbox" data-testid="settings-wrap"
                         prop:checked=move || app.settings.with(|s| s.wrap)
