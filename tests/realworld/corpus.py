@@ -29,7 +29,6 @@ import hashlib
 import json
 import os
 import pathlib
-import re
 import shutil
 import subprocess
 import sys
@@ -329,24 +328,6 @@ def run_eval(python: pathlib.Path, root: pathlib.Path, path: pathlib.Path, modul
     return results
 
 
-_CAUSE = re.compile(r"is a fixture|is a module|comes from|not part of the solution|cannot be folded|is decorated|"
-                    r"inside the|changed by|skip|xfail|parametri[sz]|not defined|unknown|cannot")
-
-
-def reason_category(reason: str) -> str:
-    """A short label for a drop reason, so that similar reasons group: the clause that names the cause (reasons
-    read "`x` on line 3 feeds this assertion, and <cause>; <explanation>"), with code, numbers and parenthesized
-    asides blanked, cut to its first words."""
-    clauses = [c for c in re.split(r";\s+|,\s+and\s+", reason or "") if c.strip()]
-    text = next((c for c in clauses if _CAUSE.search(c)), clauses[0] if clauses else "")
-    text = re.sub(r"\([^)]*\)", "", text)
-    text = re.sub(r"`[^`]*`", "…", text)
-    text = re.sub(r"…(,\s*…)+", "…", text)
-    text = re.sub(r"\d+", "N", text)
-    words = text.replace(":", " ").split()
-    return " ".join(words[:7]).rstrip(",") or "(no reason)"
-
-
 @dataclass
 class FileResult:
     package: str
@@ -384,6 +365,8 @@ def check_file(python: pathlib.Path, pkg: dict, root: pathlib.Path, path: pathli
                 entry["error"] = v["error"]
         else:
             entry["reason"] = a.get("reason", "")
+            rule = a.get("rule") or {}
+            entry["rule"] = f"{rule.get('code', '-')} {rule.get('name', '(no rule)')}"
         if pyt.get("error") or ext.get("error"):
             entry["file_error"] = True
         ran = rec is not None and a.get("line") in set(rec.get("lines") or [])
@@ -431,10 +414,10 @@ def summarize(results: list[FileResult], packages: list[str]) -> dict:
         executed = [e for e in ents if e["outcome"] == "passed" and e["ran"]]
         kept = [e for e in executed if e["status"] == "kept"]
         dropped = [e for e in executed if e["status"] != "kept"]
-        reasons: dict[str, int] = {}
+        rules: dict[str, int] = {}
         for e in dropped:
-            cat = reason_category(e.get("reason", ""))
-            reasons[cat] = reasons.get(cat, 0) + 1
+            rule = e.get("rule", "- (no rule)")
+            rules[rule] = rules.get(rule, 0) + 1
         rows[name] = {
             "files": len(mine),
             "tests_passed": sum(1 for r in mine for t in r.pytest.get("tests", {}).values() if t["outcome"] == "passed"),
@@ -450,14 +433,14 @@ def summarize(results: list[FileResult], packages: list[str]) -> dict:
             "kept_not_run": sum(1 for e in ents if e["verdict"] == "assert-not-run" and e["status"] == "kept"),
             "output_chars": sum(len(e.get("expr", "")) for e in ents if e["status"] == "kept"),
             "input_chars": sum(r.size for r in mine),
-            "dropped_by_reason": dict(sorted(reasons.items(), key=lambda kv: -kv[1])),
+            "dropped_by_rule": dict(sorted(rules.items(), key=lambda kv: (-kv[1], kv[0]))),
             "file_errors": [f"{r.file}: {r.pytest.get('error') or r.extraction.get('error')}" for r in mine
                             if r.pytest.get("error") or r.extraction.get("error")],
         }
     return rows
 
 
-def markdown(rows: dict, top_reasons: int = 10) -> str:
+def markdown(rows: dict, top_rules: int = 12) -> str:
     head = ("| package | files | asserts run in passing tests | kept | dropped | retention | false fails | "
             "phantom passes | unmatched ids | output / input chars |")
     lines = [head, "|" + " --- |" * 10]
@@ -471,13 +454,14 @@ def markdown(rows: dict, top_reasons: int = 10) -> str:
                      f"{r['dropped']:,} | {ret} | {r['false_fails']} | {r['phantom_passes']} | "
                      f"{r['unmatched_ids']} | {ratio} |")
     total = rows["total"]
-    lines += ["", "Dropped, by reason (first words, grouped; asserts run in passing tests):", "",
-              "| reason | count |", "| --- | --- |"]
-    for cat, n in list(total["dropped_by_reason"].items())[:top_reasons]:
-        lines.append(f"| {cat.replace('|', '/')} | {n} |")
-    rest = sum(list(total["dropped_by_reason"].values())[top_reasons:])
+    lines += ["", "Dropped, by rule (asserts run in passing tests; `bench-explorer rule CODE` explains each):", "",
+              "| rule | count |", "| --- | --- |"]
+    for rule, n in list(total["dropped_by_rule"].items())[:top_rules]:
+        code, _, name = rule.partition(" ")
+        lines.append(f"| {code} `{name}` | {n:,} |")
+    rest = sum(list(total["dropped_by_rule"].values())[top_rules:])
     if rest:
-        lines.append(f"| (other reasons) | {rest} |")
+        lines.append(f"| (other rules) | {rest:,} |")
     return "\n".join(lines)
 
 
