@@ -121,7 +121,12 @@ pub const MAX_ASIDE: usize = 4;
 
 struct Last {
     text: String,
-    options: (String, Option<String>, Vec<String>),
+    options: (
+        String,
+        Option<String>,
+        Vec<String>,
+        crate::pytest::ids::PytestVersion,
+    ),
     /// `None` when the last text cannot be a base (syntax errors, no memo for its options).
     base: Option<Base>,
 }
@@ -690,6 +695,7 @@ impl Memo {
             a.options.file.clone(),
             Some(a.slug.to_string()),
             a.options.solution_modules.clone(),
+            a.options.pytest_version,
         );
         let plain = a.options.conftests.is_empty()
             && a.options.package_inits.is_empty()

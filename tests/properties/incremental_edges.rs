@@ -613,3 +613,35 @@ fn self_rebinding_and_builtin_named_helper() {
     let new2 = edit(old, "    return xs\n", "    return []\n");
     check("builtin_named_helper_edited", old, &new2);
 }
+
+// ---- options the memo must not reuse across --------------------------------------------------------
+
+/// The pytest version changes the ids of long string parameters: the memo keeps no test's
+/// flattening across a change of version (the page's settings can change it between keystrokes).
+#[test]
+fn a_change_of_pytest_version_is_not_reused() {
+    let long = "x".repeat(120);
+    let text = format!(
+        "import pytest\n\n@pytest.mark.parametrize(\"s\", [\"{long}\"])\ndef test_long(s):\n    assert len(s) == 120\n"
+    );
+    let mut m = Memo::new();
+    let mut o = Options::new("test_example.py");
+    for version in ["9.0", "9.2", "9.0"] {
+        o.pytest_version = bench_explorer::PytestVersion::parse(version).unwrap();
+        let got = extract_with(&text, &o, &mut m);
+        assert!(
+            got == extract(&text, &o),
+            "{version}: {}",
+            first_difference(&got, &extract(&text, &o))
+        );
+    }
+    assert_eq!(
+        extract_with(&text, &o, &mut m).assertions[0].test,
+        format!("test_long[{long}]")
+    );
+    o.pytest_version = bench_explorer::PytestVersion::parse("9.2").unwrap();
+    assert_eq!(
+        extract_with(&text, &o, &mut m).assertions[0].test,
+        "test_long[s0]"
+    );
+}

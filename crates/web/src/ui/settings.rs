@@ -29,7 +29,8 @@ pub fn SettingsPanel(open: RwSignal<bool>) -> impl IntoView {
         let old = app.settings.get_untracked();
         let mut s = old.clone();
         f(&mut s);
-        let retell = (s.slug(), s.modules()) != (old.slug(), old.modules());
+        let retell = (s.slug(), s.modules(), s.pytest_version())
+            != (old.slug(), old.modules(), old.pytest_version());
         set_settings(app, s);
         // What the extractor is told changed: extract again.
         if retell {
