@@ -156,19 +156,17 @@ declare_rules! {
     ///
     /// ## Example
     /// ```python
-    /// import functools
     /// from solution import add
     ///
-    /// @functools.lru_cache
-    /// def check(f):
-    ///     assert f(2, 3) == 5
+    /// async def five():
+    ///     return 5
     ///
     /// def test_add():
-    ///     check(add)
+    ///     assert add(2, 3) == five()
     /// ```
     ///
     /// ## How to write it so it can be checked
-    /// Drop the decorator from a checking helper.
+    /// Make the helper a plain `def`, without decorators.
     "007" HelperNotPlainFunction "helper-not-plain-function",
 
     /// ## What it means
@@ -184,8 +182,9 @@ declare_rules! {
     /// CALLS = 0
     ///
     /// def check(f):
-    ///     global CALLS
     ///     assert f(2, 3) == 5
+    ///     global CALLS
+    ///     CALLS = 1
     ///
     /// def test_add():
     ///     check(add)
@@ -319,14 +318,13 @@ declare_rules! {
     /// ```python
     /// from solution import add
     ///
-    /// SEEN = []
+    /// SIZES = [1, 2]
     ///
-    /// def record(x):
-    ///     SEEN.append(x)
-    ///     return len(SEEN)
+    /// def first_size():
+    ///     return SIZES[0]
     ///
     /// def test_add():
-    ///     assert add(record(1), record(2)) == 3
+    ///     assert add(first_size(), 1) == 2
     /// ```
     ///
     /// ## How to write it so it can be checked
@@ -495,16 +493,14 @@ declare_rules! {
     ///
     /// ## Example
     /// ```python
-    /// from solution import add
+    /// from solution import add, offset
     ///
-    /// N = 2
-    ///
-    /// def plus_n(x):
-    ///     return add(x, N)
+    /// def plus(x):
+    ///     return add(x, offset)
     ///
     /// def test_add():
-    ///     N = add(0, 5)
-    ///     assert plus_n(1) == 3 and N == 5
+    ///     offset = 5
+    ///     assert plus(1) == add(1, offset)
     /// ```
     ///
     /// ## How to write it so it can be checked

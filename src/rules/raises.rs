@@ -116,9 +116,8 @@ declare_rules! {
     /// A unittest `with self.assertRaises(…)` (or `assertWarns`) block that is not flattened.
     ///
     /// ## Why it cannot be kept
-    /// The block is written as the context object's call form only over expression statements, in a
-    /// test whose instance is a plain `TestCase`; a block nested in other statements, or holding others,
-    /// is not.
+    /// The block is written as the context object's call form (a lambda) only over expression
+    /// statements; an assignment, a loop or another block inside it has no such form.
     ///
     /// ## Example
     /// ```python
@@ -127,12 +126,11 @@ declare_rules! {
     ///
     /// class TestParse(unittest.TestCase):
     ///     def test_parse(self):
-    ///         for s in ["x", "y"]:
-    ///             with self.assertRaises(ValueError):
-    ///                 parse(s)
+    ///         with self.assertRaises(ValueError):
+    ///             n = parse("x")
     /// ```
     ///
     /// ## How to write it so it can be checked
-    /// One `with self.assertRaises(E):` per call, at the top level of the test, over the call alone.
+    /// Keep only the call that raises in the block (`parse("x")`), at the top level of the test.
     "006" UnittestRaisesBlock "unittest-raises-block",
 }

@@ -185,15 +185,9 @@ declare_rules! {
     /// An asynchronous iteration needs an event loop; a comprehension in a plain expression cannot await.
     ///
     /// ## Example
-    /// ```python
-    /// from solution import agen, total
-    ///
-    /// async def test_total():
-    ///     seen = []
-    ///     async for x in agen():
-    ///         seen.append(x)
-    ///     assert total(seen) == 3
-    /// ```
+    /// An `async for` is written only in an `async def`, and pytest runs an `async def` test only with a
+    /// plugin, which the extractor reports first (the whole test is not run as written), so no small
+    /// file shows this rule alone; the loop is `async for x in agen(): seen.append(x)` before an assert.
     ///
     /// ## How to write it so it can be checked
     /// Test the synchronous core of the solution; no flattening of an `async for` is exact.
@@ -279,10 +273,9 @@ declare_rules! {
     /// def test_add():
     ///     total = 0
     ///     for a in [1, 2, 3]:
-    ///         if a == 3:
-    ///             break
     ///         total = add(total, a)
-    ///     assert total == 3
+    ///         break
+    ///     assert total == 1
     /// ```
     ///
     /// ## How to write it so it can be checked
@@ -392,13 +385,13 @@ declare_rules! {
     ///
     /// def test_pair():
     ///     match pair():
-    ///         case (a, b):
-    ///             pass
-    ///     assert a < b
+    ///         case (x, y):
+    ///             first = x
+    ///     assert first == 1
     /// ```
     ///
     /// ## How to write it so it can be checked
-    /// Unpack with an assignment (`a, b = pair()`).
+    /// Unpack with an assignment (`first, second = pair()`).
     "018" MatchStatement "match-statement",
 
     /// ## What it means
@@ -455,12 +448,10 @@ declare_rules! {
     /// ```python
     /// from solution import add
     ///
-    /// COUNT = 0
-    ///
     /// def test_add():
-    ///     global COUNT
-    ///     COUNT = add(COUNT, 1)
-    ///     assert COUNT == 1
+    ///     global total
+    ///     total = add(1, 1)
+    ///     assert total == 2
     /// ```
     ///
     /// ## How to write it so it can be checked
@@ -596,14 +587,10 @@ declare_rules! {
     /// local would hide the solution's name, which the test itself reads from the module.
     ///
     /// ## Example
-    /// ```python
-    /// from solution import *
-    ///
-    /// def test_add():
-    ///     result = [add(1, 1)]
-    ///     result.append(3)
-    ///     assert result == [limit(), 3]
-    /// ```
+    /// The extractor names the solution module with an identifier the file does not use, and a helper
+    /// that reads a solution name the test also binds is refused first (`helper-captures-local`), so no
+    /// small file shows this rule alone; it guards what a fold binds (`x := …`) against the names the
+    /// check reads bare from the evaluation namespace.
     ///
     /// ## How to write it so it can be checked
     /// Rename the local so that no solution name is hidden.
@@ -680,16 +667,22 @@ declare_rules! {
     ///
     /// ## Example
     /// ```python
-    /// import importlib
-    /// import solution
+    /// import importlib.util
     ///
-    /// def test_reload():
-    ///     fresh = importlib.reload(solution)
-    ///     assert fresh.add(1, 1) == solution.add(1, 1)
+    /// def load():
+    ///     spec = importlib.util.spec_from_file_location("solution", "solution.py")
+    ///     module = importlib.util.module_from_spec(spec)
+    ///     spec.loader.exec_module(module)
+    ///     return module
+    ///
+    /// def test_add():
+    ///     a = load()
+    ///     b = load()
+    ///     assert a.add(1, 1) == b.add(1, 1)
     /// ```
     ///
     /// ## How to write it so it can be checked
-    /// Import the solution once, at module level.
+    /// Load the solution once, at module level, and read it there.
     "032" SolutionLoadedTwice "solution-loaded-twice",
 
     /// ## What it means
@@ -719,10 +712,10 @@ declare_rules! {
     ///
     /// ## Example
     /// ```python
-    /// import pytest
+    /// from pytest import mark
     /// from solution import *
     ///
-    /// @pytest.mark.parametrize("a", [1, 2])
+    /// @mark.parametrize("a", [1, 2])
     /// def test_add(a):
     ///     assert add(a, 0) == a
     /// ```
@@ -903,14 +896,13 @@ declare_rules! {
     ///
     /// ## Example
     /// ```python
-    /// from solution import drain
+    /// from solution import positive
     ///
     /// ITEMS = [1, 2]
     ///
-    /// def test_drain():
-    ///     drain(ITEMS)
+    /// def test_items():
     ///     for x in ITEMS:
-    ///         assert x > 0
+    ///         assert positive(x) and x in ITEMS
     /// ```
     ///
     /// ## How to write it so it can be checked
@@ -926,15 +918,13 @@ declare_rules! {
     ///
     /// ## Example
     /// ```python
-    /// from solution import scale
-    ///
-    /// K = 3
+    /// from solution import scale, factor
     ///
     /// def mul(x):
-    ///     return x * K
+    ///     return x * factor
     ///
     /// def test_scale():
-    ///     assert [mul(K) for K in range(2)] == scale(2)
+    ///     assert [mul(factor) for factor in range(2)] == scale(2)
     /// ```
     ///
     /// ## How to write it so it can be checked
