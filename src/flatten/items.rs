@@ -13,7 +13,7 @@ use super::Ctx;
 use crate::model::OriginRole;
 use crate::module::BoundNames;
 use crate::names::{self, Facts, Ident, Replacement};
-use crate::rules::{Reason, Statements};
+use crate::rules::{self, Reason, Statements};
 
 /// How an item is written inside a fold.
 #[derive(Clone)]
@@ -234,6 +234,72 @@ pub fn pytest_raises_block<'a>(
         pytest: Some((expected, matching)),
     }));
     Some(item)
+}
+
+/// Why a `pytest.raises` / `warns` / `deprecated_call` block is not written as a check (see
+/// `pytest_raises_block`; `target_read`: whether the test reads its `as` name after it): its rule,
+/// when its shape says.
+pub fn raises_rule(
+    ctx: &Ctx,
+    w: &ast::StmtWith,
+    target_read: impl Fn(&str) -> bool,
+) -> Option<rules::Raises> {
+    use rules::Raises;
+    let first = &w.items[0];
+    if ctx.scope.pytest_path(&first.context_expr).as_deref() != Some("pytest.raises") {
+        return Some(Raises::WarnsBlock);
+    }
+    if w.items.len() == 1
+        && w.body
+            .iter()
+            .any(|s| !matches!(s, Stmt::Pass(_) | Stmt::Expr(_)))
+    {
+        return Some(Raises::RaisesBlockStatements);
+    }
+    let plain_arguments = match &first.context_expr {
+        Expr::Call(c) => {
+            matches!(c.arguments.args.as_ref(), [e] if !e.is_starred_expr())
+                && c.arguments
+                    .keywords
+                    .iter()
+                    .all(|k| k.arg.as_ref().is_some_and(|a| a.as_str() == "match"))
+        }
+        _ => false,
+    };
+    if !plain_arguments || w.items.len() != 1 || w.is_async {
+        return Some(Raises::RaisesArguments);
+    }
+    match first.optional_vars.as_deref() {
+        Some(Expr::Name(n)) if target_read(n.id.as_str()) => Some(Raises::RaisesTargetRead),
+        Some(Expr::Name(_)) | None => None,
+        Some(_) => Some(Raises::RaisesArguments),
+    }
+}
+
+/// Whether a `with` statement's context is `pytest.raises`, `pytest.warns` or
+/// `pytest.deprecated_call`, or unittest's `self.assertRaises(…)` (and the like).
+fn raises_context(ctx: &Ctx, w: &ast::StmtWith) -> Option<rules::Raises> {
+    w.items.iter().find_map(|i| {
+        let e = &i.context_expr;
+        if matches!(
+            ctx.scope.pytest_path(e).as_deref(),
+            Some("pytest.raises" | "pytest.warns" | "pytest.deprecated_call")
+        ) {
+            return Some(rules::Raises::WarnsBlock);
+        }
+        match e {
+            Expr::Call(c) => match c.func.as_ref() {
+                Expr::Attribute(a)
+                    if RAISES_METHODS.contains(&a.attr.as_str())
+                        && matches!(a.value.as_ref(), Expr::Name(_)) =>
+                {
+                    Some(rules::Raises::UnittestRaisesBlock)
+                }
+                _ => None,
+            },
+            _ => None,
+        }
+    })
 }
 
 /// One branch of a `Piece::Cond`: its condition (`None` for `else`) and its statements' pieces.
@@ -627,19 +693,36 @@ fn compound<'a>(
     reads.visit_stmt(stmt);
     item.reads.extend(reads.names);
     // A `for` loop's rule is that of what stops it (`for_loop`), which `statement` puts in place.
-    let (kind, rule) = match stmt {
-        Stmt::For(_) => ("the `for` loop", Statements::UnreplayableStatement),
-        Stmt::While(_) => ("the `while` loop", Statements::WhileLoop),
-        Stmt::If(_) => ("the `if`", Statements::IfNotReplayable),
-        Stmt::With(_) => ("the `with` block", Statements::WithBlock),
-        Stmt::Try(_) => ("the `try`", Statements::TryBlock),
-        Stmt::Match(_) => ("the `match`", Statements::MatchStatement),
-        Stmt::FunctionDef(_) => ("the nested function", Statements::NestedDefinition),
-        Stmt::ClassDef(_) => ("the nested class", Statements::NestedDefinition),
-        Stmt::Import(_) | Stmt::ImportFrom(_) => ("the import", Statements::ImportInTest),
-        Stmt::Global(_) => ("the `global` statement", Statements::GlobalDeclaration),
-        Stmt::Nonlocal(_) => ("the `nonlocal` statement", Statements::GlobalDeclaration),
-        _ => ("the statement", Statements::UnreplayableStatement),
+    let (kind, rule): (&str, rules::Rule) = match stmt {
+        Stmt::For(_) => ("the `for` loop", Statements::UnreplayableStatement.into()),
+        Stmt::While(_) => ("the `while` loop", Statements::WhileLoop.into()),
+        Stmt::If(_) => ("the `if`", Statements::IfNotReplayable.into()),
+        // A raises block that is not written as a check: the rule of why it is not.
+        Stmt::With(w) => (
+            "the `with` block",
+            // At the top of a test, a `pytest.raises` block of a fine shape is refused only when
+            // the test reads its `as` name after it.
+            match raises_context(ctx, w) {
+                Some(rules::Raises::WarnsBlock) => raises_rule(ctx, w, |_| true)
+                    .map_or(Statements::WithBlock.into(), rules::Rule::from),
+                Some(r) => r.into(),
+                None => Statements::WithBlock.into(),
+            },
+        ),
+        Stmt::Try(_) => ("the `try`", Statements::TryBlock.into()),
+        Stmt::Match(_) => ("the `match`", Statements::MatchStatement.into()),
+        Stmt::FunctionDef(_) => ("the nested function", Statements::NestedDefinition.into()),
+        Stmt::ClassDef(_) => ("the nested class", Statements::NestedDefinition.into()),
+        Stmt::Import(_) | Stmt::ImportFrom(_) => ("the import", Statements::ImportInTest.into()),
+        Stmt::Global(_) => (
+            "the `global` statement",
+            Statements::GlobalDeclaration.into(),
+        ),
+        Stmt::Nonlocal(_) => (
+            "the `nonlocal` statement",
+            Statements::GlobalDeclaration.into(),
+        ),
+        _ => ("the statement", Statements::UnreplayableStatement.into()),
     };
     item.fold = Err(Blocker::Reason(match bound.names.first() {
         Some(n) if matches!(stmt, Stmt::Import(_) | Stmt::ImportFrom(_)) => {

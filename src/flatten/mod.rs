@@ -291,7 +291,9 @@ impl<'a> Walk<'_, '_, 'a, '_> {
                     ctx,
                     self.test.case,
                     &entry,
-                    self.raises_rule(w).because(format!(
+                    items::raises_rule(ctx, w, |n| self.reads_after(stmt, n))
+                        .unwrap_or(Raises::RaisesArguments)
+                        .because(format!(
                         "`with {}` on line {} checks what its block raises or warns; only `pytest.raises(E[, match=…])` over expression statements, whose `as` name nothing reads after, is written as an expression",
                         ctx.map.snippet(range),
                         ctx.map.line(range.start())
@@ -602,17 +604,7 @@ impl<'a> Walk<'_, '_, 'a, '_> {
     /// reads its `as` name.
     fn pytest_raises(&self, stmt: &'a Stmt, w: &'a ast::StmtWith) -> Option<Item<'a>> {
         if let Some(Expr::Name(n)) = w.items.first().and_then(|i| i.optional_vars.as_deref()) {
-            let f = self.test.case.func;
-            let at = f
-                .body
-                .iter()
-                .position(|s| s.start() >= stmt.end())
-                .unwrap_or(f.body.len());
-            let read = ruff_python_ast::helpers::any_over_body(
-                &f.body[at..],
-                &|e: &Expr| matches!(e, Expr::Name(m) if m.id == n.id),
-            );
-            if read {
+            if self.reads_after(stmt, n.id.as_str()) {
                 return None;
             }
         }
@@ -620,37 +612,18 @@ impl<'a> Walk<'_, '_, 'a, '_> {
         items::pytest_raises_block(self.ctx, w, &|n| test.is_local(n))
     }
 
-    /// Why a `pytest.raises` / `warns` / `deprecated_call` block is not written as a check: its rule.
-    fn raises_rule(&self, w: &ast::StmtWith) -> Raises {
-        let first = &w.items[0];
-        if self.ctx.scope.pytest_path(&first.context_expr).as_deref() != Some("pytest.raises") {
-            return Raises::WarnsBlock;
-        }
-        if w.items.len() == 1
-            && w.body
-                .iter()
-                .any(|s| !matches!(s, Stmt::Pass(_) | Stmt::Expr(_)))
-        {
-            return Raises::RaisesBlockStatements;
-        }
-        let plain_arguments = match &first.context_expr {
-            Expr::Call(c) => {
-                matches!(c.arguments.args.as_ref(), [e] if !e.is_starred_expr())
-                    && c.arguments
-                        .keywords
-                        .iter()
-                        .all(|k| k.arg.as_ref().is_some_and(|a| a.as_str() == "match"))
-            }
-            _ => false,
-        };
-        if plain_arguments
-            && w.items.len() == 1
-            && !w.is_async
-            && matches!(first.optional_vars.as_deref(), Some(Expr::Name(_)))
-        {
-            return Raises::RaisesTargetRead;
-        }
-        Raises::RaisesArguments
+    /// Whether the test reads `name` after its statement `stmt`.
+    fn reads_after(&self, stmt: &Stmt, name: &str) -> bool {
+        let f = self.test.case.func;
+        let at = f
+            .body
+            .iter()
+            .position(|s| s.start() >= stmt.end())
+            .unwrap_or(f.body.len());
+        ruff_python_ast::helpers::any_over_body(
+            &f.body[at..],
+            &|e: &Expr| matches!(e, Expr::Name(m) if m.id.as_str() == name),
+        )
     }
 
     /// A unittest raises block that is the last item: the check is that item (see

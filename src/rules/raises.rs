@@ -30,8 +30,10 @@ declare_rules! {
     /// A `pytest.warns` or `pytest.deprecated_call` block.
     ///
     /// ## Why it cannot be kept
-    /// pytest records the warnings the block emits and compares them; a warning's filters, its
-    /// `filename` and `lineno` depend on the frame it points at, which no expression reproduces exactly.
+    /// pytest records every warning the block emits (all filters set to "always") and re-emits those
+    /// that do not match; unittest's `assertWarns`, the nearest form an expression can call, swallows
+    /// them instead, and a warning's `filename` and `lineno` name the frame it points at, which a lambda
+    /// standing for the block changes. The extractor writes no warning check.
     ///
     /// ## Example
     /// ```python
