@@ -722,6 +722,8 @@ fn compound<'a>(
             "the `nonlocal` statement",
             Statements::GlobalDeclaration.into(),
         ),
+        // Only inside a loop (elsewhere a syntax error): in a branch of an `if` in the loop's body.
+        Stmt::Break(_) | Stmt::Continue(_) => ("the statement", Statements::LoopExitsEarly.into()),
         _ => ("the statement", Statements::UnreplayableStatement.into()),
     };
     item.fold = Err(Blocker::Reason(match bound.names.first() {
@@ -790,7 +792,14 @@ fn conditional<'a>(
             let sub = statement(ctx, s, is_local);
             match sub.fold {
                 // An assert, also one inside a loop, would run only on one path: not replayed.
-                Ok(Piece::Check(_) | Piece::Loop(..)) | Err(_) => return,
+                Ok(Piece::Check(_) | Piece::Loop(..)) | Err(Blocker::Silent) => return,
+                // The `if`'s words, and the rule of the statement that stops it.
+                Err(Blocker::Reason(inner)) => {
+                    if let Err(Blocker::Reason(r)) = &mut item.fold {
+                        r.rule = inner.rule;
+                    }
+                    return;
+                }
                 Ok(piece) => pieces.push(piece),
             }
             certain.extend(

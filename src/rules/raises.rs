@@ -8,8 +8,9 @@ declare_rules! {
     /// An `assert` inside a `pytest.raises`, `pytest.warns` or `pytest.deprecated_call` block.
     ///
     /// ## Why it cannot be kept
-    /// pytest expects the block to raise or warn before (or instead of) the assert; the assert runs only
-    /// when the statements before it did not raise, and then the block fails anyway.
+    /// pytest expects the block to raise or warn: the assert runs only if the statements before it did
+    /// not raise, and its outcome is then tied to the block's own check (the `AssertionError` it raises
+    /// may even be the exception expected). No standalone check stands for it.
     ///
     /// ## Example
     /// ```python

@@ -23,8 +23,9 @@ declare_rules! {
     /// ```
     ///
     /// ## How to write it so it can be checked
-    /// Write one `assert` per value, or `@pytest.mark.parametrize` the value; a loop whose body is plain
-    /// statements and `assert`s (no `if`, `with` or `break`) is replayed as one check.
+    /// Write one `assert` per value, or `@pytest.mark.parametrize` the value. A loop over a literal that
+    /// is not empty, whose body is plain statements and `assert`s (no `with`, `try`, `break`, and no
+    /// assert inside an `if`), is replayed as one check.
     "001" AssertInForLoop "assert-in-for-loop",
 
     /// ## What it means
@@ -273,9 +274,10 @@ declare_rules! {
     /// def test_add():
     ///     total = 0
     ///     for a in [1, 2, 3]:
+    ///         if a == 3:
+    ///             break
     ///         total = add(total, a)
-    ///         break
-    ///     assert total == 1
+    ///     assert total == 3
     /// ```
     ///
     /// ## How to write it so it can be checked
@@ -704,7 +706,7 @@ declare_rules! {
     "033" SyntaxErrorInTest "syntax-error-in-test",
 
     /// ## What it means
-    /// `pytest` is imported before `from solution import *`.
+    /// A name taken from pytest (`from pytest import mark`) is bound before `from solution import *`.
     ///
     /// ## Why it cannot be kept
     /// The star import may replace `pytest` with whatever the candidate exports: the test's marks,
@@ -721,12 +723,13 @@ declare_rules! {
     /// ```
     ///
     /// ## How to write it so it can be checked
-    /// Import the solution's names by name, or import `pytest` after the star import.
+    /// Write `import pytest` (a module import, which the evaluator keeps as it was) and `pytest.mark`, or
+    /// import the solution's names by name.
     "034" PytestBeforeStarImport "pytest-before-star-import",
 
     /// ## What it means
     /// Module-level code may skip every test of the file (`pytest.skip(…, allow_module_level=True)`,
-    /// `pytest.importorskip`, a module `pytestmark`).
+    /// `pytest.importorskip(…)`, `pytest.xfail(…)` at module level).
     ///
     /// ## Why it cannot be kept
     /// When it skips, pytest runs none of the file's checks; whether it does depends on the machine.
