@@ -14,6 +14,7 @@ use super::{emit, Ctx, Test};
 use crate::model::{Assertion, Origin, OriginRole};
 use crate::module::Global;
 use crate::names::{self, Facts, Replacement};
+use crate::rules::{Helpers, Reason, Statements};
 use crate::shape::Shape;
 
 /// The names an assertion and its replay read: the loads of each, and the replayed item they
@@ -69,7 +70,7 @@ pub(super) fn in_helper(
                 ctx,
                 test.case,
                 stmt,
-                format!("the test calls `{name}` on line {called_at}, and {why}"),
+                why.map(|why| format!("the test calls `{name}` on line {called_at}, and {why}")),
                 vec![],
                 vec![Shape::HelperAssertion],
                 origins,
@@ -90,10 +91,10 @@ pub(super) fn in_helper(
             ctx,
             test.case,
             stmt,
-            format!(
+            Helpers::HelperReadOtherwise.because(format!(
                 "the test calls `{name}` on line {called_at}, and {} before it reads `{name}` other than as a call statement",
                 other.what(ctx)
-            ),
+            )),
             vec![name.to_string()],
             vec![Shape::HelperAssertion],
             origins,
@@ -165,7 +166,7 @@ fn helper_calls(
     items: &[Item],
     replay: &[usize],
     pre: Option<&Pre>,
-) -> Result<Vec<(String, names::Rendered, Vec<Origin>, Vec<String>)>, String> {
+) -> Result<Vec<(String, names::Rendered, Vec<Origin>, Vec<String>)>, Reason> {
     let mut out: Vec<(String, names::Rendered, Vec<Origin>, Vec<String>)> = Vec::new();
     for &i in replay {
         let Ok(Piece::HelperCheck(Expr::Call(call))) = &items[i].fold else {
@@ -184,10 +185,10 @@ fn helper_calls(
         if let Some(other) = replay.iter().map(|&j| &items[j]).find(|it| {
             !matches!(it.fold, Ok(Piece::HelperCheck(_))) && it.loads.iter().any(|l| l.name == name)
         }) {
-            return Err(format!(
+            return Err(Helpers::HelperReadOtherwise.because(format!(
                 "{} runs before this check and reads `{name}`, which the test also calls as an asserting helper",
                 other.what(ctx)
-            ));
+            )));
         }
         if pre.is_some_and(|p| p.name == name && !p.final_only) {
             continue;
@@ -196,10 +197,12 @@ fn helper_calls(
         let mut solution_names = Vec::new();
         let whole = resolve::helper_check(ctx, def, None, &mut origins, &mut solution_names)
             .map_err(|why| {
-                format!(
-                    "the test calls `{name}` on line {} before this check, and {why}",
-                    ctx.map.line(call.range().start())
-                )
+                why.map(|why| {
+                    format!(
+                        "the test calls `{name}` on line {} before this check, and {why}",
+                        ctx.map.line(call.range().start())
+                    )
+                })
             })?;
         out.push((name.to_string(), whole, origins, solution_names));
     }
@@ -302,7 +305,7 @@ fn decide(
             ctx,
             test.case,
             stmt,
-            format!("the loop iterates the module's mutable `{name}`, which the test also reads elsewhere (one object for both): what runs before the loop may empty it, and then pytest never runs this assert"),
+            Statements::SharedLoopIterable.because(format!("the loop iterates the module's mutable `{name}`, which the test also reads elsewhere (one object for both): what runs before the loop may empty it, and then pytest never runs this assert")),
             vec![name.clone()],
             shapes,
             names.origins,
@@ -323,7 +326,7 @@ fn decide(
 /// locals are not the conftest's). Each is a lambda of its own whose one free name is `__import__`
 /// (see `conftest_replay`): refused when the solution may bind `__import__`, or when the test
 /// loads the solution again (the conftest ran on the module the file imports, not on that one).
-fn with_conftests(ctx: &Ctx, test: &Test, text: String) -> Result<String, String> {
+fn with_conftests(ctx: &Ctx, test: &Test, text: String) -> Result<String, Reason> {
     let Some(first) = ctx.scope.conftest_replays.first() else {
         return Ok(text);
     };
@@ -332,12 +335,12 @@ fn with_conftests(ctx: &Ctx, test: &Test, text: String) -> Result<String, String
         first.label, first.line
     );
     if let Some(why) = super::fresh_load_reason(ctx, test.case.func) {
-        return Err(format!("{label} runs when pytest imports it, on the solution module the file imports; {why}, which the evaluation namespace cannot tell apart"));
+        return Err(Statements::SolutionLoadedTwice.because(format!("{label} runs when pytest imports it, on the solution module the file imports; {why}, which the evaluation namespace cannot tell apart")));
     }
     if resolve::shadows_import(ctx) {
-        return Err(format!(
+        return Err(Statements::ImportInTest.because(format!(
             "{label} is replayed through `__import__`, which the solution may rebind"
-        ));
+        )));
     }
     let replays: Vec<&str> = ctx
         .scope
@@ -355,7 +358,7 @@ struct Names {
     map: Aliases,
     unresolved: Vec<String>,
     /// For each of `unresolved`, why.
-    why: Vec<String>,
+    why: Vec<Reason>,
     /// Where the constants and helpers written out come from.
     origins: Vec<Origin>,
     /// The solution's names the assertion reads.
@@ -499,7 +502,7 @@ impl Names {
         &mut self,
         ctx: &Ctx,
         name: &str,
-        reason: String,
+        reason: Reason,
         item: Option<usize>,
         items: &[Item],
     ) {
@@ -508,17 +511,20 @@ impl Names {
         }
         self.unresolved.push(name.to_string());
         self.why.push(match item {
-            Some(i) if items[i].kind == Kind::Assert => format!(
-                "the earlier assert {} is replayed before this one, and {reason}",
-                items[i].what(ctx)
-            ),
-            Some(i) if !items[i].defs.is_empty() => {
-                format!("{} feeds this assertion, and {reason}", items[i].what(ctx))
-            }
-            Some(i) => format!(
-                "{} runs before this assertion and may change what it reads, and {reason}",
-                items[i].what(ctx)
-            ),
+            Some(i) if items[i].kind == Kind::Assert => reason.map(|reason| {
+                format!(
+                    "the earlier assert {} is replayed before this one, and {reason}",
+                    items[i].what(ctx)
+                )
+            }),
+            Some(i) if !items[i].defs.is_empty() => reason
+                .map(|reason| format!("{} feeds this assertion, and {reason}", items[i].what(ctx))),
+            Some(i) => reason.map(|reason| {
+                format!(
+                    "{} runs before this assertion and may change what it reads, and {reason}",
+                    items[i].what(ctx)
+                )
+            }),
             None => reason,
         });
     }
@@ -542,9 +548,9 @@ impl Names {
         captured.sort();
         for (name, local) in captured {
             self.unresolved.push(name.clone());
-            self.why.push(format!(
+            self.why.push(Helpers::HelperCapturesLocal.because(format!(
                 "`{name}` reads the global `{local}`, which this test also binds as a local"
-            ));
+            )));
         }
     }
 
@@ -552,8 +558,10 @@ impl Names {
     fn refuse_unbound(&mut self, unbound: &[names::Ident], line: u32) {
         for n in unbound {
             self.unresolved.push(n.to_string());
-            self.why
-                .push(format!("`{n}` is not assigned before line {line}"));
+            self.why.push(
+                Statements::LocalUnbound
+                    .because(format!("`{n}` is not assigned before line {line}")),
+            );
         }
     }
 }
@@ -606,15 +614,17 @@ impl Decision<'_, '_, '_, '_> {
     /// Why the assertion cannot be kept, with the names the reason lists, checked in this order:
     /// pytest does not run the case, a name is unresolved, a replayed item cannot be replayed, a
     /// walrus hides a solution name, a comparison chain, a live read of an imported name.
-    fn refusal(&self, names: &mut Names) -> Option<(String, Vec<String>)> {
+    fn refusal(&self, names: &mut Names) -> Option<(Reason, Vec<String>)> {
         if let Some(reason) = &self.test.case.not_run {
-            return Some((reason.clone(), names.unresolved.clone()));
+            return Some((reason.clone().into(), names.unresolved.clone()));
         }
-        if !names.unresolved.is_empty() {
+        if let Some(first) = names.why.first() {
             let mut unresolved = names.unresolved.clone();
             unresolved.sort();
             unresolved.dedup();
-            return Some((names.why.join("; "), unresolved));
+            // Each unresolved name's words; the rule is the first one's.
+            let words: Vec<&str> = names.why.iter().map(Reason::as_str).collect();
+            return Some((first.clone().map(|_| words.join("; ")), unresolved));
         }
         if let Some((i, reason, listed)) = replay::first_blocker(self.ctx, self.items, self.replay)
         {
@@ -629,7 +639,7 @@ impl Decision<'_, '_, '_, '_> {
 
     /// pytest's assertion rewriting evaluates every operand and every comparison of a chain
     /// (`a < b < c`), then joins the results; Python stops at the first false comparison.
-    fn chained_comparison(&self) -> Option<(String, Vec<String>)> {
+    fn chained_comparison(&self) -> Option<(Reason, Vec<String>)> {
         let items = self.items;
         let mut checks: Vec<&Expr> = self.expr.into_iter().collect();
         for &i in &self.replay.items {
@@ -639,17 +649,17 @@ impl Decision<'_, '_, '_, '_> {
         }
         let chain = checks.into_iter().find_map(chained_comparison)?;
         Some((
-            format!(
+            Statements::ChainedComparison.because(format!(
                 "pytest's assertion rewriting evaluates every operand and comparison of the chain `{}` (line {}), where Python stops at the first false one",
                 self.ctx.map.snippet(chain.range),
                 self.ctx.map.line(chain.range.start())
-            ),
+            )),
             Vec::new(),
         ))
     }
 
     /// The kept expression: inlined if that is exact (and no constant is shared), else folded.
-    fn write(&self, names: &mut Names, shared: &[(String, String)]) -> Result<String, String> {
+    fn write(&self, names: &mut Names, shared: &[(String, String)]) -> Result<String, Reason> {
         let (ctx, items) = (self.ctx, self.items);
         let inlined =
             if let (true, Some(expr), None) = (shared.is_empty(), self.expr, &self.overridden) {

@@ -1,7 +1,7 @@
 //! Writing a kept assertion: inlined when substitution is exactly equivalent, otherwise folded —
 //! the replayed items in order inside one expression — and the `Assertion` records themselves.
 
-use crate::rules::Reason;
+use crate::rules::{Reason, Statements};
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use std::rc::Rc;
 
@@ -276,7 +276,7 @@ pub fn fold(
     map: &Aliases,
     solution_names: &[String],
     shared: &[(String, String)],
-) -> Result<String, String> {
+) -> Result<String, Reason> {
     let no_facts = Facts::default();
     let (test, facts, how) = match test {
         Some((test, facts, how)) => (Some(test), facts, how),
@@ -294,7 +294,11 @@ pub fn fold(
         binds: !facts.walrus.is_empty() || !shared.is_empty(),
     };
     for &i in replay {
-        fold.piece(items[i].fold.clone().map_err(|b| b.text().to_string())?)?;
+        fold.piece(items[i].fold.clone().map_err(|b| match b {
+            super::items::Blocker::Reason(why) => why,
+            // `replay::first_blocker` refuses such an item before the fold is written.
+            super::items::Blocker::Silent => Statements::UnreplayableStatement.because(""),
+        })?)?;
     }
     match test {
         Some(test) => match how {
@@ -304,7 +308,10 @@ pub fn fold(
         },
         // An assert inside a loop: the loop, replayed last, is the check.
         None if fold.current.is_empty() && !fold.segments.is_empty() => {}
-        None => return Err("nothing in the replay checks the assert".into()),
+        None => {
+            return Err(Statements::UnreplayableStatement
+                .because("nothing in the replay checks the assert"))
+        }
     }
     // A walrus inside a replayed statement or an earlier assert (`[best := v for v in xs]`) binds
     // too: only inside the lambda does it stay out of the solution's namespace.
@@ -324,7 +331,7 @@ pub fn fold(
 }
 
 /// Replayed pieces alone, each as an element of a fold's tuple (no assert among them).
-pub(super) fn steps(ctx: &Ctx, pieces: Vec<Piece>, map: &Aliases) -> Result<Vec<String>, String> {
+pub(super) fn steps(ctx: &Ctx, pieces: Vec<Piece>, map: &Aliases) -> Result<Vec<String>, Reason> {
     let mut fold = Fold {
         ctx,
         map,
@@ -334,7 +341,9 @@ pub(super) fn steps(ctx: &Ctx, pieces: Vec<Piece>, map: &Aliases) -> Result<Vec<
     };
     for piece in pieces {
         if matches!(piece, Piece::Check(_)) {
-            return Err("an assert cannot be replayed there".into());
+            return Err(
+                Statements::UnreplayableStatement.because("an assert cannot be replayed there")
+            );
         }
         fold.piece(piece)?;
     }
@@ -349,7 +358,7 @@ fn refuse_hidden_solution_names(
     replay: &[usize],
     solution_names: &[String],
     shared: &[(String, String)],
-) -> Result<(), String> {
+) -> Result<(), Reason> {
     let mut bound: HashSet<&str> = replay
         .iter()
         .flat_map(|&i| items[i].defs.iter().map(|d| d.as_str()))
@@ -357,7 +366,7 @@ fn refuse_hidden_solution_names(
     bound.extend(shared.iter().map(|(n, _)| n.as_str()));
     bound.extend(facts.walrus.iter().map(|w| w.as_str()));
     match solution_names.iter().find(|n| bound.contains(n.as_str())) {
-        Some(clash) => Err(format!("the test binds a local `{clash}`, which would hide the namespace's `{clash}` once the assertion is folded")),
+        Some(clash) => Err(Statements::LocalHidesSolutionName.because(format!("the test binds a local `{clash}`, which would hide the namespace's `{clash}` once the assertion is folded"))),
         None => Ok(()),
     }
 }
@@ -381,24 +390,24 @@ enum Last {
 }
 
 impl<'e> Fold<'_, '_, '_> {
-    fn render(&self, e: &Expr) -> Result<String, String> {
+    fn render(&self, e: &Expr) -> Result<String, Reason> {
         names::render(e, self.map, self.ctx.map)
             .map(|r| r.text)
             .map_err(|c| c.describe())
     }
 
     /// An expression as an element of the fold's tuple.
-    fn value(&self, e: &Expr) -> Result<String, String> {
+    fn value(&self, e: &Expr) -> Result<String, Reason> {
         Ok(wrap(e, self.render(e)?))
     }
 
     /// A unittest raises block (see `items::Raises`): a check, `… is None`.
-    fn raises(&mut self, r: &super::items::Raises<'e>) -> Result<(), String> {
+    fn raises(&mut self, r: &super::items::Raises<'e>) -> Result<(), Reason> {
         let body = match r.body.as_slice() {
             [] => "None".to_string(),
             [one] => self.lambda_body(one)?,
             many => {
-                let parts: Result<Vec<String>, String> =
+                let parts: Result<Vec<String>, Reason> =
                     many.iter().map(|e| self.lambda_body(e)).collect();
                 format!("({})", parts?.join(", "))
             }
@@ -452,7 +461,7 @@ impl<'e> Fold<'_, '_, '_> {
     }
 
     /// An expression as a lambda's body or a call's argument: a bare tuple parenthesised.
-    fn lambda_body(&mut self, e: &Expr) -> Result<String, String> {
+    fn lambda_body(&mut self, e: &Expr) -> Result<String, Reason> {
         let text = self.value(e)?;
         Ok(if names::precedence(e) == Prec::None {
             format!("({text})")
@@ -463,7 +472,7 @@ impl<'e> Fold<'_, '_, '_> {
 
     /// A check that is a call returning `None` when it passes (unittest's `self.assertEqual`):
     /// `<call> is None`, a comparison, which `and` needs no parentheses around.
-    fn check_call(&mut self, e: &'e Expr) -> Result<(), String> {
+    fn check_call(&mut self, e: &'e Expr) -> Result<(), Reason> {
         let text = format!("{} is None", self.value(e)?);
         self.segments
             .push((std::mem::take(&mut self.current), Last::Check(text, false)));
@@ -477,7 +486,7 @@ impl<'e> Fold<'_, '_, '_> {
         e: &'e Expr,
         name: &str,
         value: &names::Rendered,
-    ) -> Result<(), String> {
+    ) -> Result<(), Reason> {
         let mut map = self.map.clone();
         map.insert(name.to_string(), Replacement::Value(Rc::new(value.clone())));
         let text = names::render(e, &map, self.ctx.map)
@@ -491,7 +500,7 @@ impl<'e> Fold<'_, '_, '_> {
     }
 
     /// An assert's test, which ends the current segment.
-    fn check(&mut self, e: &'e Expr) -> Result<(), String> {
+    fn check(&mut self, e: &'e Expr) -> Result<(), Reason> {
         let plain = self.value(e)?;
         let text = super::lifetimes::hold_as_pytest(plain.clone())?;
         // A held check is a call of its own lambda, which binds tighter than `and`.
@@ -504,7 +513,7 @@ impl<'e> Fold<'_, '_, '_> {
     /// `for t in it: body` → `[(t := _bx_t, …) and None for _bx_t in it]`, or, when the body asserts,
     /// a check: `not any(… for _bx_t in it)`, each iteration true when one of its asserts fails
     /// (`any` stops there, as pytest stops the test), every assert's truth tested once by `not`.
-    fn for_loop(&mut self, target: &Expr, iter: &Expr, body: &[Piece<'e>]) -> Result<(), String> {
+    fn for_loop(&mut self, target: &Expr, iter: &Expr, body: &[Piece<'e>]) -> Result<(), Reason> {
         let mut names = Vec::new();
         names::collect_targets_vec(target, &mut names);
         let mut inner = Fold {
@@ -566,7 +575,7 @@ impl<'e> Fold<'_, '_, '_> {
     }
 
     /// One replayed item, appended to the current segment.
-    fn piece(&mut self, piece: Piece<'e>) -> Result<(), String> {
+    fn piece(&mut self, piece: Piece<'e>) -> Result<(), Reason> {
         self.binds |= matches!(
             piece,
             Piece::Bind(..)
@@ -601,7 +610,7 @@ impl<'e> Fold<'_, '_, '_> {
                 let binding: &str = &self.ctx.scope.module_binding;
                 let main = module == self.ctx.scope.solution_module_path();
                 if !main && super::resolve::shadows_import(self.ctx) {
-                    return Err(format!("`from {module} import …` in the test is spelled with `__import__`, which the star import may rebind"));
+                    return Err(Statements::ImportInTest.because(format!("`from {module} import …` in the test is spelled with `__import__`, which the star import may rebind")));
                 }
                 names
                     .iter()
@@ -633,7 +642,7 @@ impl<'e> Fold<'_, '_, '_> {
 
     /// `if c: A elif d: B else: C` → `((A…, None) if (c) else (B…, None) if (d) else (C…, None))`
     /// (see `Piece::Cond`); an empty branch, or a missing `else`, is `None`.
-    fn cond(&mut self, clauses: Vec<super::items::Clause<'e>>) -> Result<String, String> {
+    fn cond(&mut self, clauses: Vec<super::items::Clause<'e>>) -> Result<String, Reason> {
         let mut text = String::from("(");
         let mut has_else = false;
         for (test, pieces) in clauses {
@@ -670,7 +679,7 @@ impl<'e> Fold<'_, '_, '_> {
     }
 
     /// `a = b = value` → `a := (b := value)`.
-    fn bind(&self, targets: &[Expr], value: &Expr) -> Result<String, String> {
+    fn bind(&self, targets: &[Expr], value: &Expr) -> Result<String, Reason> {
         let mut s = self.value(value)?;
         for (k, t) in targets.iter().enumerate().rev() {
             let n = self.ctx.map.text(t.range());
@@ -684,11 +693,15 @@ impl<'e> Fold<'_, '_, '_> {
     }
 
     /// A parametrize list evaluated whole; a `pytest.param(a, b, …)` entry is written `(a, b,)`.
-    fn bind_params(&self, name: &Ident, list: &Expr) -> Result<String, String> {
+    fn bind_params(&self, name: &Ident, list: &Expr) -> Result<String, Reason> {
         let elts = match list {
             Expr::List(l) => &l.elts,
             Expr::Tuple(t) => &t.elts,
-            _ => return Err("the parametrize values are not a list".into()),
+            // `setup` binds only a list or tuple display so.
+            _ => {
+                return Err(Statements::UnreplayableStatement
+                    .because("the parametrize values are not a list"))
+            }
         };
         let mut parts = Vec::new();
         for e in elts {
@@ -710,7 +723,7 @@ impl<'e> Fold<'_, '_, '_> {
         Ok(format!("{name} := [{}]", parts.join(", ")))
     }
 
-    fn store(&self, target: &Expr, value: &Expr) -> Result<String, String> {
+    fn store(&self, target: &Expr, value: &Expr) -> Result<String, Reason> {
         let value = self.value(value)?;
         Ok(match module_attribute(target, self.map) {
             // A global of the solution's namespace: `globals()` inside the fold is that
@@ -720,7 +733,7 @@ impl<'e> Fold<'_, '_, '_> {
         })
     }
 
-    fn augmented(&self, target: &Expr, op: ast::Operator, value: &Expr) -> Result<String, String> {
+    fn augmented(&self, target: &Expr, op: ast::Operator, value: &Expr) -> Result<String, Reason> {
         let call = format!(
             "__import__(\"operator\").{}({}, {})",
             super::items::inplace_function(op),
@@ -734,7 +747,7 @@ impl<'e> Fold<'_, '_, '_> {
         })
     }
 
-    fn del_attr(&self, value: &Expr, attr: &str) -> Result<String, String> {
+    fn del_attr(&self, value: &Expr, attr: &str) -> Result<String, Reason> {
         let target = Expr::Attribute(ast::ExprAttribute {
             value: Box::new(value.clone()),
             attr: ast::Identifier::new(attr, value.range()),
@@ -752,7 +765,7 @@ impl<'e> Fold<'_, '_, '_> {
     }
 
     /// `a, *b = value` → `[(a := _bx_a, b := _bx_b) for _bx_a, *_bx_b in [value]]`.
-    fn unpack(&self, target: &Expr, value: &Expr) -> Result<String, String> {
+    fn unpack(&self, target: &Expr, value: &Expr) -> Result<String, Reason> {
         let mut names = Vec::new();
         names::collect_targets_vec(target, &mut names);
         let walruses: Vec<String> = names

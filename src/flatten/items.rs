@@ -13,6 +13,7 @@ use super::Ctx;
 use crate::model::OriginRole;
 use crate::module::BoundNames;
 use crate::names::{self, Facts, Ident, Replacement};
+use crate::rules::{self, Reason, Statements};
 
 /// How an item is written inside a fold.
 #[derive(Clone)]
@@ -235,6 +236,72 @@ pub fn pytest_raises_block<'a>(
     Some(item)
 }
 
+/// Why a `pytest.raises` / `warns` / `deprecated_call` block is not written as a check (see
+/// `pytest_raises_block`; `target_read`: whether the test reads its `as` name after it): its rule,
+/// when its shape says.
+pub fn raises_rule(
+    ctx: &Ctx,
+    w: &ast::StmtWith,
+    target_read: impl Fn(&str) -> bool,
+) -> Option<rules::Raises> {
+    use rules::Raises;
+    let first = &w.items[0];
+    if ctx.scope.pytest_path(&first.context_expr).as_deref() != Some("pytest.raises") {
+        return Some(Raises::WarnsBlock);
+    }
+    if w.items.len() == 1
+        && w.body
+            .iter()
+            .any(|s| !matches!(s, Stmt::Pass(_) | Stmt::Expr(_)))
+    {
+        return Some(Raises::RaisesBlockStatements);
+    }
+    let plain_arguments = match &first.context_expr {
+        Expr::Call(c) => {
+            matches!(c.arguments.args.as_ref(), [e] if !e.is_starred_expr())
+                && c.arguments
+                    .keywords
+                    .iter()
+                    .all(|k| k.arg.as_ref().is_some_and(|a| a.as_str() == "match"))
+        }
+        _ => false,
+    };
+    if !plain_arguments || w.items.len() != 1 || w.is_async {
+        return Some(Raises::RaisesArguments);
+    }
+    match first.optional_vars.as_deref() {
+        Some(Expr::Name(n)) if target_read(n.id.as_str()) => Some(Raises::RaisesTargetRead),
+        Some(Expr::Name(_)) | None => None,
+        Some(_) => Some(Raises::RaisesArguments),
+    }
+}
+
+/// Whether a `with` statement's context is `pytest.raises`, `pytest.warns` or
+/// `pytest.deprecated_call`, or unittest's `self.assertRaises(…)` (and the like).
+fn raises_context(ctx: &Ctx, w: &ast::StmtWith) -> Option<rules::Raises> {
+    w.items.iter().find_map(|i| {
+        let e = &i.context_expr;
+        if matches!(
+            ctx.scope.pytest_path(e).as_deref(),
+            Some("pytest.raises" | "pytest.warns" | "pytest.deprecated_call")
+        ) {
+            return Some(rules::Raises::WarnsBlock);
+        }
+        match e {
+            Expr::Call(c) => match c.func.as_ref() {
+                Expr::Attribute(a)
+                    if RAISES_METHODS.contains(&a.attr.as_str())
+                        && matches!(a.value.as_ref(), Expr::Name(_)) =>
+                {
+                    Some(rules::Raises::UnittestRaisesBlock)
+                }
+                _ => None,
+            },
+            _ => None,
+        }
+    })
+}
+
 /// One branch of a `Piece::Cond`: its condition (`None` for `else`) and its statements' pieces.
 pub type Clause<'a> = (Option<&'a Expr>, Vec<Piece<'a>>);
 
@@ -243,18 +310,8 @@ pub type Clause<'a> = (Option<&'a Expr>, Vec<Piece<'a>>);
 pub enum Blocker {
     /// Nothing to add to "… cannot be replayed in an expression" (`pass`, a bare annotation `x: int`).
     Silent,
-    /// The reason, in words.
-    Reason(String),
-}
-
-impl Blocker {
-    /// The reason as text (empty for `Silent`).
-    pub fn text(&self) -> &str {
-        match self {
-            Blocker::Silent => "",
-            Blocker::Reason(why) => why,
-        }
-    }
+    /// The reason: its rule and its words.
+    Reason(Reason),
 }
 
 /// The `operator` function that performs an augmented assignment in place.
@@ -379,23 +436,29 @@ pub fn binding<'a>(
 
 /// A name bound to something no expression can reproduce (the test class instance, a pytest
 /// fixture). `inert`: creating it runs nothing that could change what an assertion reads.
-pub fn unfoldable_binding<'a>(name: &str, range: TextRange, why: String, inert: bool) -> Item<'a> {
+pub fn unfoldable_binding<'a>(
+    name: &str,
+    range: TextRange,
+    why: impl Into<Reason>,
+    inert: bool,
+) -> Item<'a> {
     Item {
         defs: vec![Ident::from(name)],
         inert,
-        fold: Err(Blocker::Reason(why)),
+        fold: Err(Blocker::Reason(why.into())),
         label: Some(format!("`{name}`")),
         ..Item::blank(range, Kind::Other, OriginRole::Blocker)
     }
 }
 
 /// Setup that runs before the test and cannot be replayed.
-pub fn setup<'a>(range: TextRange, why: String) -> Item<'a> {
+pub fn setup<'a>(range: TextRange, why: impl Into<Reason>) -> Item<'a> {
+    let why = why.into();
     Item {
-        fold: Err(Blocker::Reason(format!(
-            "{why}, and may change what the assertion reads"
-        ))),
-        label: Some(why),
+        label: Some(why.text.clone()),
+        fold: Err(Blocker::Reason(
+            why.map(|t| format!("{t}, and may change what the assertion reads")),
+        )),
         ..Item::blank(range, Kind::Other, OriginRole::Blocker)
     }
 }
@@ -410,11 +473,11 @@ pub fn statement<'a>(
     let mut item = Item::blank(stmt.range(), Kind::Other, OriginRole::Folded);
     let reads = Reads { is_local };
     let unwritable = |what: &str| {
-        format!(
+        Statements::UnwritableAssignment.because(format!(
             "{what} `{}` on line {} cannot be written as an expression",
             ctx.map.snippet(stmt.range()),
             ctx.map.line(stmt.range().start())
-        )
+        ))
     };
     match stmt {
         Stmt::Assign(a) => {
@@ -442,11 +505,11 @@ pub fn statement<'a>(
             item.fold = if plain_parts(&a.target) {
                 Ok(Piece::Augmented(&a.target, a.op, &a.value))
             } else {
-                Err(Blocker::Reason(format!(
+                Err(Blocker::Reason(Statements::AugmentedTargetTwice.because(format!(
                     "`{}` on line {} is an augmented assignment whose target would be evaluated twice in an expression",
                     ctx.map.snippet(stmt.range()),
                     ctx.map.line(stmt.range().start())
-                )))
+                ))))
             };
         }
         Stmt::Expr(e) => {
@@ -504,9 +567,10 @@ pub fn statement<'a>(
                     }
                 }
                 Err(why) => {
-                    if let Err(Blocker::Reason(r)) = &mut item.fold {
-                        r.push_str(": ");
-                        r.push_str(&why);
+                    // The loop's own words, and the rule of what stops it.
+                    if let Err(Blocker::Reason(r)) = &item.fold {
+                        let place = r.text.clone();
+                        item.fold = Err(Blocker::Reason(why.map(|t| format!("{place}: {t}"))));
                     }
                 }
             }
@@ -530,7 +594,7 @@ fn assign<'a>(
     item: &mut Item<'a>,
     a: &'a ast::StmtAssign,
     reads: &Reads,
-    unwritable: impl Fn() -> String,
+    unwritable: impl Fn() -> Reason,
 ) {
     // `fib = lambda n: … fib(n - 1)`: a read inside a lambda or comprehension body runs later and
     // means the new binding, not an earlier one.
@@ -599,10 +663,12 @@ fn delete<'a>(ctx: &Ctx, item: &mut Item<'a>, d: &'a ast::StmtDelete, reads: &Re
                 .filter_map(|t| t.as_name_expr().map(|n| n.id.clone()))
                 .collect(),
         )),
-        _ => Err(Blocker::Reason(format!(
-            "`{}` on line {} cannot be replayed in an expression",
-            ctx.map.snippet(d.range),
-            ctx.map.line(d.range.start())
+        _ => Err(Blocker::Reason(Statements::UnreplayableStatement.because(
+            format!(
+                "`{}` on line {} cannot be replayed in an expression",
+                ctx.map.snippet(d.range),
+                ctx.map.line(d.range.start())
+            ),
         ))),
     };
 }
@@ -626,23 +692,43 @@ fn compound<'a>(
     };
     reads.visit_stmt(stmt);
     item.reads.extend(reads.names);
-    let kind = match stmt {
-        Stmt::For(_) => "the `for` loop",
-        Stmt::While(_) => "the `while` loop",
-        Stmt::If(_) => "the `if`",
-        Stmt::With(_) => "the `with` block",
-        Stmt::Try(_) => "the `try`",
-        Stmt::Match(_) => "the `match`",
-        Stmt::FunctionDef(_) => "the nested function",
-        Stmt::ClassDef(_) => "the nested class",
-        Stmt::Import(_) | Stmt::ImportFrom(_) => "the import",
-        Stmt::Global(_) => "the `global` statement",
-        Stmt::Nonlocal(_) => "the `nonlocal` statement",
-        _ => "the statement",
+    // A `for` loop's rule is that of what stops it (`for_loop`), which `statement` puts in place.
+    let (kind, rule): (&str, rules::Rule) = match stmt {
+        Stmt::For(_) => ("the `for` loop", Statements::UnreplayableStatement.into()),
+        Stmt::While(_) => ("the `while` loop", Statements::WhileLoop.into()),
+        Stmt::If(_) => ("the `if`", Statements::IfNotReplayable.into()),
+        // A raises block that is not written as a check: the rule of why it is not.
+        Stmt::With(w) => (
+            "the `with` block",
+            // At the top of a test, a `pytest.raises` block of a fine shape is refused only when
+            // the test reads its `as` name after it.
+            match raises_context(ctx, w) {
+                Some(rules::Raises::WarnsBlock) => raises_rule(ctx, w, |_| true)
+                    .map_or(Statements::WithBlock.into(), rules::Rule::from),
+                Some(r) => r.into(),
+                None => Statements::WithBlock.into(),
+            },
+        ),
+        Stmt::Try(_) => ("the `try`", Statements::TryBlock.into()),
+        Stmt::Match(_) => ("the `match`", Statements::MatchStatement.into()),
+        Stmt::FunctionDef(_) => ("the nested function", Statements::NestedDefinition.into()),
+        Stmt::ClassDef(_) => ("the nested class", Statements::NestedDefinition.into()),
+        Stmt::Import(_) | Stmt::ImportFrom(_) => ("the import", Statements::ImportInTest.into()),
+        Stmt::Global(_) => (
+            "the `global` statement",
+            Statements::GlobalDeclaration.into(),
+        ),
+        Stmt::Nonlocal(_) => (
+            "the `nonlocal` statement",
+            Statements::GlobalDeclaration.into(),
+        ),
+        // Only inside a loop (elsewhere a syntax error): in a branch of an `if` in the loop's body.
+        Stmt::Break(_) | Stmt::Continue(_) => ("the statement", Statements::LoopExitsEarly.into()),
+        _ => ("the statement", Statements::UnreplayableStatement.into()),
     };
     item.fold = Err(Blocker::Reason(match bound.names.first() {
         Some(n) if matches!(stmt, Stmt::Import(_) | Stmt::ImportFrom(_)) => {
-            format!("`{n}` is a module imported inside the test on line {line}; the evaluation namespace is the solution's, which need not have it")
+            Statements::ImportInTest.because(format!("`{n}` is a module imported inside the test on line {line}; the evaluation namespace is the solution's, which need not have it"))
         }
         _ => {
             let place = format!(
@@ -651,7 +737,7 @@ fn compound<'a>(
             );
             let what = format!("{place} cannot be folded into an expression");
             item.place = Some(place);
-            what
+            rule.because(what)
         }
     }));
 }
@@ -706,7 +792,14 @@ fn conditional<'a>(
             let sub = statement(ctx, s, is_local);
             match sub.fold {
                 // An assert, also one inside a loop, would run only on one path: not replayed.
-                Ok(Piece::Check(_) | Piece::Loop(..)) | Err(_) => return,
+                Ok(Piece::Check(_) | Piece::Loop(..)) | Err(Blocker::Silent) => return,
+                // The `if`'s words, and the rule of the statement that stops it.
+                Err(Blocker::Reason(inner)) => {
+                    if let Err(Blocker::Reason(r)) = &mut item.fold {
+                        r.rule = inner.rule;
+                    }
+                    return;
+                }
                 Ok(piece) => pieces.push(piece),
             }
             certain.extend(
@@ -755,7 +848,7 @@ fn for_loop<'a>(
     ctx: &Ctx<'_, 'a>,
     f: &'a ast::StmtFor,
     is_local: &dyn Fn(&str) -> bool,
-) -> Result<Loop<'a>, String> {
+) -> Result<Loop<'a>, Reason> {
     let at = |r: TextRange| {
         format!(
             "`{}` on line {}",
@@ -764,23 +857,23 @@ fn for_loop<'a>(
         )
     };
     if f.is_async {
-        return Err("it is an `async for`".into());
+        return Err(Statements::AsyncForLoop.because("it is an `async for`"));
     }
     if let Some(first) = f.orelse.first() {
-        return Err(format!(
+        return Err(Statements::ForElse.because(format!(
             "its `else:` block ({}) runs only when no `break` ends it",
             at(first.range())
-        ));
+        )));
     }
     if !is_plain_unpack(&f.target) || matches!(f.target.as_ref(), Expr::Starred(_)) {
-        return Err(format!(
+        return Err(Statements::LoopTargetNotNames.because(format!(
             "its target `{}` is not plain names",
             ctx.map.snippet(f.target.range())
-        ));
+        )));
     }
     let iter = Facts::of(&f.iter);
     if !iter.walrus.is_empty() {
-        return Err("its iterable binds a name with `:=`".into());
+        return Err(Statements::WalrusInLoopIterable.because("its iterable binds a name with `:=`"));
     }
     let mut reads: Vec<Ident> = iter
         .loads
@@ -797,7 +890,8 @@ fn for_loop<'a>(
         match s {
             Stmt::Pass(_) => continue,
             Stmt::Break(_) | Stmt::Continue(_) | Stmt::Return(_) | Stmt::Raise(_) => {
-                return Err(format!("{} leaves the iteration early", at(s.range())));
+                return Err(Statements::LoopExitsEarly
+                    .because(format!("{} leaves the iteration early", at(s.range()))));
             }
             _ => {}
         }
@@ -805,10 +899,10 @@ fn for_loop<'a>(
         let piece = match sub.fold {
             Ok(piece) => piece,
             Err(Blocker::Silent) => {
-                return Err(format!(
+                return Err(Statements::UnreplayableStatement.because(format!(
                     "{} cannot be replayed in an expression",
                     at(s.range())
-                ))
+                )))
             }
             Err(Blocker::Reason(why)) => return Err(why),
         };

@@ -25,7 +25,7 @@ use ruff_text_size::{Ranged, TextRange};
 /// values; unchanged when no release could be observed within it. An error when the values would
 /// need holding and the check binds a name with `:=` (its own lambda would keep that binding from
 /// the rest of the test).
-pub fn hold_as_pytest(text: String) -> Result<String, String> {
+pub fn hold_as_pytest(text: String) -> Result<String, crate::rules::Reason> {
     // Deeper than CPython compiles, the expression is dropped anyway (`emit::kept`).
     if crate::names::bracket_depth(&text) > MAX_DEPTH {
         return Ok(text);
@@ -40,7 +40,7 @@ pub fn hold_as_pytest(text: String) -> Result<String, String> {
         return Ok(text);
     }
     if walk.walrus {
-        return Err("pytest's assertion rewriting keeps the assert's intermediate values alive until it is done, which one expression holds only in a scope of its own, where the assert's `:=` would not bind the test's name".into());
+        return Err(crate::rules::Statements::WalrusInHeldAssert.because("pytest's assertion rewriting keeps the assert's intermediate values alive until it is done, which one expression holds only in a scope of its own, where the assert's `:=` would not bind the test's name"));
     }
     Ok(format!("(lambda: {})()", with_holds(&text, &holds)))
 }

@@ -33,6 +33,7 @@ use ruff_text_size::{Ranged, TextRange};
 use crate::collect::Case;
 use crate::model::Assertion;
 use crate::module::{BoundNames, Fixture, Global, ModuleScope, PreludeStmt};
+use crate::rules::{Helpers, Raises, Reason, Statements};
 use crate::shape::Shape;
 use crate::source::SourceMap;
 use items::{Aliases, Bound, Item};
@@ -189,7 +190,7 @@ struct Walk<'w, 's, 'a, 't> {
     bound: Bound,
     out: Vec<Assertion>,
     /// Why pytest never reaches the statements from here on, once something ended the test.
-    unreachable: Option<String>,
+    unreachable: Option<Reason>,
 }
 
 impl<'a> Walk<'_, '_, 'a, '_> {
@@ -224,7 +225,9 @@ impl<'a> Walk<'_, '_, 'a, '_> {
                         ctx,
                         self.test.case,
                         a,
-                        format!("`{}` calls it, and {why}", ctx.map.snippet(stmt.range())),
+                        why.clone().map(|why| {
+                            format!("`{}` calls it, and {why}", ctx.map.snippet(stmt.range()))
+                        }),
                         vec![],
                         vec![Shape::HelperAssertion],
                         vec![],
@@ -288,11 +291,13 @@ impl<'a> Walk<'_, '_, 'a, '_> {
                     ctx,
                     self.test.case,
                     &entry,
-                    format!(
+                    items::raises_rule(ctx, w, |n| self.reads_after(stmt, n))
+                        .unwrap_or(Raises::RaisesArguments)
+                        .because(format!(
                         "`with {}` on line {} checks what its block raises or warns; only `pytest.raises(E[, match=…])` over expression statements, whose `as` name nothing reads after, is written as an expression",
                         ctx.map.snippet(range),
                         ctx.map.line(range.start())
-                    ),
+                    )),
                     vec![],
                     vec![],
                     vec![],
@@ -308,11 +313,11 @@ impl<'a> Walk<'_, '_, 'a, '_> {
                 self.push(item);
             }
             Stmt::Return(_) | Stmt::Raise(_) => {
-                self.unreachable = Some(format!(
+                self.unreachable = Some(Statements::CodeAfterReturn.because(format!(
                     "it comes after `{}` on line {}, so pytest never runs it",
                     ctx.map.snippet(stmt.range()),
                     ctx.map.line(stmt.range().start())
-                ));
+                )));
             }
             _ => self.other_statement(stmt, solution_names),
         }
@@ -330,9 +335,10 @@ impl<'a> Walk<'_, '_, 'a, '_> {
         };
         if folded_loop.is_none() {
             if let Some(why) = container_reason(ctx, stmt) {
+                // A loop that does not fold: the rule is that of what stops it.
                 let why = match (stmt, &item.fold) {
-                    (Stmt::For(_), Err(b)) if !b.text().is_empty() => {
-                        format!("{why}; {}", b.text())
+                    (Stmt::For(_), Err(items::Blocker::Reason(b))) if !b.text.is_empty() => {
+                        b.clone().map(|b| format!("{}; {b}", why.text))
                     }
                     _ => why,
                 };
@@ -340,11 +346,11 @@ impl<'a> Walk<'_, '_, 'a, '_> {
             }
         }
         if is_pytest_exit(ctx, stmt) {
-            self.unreachable = Some(format!(
+            self.unreachable = Some(Statements::TestExitsEarly.because(format!(
                 "`{}` on line {} ends (or may end) the test before it",
                 ctx.map.snippet(stmt.range()),
                 ctx.map.line(stmt.range().start())
-            ));
+            )));
         }
         if resolve::is_alias_stmt(stmt, &self.test.aliases) {
             return;
@@ -387,11 +393,11 @@ impl<'a> Walk<'_, '_, 'a, '_> {
                     ctx,
                     self.test.case,
                     a,
-                    format!(
+                    Statements::AssertInPossiblyEmptyLoop.because(format!(
                         "it is inside the `for` loop on line {} over `{}`, which may be empty: then pytest never runs it, and no check can stand for an assert that does not run",
                         ctx.map.line(l.range.start()),
                         ctx.map.snippet(l.iter.range())
-                    ),
+                    )),
                     vec![],
                     vec![],
                     vec![],
@@ -405,9 +411,9 @@ impl<'a> Walk<'_, '_, 'a, '_> {
                     ctx,
                     self.test.case,
                     a,
-                    format!(
+                    Statements::ReplayTooLong.because(format!(
                         "the test runs {before} characters of code up to the end of its loop; replaying all of that inside one expression is more than this extractor writes ({MAX_REPLAY_SOURCE})"
-                    ),
+                    )),
                     vec![],
                     vec![],
                     vec![],
@@ -486,17 +492,21 @@ impl<'a> Walk<'_, '_, 'a, '_> {
                 return;
             }
             if !top.iter().any(|t| t.range == a.range) {
-                let why = def
-                    .body
-                    .iter()
-                    .find(|s| s.range().contains_range(a.range))
+                let container = def.body.iter().find(|s| s.range().contains_range(a.range));
+                let why = container
                     .and_then(|s| container_reason(ctx, s))
-                    .unwrap_or_else(|| "it is nested in the helper's control flow".into());
+                    .map_or_else(
+                        || "it is nested in the helper's control flow".to_string(),
+                        |r| r.text,
+                    );
+                let rule = container.map_or(Helpers::HelperAssertNested, helper_container_rule);
                 self.out.push(emit::dropped(
                     ctx,
                     self.test.case,
                     a,
-                    format!("the test calls `{name}` on line {line}, and in `{name}` {why}"),
+                    rule.because(format!(
+                        "the test calls `{name}` on line {line}, and in `{name}` {why}"
+                    )),
                     vec![],
                     vec![Shape::HelperAssertion],
                     vec![],
@@ -509,9 +519,9 @@ impl<'a> Walk<'_, '_, 'a, '_> {
                     ctx,
                     self.test.case,
                     a,
-                    format!(
+                    Statements::ReplayTooLong.because(format!(
                         "the test calls `{name}` on line {line}, and runs {before} characters of code before this assert of it; replaying all of that inside one expression is more than this extractor writes ({MAX_REPLAY_SOURCE})"
-                    ),
+                    )),
                     vec![],
                     vec![Shape::HelperAssertion],
                     vec![],
@@ -561,9 +571,9 @@ impl<'a> Walk<'_, '_, 'a, '_> {
                 self.ctx,
                 self.test.case,
                 &entry,
-                format!(
+                Statements::ReplayTooLong.because(format!(
                     "the test runs {before} characters of code before it; replaying all of that inside one expression is more than this extractor writes ({MAX_REPLAY_SOURCE})"
-                ),
+                )),
                 vec![],
                 vec![],
                 vec![],
@@ -594,22 +604,26 @@ impl<'a> Walk<'_, '_, 'a, '_> {
     /// reads its `as` name.
     fn pytest_raises(&self, stmt: &'a Stmt, w: &'a ast::StmtWith) -> Option<Item<'a>> {
         if let Some(Expr::Name(n)) = w.items.first().and_then(|i| i.optional_vars.as_deref()) {
-            let f = self.test.case.func;
-            let at = f
-                .body
-                .iter()
-                .position(|s| s.start() >= stmt.end())
-                .unwrap_or(f.body.len());
-            let read = ruff_python_ast::helpers::any_over_body(
-                &f.body[at..],
-                &|e: &Expr| matches!(e, Expr::Name(m) if m.id == n.id),
-            );
-            if read {
+            if self.reads_after(stmt, n.id.as_str()) {
                 return None;
             }
         }
         let test = self.test;
         items::pytest_raises_block(self.ctx, w, &|n| test.is_local(n))
+    }
+
+    /// Whether the test reads `name` after its statement `stmt`.
+    fn reads_after(&self, stmt: &Stmt, name: &str) -> bool {
+        let f = self.test.case.func;
+        let at = f
+            .body
+            .iter()
+            .position(|s| s.start() >= stmt.end())
+            .unwrap_or(f.body.len());
+        ruff_python_ast::helpers::any_over_body(
+            &f.body[at..],
+            &|e: &Expr| matches!(e, Expr::Name(m) if m.id.as_str() == name),
+        )
     }
 
     /// A unittest raises block that is the last item: the check is that item (see
@@ -626,9 +640,9 @@ impl<'a> Walk<'_, '_, 'a, '_> {
                 self.ctx,
                 self.test.case,
                 entry,
-                format!(
+                Statements::ReplayTooLong.because(format!(
                     "the test runs {before} characters of code up to it; replaying all of that inside one expression is more than this extractor writes ({MAX_REPLAY_SOURCE})"
-                ),
+                )),
                 vec![],
                 vec![],
                 vec![],
@@ -638,17 +652,19 @@ impl<'a> Walk<'_, '_, 'a, '_> {
     }
 
     /// Drop every unittest check nested in `stmt` (a call in a block, a `with self.assertRaises`).
-    fn drop_unittest_checks(&mut self, stmt: &Stmt, why: &str) {
+    fn drop_unittest_checks(&mut self, stmt: &Stmt, why: &Reason) {
         let Some(this) = self.unittest_instance() else {
             return;
         };
         for (range, method) in crate::unittest::nested_checks(stmt, this) {
             let why = match stmt {
-                Stmt::With(w) if w.items.iter().any(|i| i.context_expr.range() == range) => format!(
-                    "`with self.{method}(…)` on line {} checks what its block does; a `with` block is not flattened yet",
-                    self.ctx.map.line(range.start())
-                ),
-                _ => why.to_string(),
+                Stmt::With(w) if w.items.iter().any(|i| i.context_expr.range() == range) => {
+                    Raises::UnittestRaisesBlock.because(format!(
+                        "`with self.{method}(…)` on line {} checks what its block does; a `with` block is not flattened yet",
+                        self.ctx.map.line(range.start())
+                    ))
+                }
+                _ => why.clone(),
             };
             let entry = ast::StmtAssert {
                 node_index: Default::default(),
@@ -677,13 +693,13 @@ impl<'a> Walk<'_, '_, 'a, '_> {
     }
 
     /// Drop every assert inside `stmt` (itself included), for the same reason.
-    fn drop_nested(&mut self, stmt: &Stmt, why: &str) {
+    fn drop_nested(&mut self, stmt: &Stmt, why: &Reason) {
         for a in nested_asserts(stmt) {
             self.out.push(emit::dropped(
                 self.ctx,
                 self.test.case,
                 a,
-                why.to_string(),
+                why.clone(),
                 vec![],
                 vec![],
                 vec![],
@@ -700,9 +716,9 @@ impl<'a> Walk<'_, '_, 'a, '_> {
                 self.ctx,
                 self.test.case,
                 a,
-                format!(
+                Statements::ReplayTooLong.because(format!(
                     "the test runs {before} characters of code before it; replaying all of that inside one expression is more than this extractor writes ({MAX_REPLAY_SOURCE})"
-                ),
+                )),
                 vec![],
                 vec![],
                 vec![],
@@ -784,7 +800,7 @@ fn is_builtin(ctx: &Ctx, n: &str) -> bool {
 }
 
 /// Why no assert of this test can be kept, if something about the whole test says so.
-fn whole_test_reason(ctx: &Ctx, test: &Test) -> Option<String> {
+fn whole_test_reason(ctx: &Ctx, test: &Test) -> Option<Reason> {
     let case = test.case;
     let f = case.func;
     if let Some(error) = ctx.errors.iter().find(|e| {
@@ -794,45 +810,45 @@ fn whole_test_reason(ctx: &Ctx, test: &Test) -> Option<String> {
                 .iter()
                 .any(|r| r.contains_inclusive(e.start()))
     }) {
-        return Some(format!(
+        return Some(Statements::SyntaxErrorInTest.because(format!(
             "the test has a syntax error on line {}: what the parser recovered is not what was written",
             ctx.map.line(error.start())
-        ));
+        )));
     }
     if let Some(line) = ctx.scope.pytest_before_star {
-        return Some(format!(
+        return Some(Statements::PytestBeforeStarImport.because(format!(
             "`pytest` is imported before `from solution import *` on line {line}, which may replace it with whatever the candidate exports: the test's marks, fixtures and raises blocks are then the candidate's"
-        ));
+        )));
     }
     if let Some((line, why)) = &ctx.scope.module_skip {
-        return Some(format!(
+        return Some(Statements::FileMaySkip.because(format!(
             "{why} (line {line}): pytest may skip every test of the file"
-        ));
+        )));
     }
     if let Some(call) = find_call(f, |e| {
         ctx.scope
             .pytest_path(e)
             .is_some_and(|p| PYTEST_SKIPS.contains(&p.as_str()))
     }) {
-        return Some(format!(
+        return Some(Statements::TestCallsSkip.because(format!(
             "the test calls `{}` on line {}: pytest then reports the whole test skipped or xfailed, so none of its asserts is a passing check",
             ctx.map.snippet(call),
             ctx.map.line(call.start())
-        ));
+        )));
     }
     if let Some(raise) = raises_skip(f) {
-        return Some(format!(
+        return Some(Statements::TestRaisesSkip.because(format!(
             "the test raises `{}` on line {}: pytest then reports the whole test skipped, so none of its checks is a passing check",
             ctx.map.snippet(raise),
             ctx.map.line(raise.start())
-        ));
+        )));
     }
     if let Some((call, helper)) = skip_in_callees(ctx, f) {
-        return Some(format!(
+        return Some(Helpers::HelperCallsSkip.because(format!(
             "the test calls `{helper}`, which calls `{}` on line {}: pytest then reports the whole test skipped or xfailed, so none of its asserts is a passing check",
             ctx.map.snippet(call),
             ctx.map.line(call.start())
-        ));
+        )));
     }
     let loads = resolve::loader_calls(ctx, f);
     let uses_module_level = uses_module_level_solution(ctx, test);
@@ -842,10 +858,10 @@ fn whole_test_reason(ctx: &Ctx, test: &Test) -> Option<String> {
             .and_then(|l| l.first())
             .copied()
             .unwrap_or(f.range);
-        return Some(format!(
+        return Some(Statements::SolutionLoadedTwice.because(format!(
             "the test loads the solution more than once (again on line {}): each load is a separate module, which one namespace cannot stand for",
             ctx.map.line(at.start())
-        ));
+        )));
     }
     None
 }
@@ -1004,28 +1020,38 @@ fn through_line_end(ctx: &Ctx, range: TextRange) -> TextRange {
 }
 
 /// Why asserts inside this compound statement are never kept, if it is one.
-fn container_reason(ctx: &Ctx, stmt: &Stmt) -> Option<String> {
+fn container_reason(ctx: &Ctx, stmt: &Stmt) -> Option<Reason> {
     let line = ctx.map.line(stmt.range().start());
     Some(match stmt {
-        Stmt::For(_) => format!("it is inside the `for` loop on line {line}: pytest runs it once per iteration, or never"),
-        Stmt::While(_) => format!("it is inside the `while` loop on line {line}: pytest runs it once per iteration, or never"),
-        Stmt::If(_) => format!("it is inside the `if` on line {line}: pytest runs it only when that branch is taken"),
+        Stmt::For(_) => Statements::AssertInForLoop.because(format!("it is inside the `for` loop on line {line}: pytest runs it once per iteration, or never")),
+        Stmt::While(_) => Statements::AssertInWhileLoop.because(format!("it is inside the `while` loop on line {line}: pytest runs it once per iteration, or never")),
+        Stmt::If(_) => Statements::AssertInIf.because(format!("it is inside the `if` on line {line}: pytest runs it only when that branch is taken")),
         Stmt::With(w) => {
             let raises = w.items.iter().any(|i| {
                 matches!(ctx.scope.pytest_path(&i.context_expr).as_deref(), Some("pytest.raises" | "pytest.warns" | "pytest.deprecated_call"))
             });
             if raises {
-                format!("it is inside `{}` on line {line}: pytest expects that block to raise or warn", ctx.map.snippet(w.items[0].context_expr.range()))
+                Raises::AssertInRaisesBlock.because(format!("it is inside `{}` on line {line}: pytest expects that block to raise or warn", ctx.map.snippet(w.items[0].context_expr.range())))
             } else {
-                format!("it is inside the `with` block on line {line}, whose context manager may change what it sees or swallow its failure")
+                Statements::AssertInWithBlock.because(format!("it is inside the `with` block on line {line}, whose context manager may change what it sees or swallow its failure"))
             }
         }
-        Stmt::Try(_) => format!("it is inside the `try` on line {line}: an exception may be caught or a handler may run instead"),
-        Stmt::Match(_) => format!("it is inside the `match` on line {line}: pytest runs it only when that case matches"),
-        Stmt::FunctionDef(d) => format!("it is inside the nested function `{}` (line {line}), which runs only if something calls it", d.name),
-        Stmt::ClassDef(c) => format!("it is inside the class `{}` (line {line}) defined in the test", c.name),
+        Stmt::Try(_) => Statements::AssertInTry.because(format!("it is inside the `try` on line {line}: an exception may be caught or a handler may run instead")),
+        Stmt::Match(_) => Statements::AssertInMatch.because(format!("it is inside the `match` on line {line}: pytest runs it only when that case matches")),
+        Stmt::FunctionDef(d) => Statements::AssertInNestedDefinition.because(format!("it is inside the nested function `{}` (line {line}), which runs only if something calls it", d.name)),
+        Stmt::ClassDef(c) => Statements::AssertInNestedDefinition.because(format!("it is inside the class `{}` (line {line}) defined in the test", c.name)),
         _ => return None,
     })
+}
+
+/// The rule for an assert of a helper the test calls that sits inside the helper's statement
+/// `stmt` (a loop, a branch, a block).
+fn helper_container_rule(stmt: &Stmt) -> Helpers {
+    match stmt {
+        Stmt::For(_) | Stmt::While(_) => Helpers::HelperAssertInLoop,
+        Stmt::If(_) | Stmt::Match(_) => Helpers::HelperAssertInBranch,
+        _ => Helpers::HelperAssertNested,
+    }
 }
 
 /// Every assert inside a loop whose body folds (only statements and nested loops), with the loops

@@ -7,6 +7,7 @@ use rustc_hash::FxHashSet as HashSet;
 use super::items::{Blocker, Item, Kind, Piece};
 use super::{Ctx, Test};
 use crate::names::{Facts, Ident};
+use crate::rules::{Reason, Statements};
 use crate::shape::Shape;
 
 /// The items an assertion replays, and for each the locals that made it needed.
@@ -94,16 +95,19 @@ pub(super) fn first_blocker(
     ctx: &Ctx,
     items: &[Item],
     replay: &Replay,
-) -> Option<(usize, String, Vec<String>)> {
+) -> Option<(usize, Reason, Vec<String>)> {
     for (pos, &i) in replay.items.iter().enumerate() {
         let item = &items[i];
         let blocker = match &item.fold {
             Ok(_) => continue,
             Err(Blocker::Silent) => {
-                let reason = format!("{} cannot be replayed in an expression", item.what(ctx));
+                let reason = Statements::UnreplayableStatement.because(format!(
+                    "{} cannot be replayed in an expression",
+                    item.what(ctx)
+                ));
                 return Some((i, reason, names_of(&replay.binds[pos])));
             }
-            Err(Blocker::Reason(why)) => why,
+            Err(Blocker::Reason(why)) => why.clone(),
         };
         let hits = &replay.binds[pos];
         let listed: Vec<String> = hits.iter().map(|n| format!("`{n}`")).collect();
@@ -114,30 +118,31 @@ pub(super) fn first_blocker(
                 .iter()
                 .find(|&&j| item.defs.iter().any(|d| items[j].reads.contains(d)));
             match user {
-                Some(&j) => format!("{} uses it; {blocker}", items[j].what(ctx)),
-                None => blocker.clone(),
+                Some(&j) => blocker.map(|b| format!("{} uses it; {b}", items[j].what(ctx))),
+                None => blocker,
             }
         } else if !hits.is_empty() {
             let be = if hits.len() == 1 { "is" } else { "are" };
             match &item.place {
                 // What the block's own reason adds (a loop's: which statement stops it).
-                Some(place) => format!(
-                    "{} {be} assigned inside {place}, which cannot be folded into an expression{}",
-                    listed.join(", "),
-                    blocker
-                        .strip_prefix(place.as_str())
-                        .and_then(|r| r.strip_prefix(" cannot be folded into an expression"))
-                        .unwrap_or("")
-                ),
+                Some(place) => blocker.map(|b| {
+                    format!(
+                        "{} {be} assigned inside {place}, which cannot be folded into an expression{}",
+                        listed.join(", "),
+                        b.strip_prefix(place.as_str())
+                            .and_then(|r| r.strip_prefix(" cannot be folded into an expression"))
+                            .unwrap_or("")
+                    )
+                }),
                 // The reason may already cite the name (the statement's own text, an import).
-                None if !blocker.contains(&listed[0]) => {
-                    format!("{} {be} assigned there: {blocker}", listed.join(", "))
+                None if !blocker.text.contains(&listed[0]) => {
+                    blocker.map(|b| format!("{} {be} assigned there: {b}", listed.join(", ")))
                 }
-                None => blocker.clone(),
+                None => blocker,
             }
         } else {
             let what = item.place.clone().unwrap_or_else(|| item.what(ctx));
-            format!("{what} runs before this assert and may change what it reads, but cannot be replayed in an expression: {blocker}")
+            blocker.map(|b| format!("{what} runs before this assert and may change what it reads, but cannot be replayed in an expression: {b}"))
         };
         return Some((i, reason, names_of(hits)));
     }

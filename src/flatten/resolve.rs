@@ -12,6 +12,7 @@ use super::Ctx;
 use crate::model::{Origin, OriginRole};
 use crate::module::{BoundNames, Global};
 use crate::names::{self, Replacement};
+use crate::rules::{Helpers, Reason, Statements};
 
 /// Attributes of `sys` that are values fixed for the interpreter (never the caller's frame or
 /// module, never state a test or pytest changes: not `argv`, `path`, `modules`, `_getframe`):
@@ -44,7 +45,7 @@ pub enum Resolution {
     /// Resolved to a standard-library import's spelling (the seventh shape, kept).
     Stdlib,
     /// Unresolved, with why, and whether it is an imported module.
-    Unresolved(String, bool),
+    Unresolved(Reason, bool),
 }
 
 /// Local aliases of the solution, bound once each in the test: `sol = _load_solution()`,
@@ -374,7 +375,9 @@ impl Lookup<'_, '_, '_, '_> {
                         return Resolution::Ok;
                     }
                     Resolution::Unresolved(
-                        format!("`{name}` loads the solution; only `{name}()` can be rewritten"),
+                        Helpers::LoaderUsedOtherwise.because(format!(
+                            "`{name}` loads the solution; only `{name}()` can be rewritten"
+                        )),
                         false,
                     )
                 } else {
@@ -382,7 +385,11 @@ impl Lookup<'_, '_, '_, '_> {
                 }
             }
             Some(Global::Computed { line, why }) => {
-                Resolution::Unresolved(format!("`{name}` (line {line}) {why}"), false)
+                // The words come from `module` (a seam: its reasons are still words).
+                Resolution::Unresolved(
+                    crate::rules::Reason::from(format!("`{name}` (line {line}) {why}")),
+                    false,
+                )
             }
             None => self.undefined(name),
         }
@@ -406,7 +413,9 @@ impl Lookup<'_, '_, '_, '_> {
                 Resolution::Ok
             }
             Err(why) => Resolution::Unresolved(
-                format!("`{name}` is a function the test file defines (line {line}), and {why}"),
+                why.map(|why| {
+                    format!("`{name}` is a function the test file defines (line {line}), and {why}")
+                }),
                 false,
             ),
         }
@@ -419,18 +428,22 @@ impl Lookup<'_, '_, '_, '_> {
         if name == "__name__" {
             Resolution::Ok
         } else if is_module_dunder(name) {
-            Resolution::Unresolved(format!("`{name}` is the test module's own, which the evaluator's namespace does not have (there it would be the `builtins` module's)"), false)
+            Resolution::Unresolved(Statements::TestModuleDunder.because(format!("`{name}` is the test module's own, which the evaluator's namespace does not have (there it would be the `builtins` module's)")), false)
         } else if ruff_python_stdlib::builtins::is_python_builtin(name, 14, false) {
             Resolution::Ok
         } else if let (true, Some(line)) =
             (self.ctx.scope.star_import, self.ctx.scope.star_after_code)
         {
-            Resolution::Unresolved(format!("`{name}` may come from `from solution import *`, which runs after module-level code on line {line} that may change the solution, and the evaluator binds names before anything is replayed"), false)
+            Resolution::Unresolved(Statements::StarImportAfterCode.because(format!("`{name}` may come from `from solution import *`, which runs after module-level code on line {line} that may change the solution, and the evaluator binds names before anything is replayed")), false)
         } else if self.ctx.scope.star_import {
             self.solution_names.push(name.to_string());
             Resolution::Ok
         } else {
-            Resolution::Unresolved(format!("`{name}` is not defined in the test file"), false)
+            Resolution::Unresolved(
+                Statements::UndefinedName
+                    .because(format!("`{name}` is not defined in the test file")),
+                false,
+            )
         }
     }
 }
@@ -447,11 +460,11 @@ fn is_module_dunder(name: &str) -> bool {
 /// solution's): the evaluation namespace need not have it.
 fn imported_elsewhere(name: &str, module: &str, line: u32) -> Resolution {
     Resolution::Unresolved(
-        if module == name {
+        Statements::TestFileImport.because(if module == name {
             format!("`{name}` is a module the test file imports (line {line}); the evaluation namespace is the solution's, which need not have it")
         } else {
             format!("`{name}` comes from `{module}`, imported by the test file (line {line}); the evaluation namespace is the solution's, which need not have it")
-        },
+        }),
         true,
     )
 }
@@ -462,10 +475,12 @@ fn helper_not_called(ctx: &Ctx, name: &str, kind: &str, line: u32) -> Resolution
         ctx.scope.globals.get(name),
         Some(Global::Helper { def: Some(_), .. })
     ) {
-        Resolution::Unresolved(format!("`{name}` is a {kind} the test file defines (line {line}), which the test uses other than by calling it: a lambda standing for it would show another `__name__`"), false)
+        Resolution::Unresolved(Helpers::HelperUsedOtherwise.because(format!("`{name}` is a {kind} the test file defines (line {line}), which the test uses other than by calling it: a lambda standing for it would show another `__name__`")), false)
     } else {
         Resolution::Unresolved(
-            format!("`{name}` is a {kind} the test file defines (line {line}), not part of the solution"),
+            Helpers::TestFileClass.because(format!(
+                "`{name}` is a {kind} the test file defines (line {line}), not part of the solution"
+            )),
             false,
         )
     }
@@ -514,7 +529,7 @@ pub fn frame_read<'l>(
         .any(|l| l.name == name && (always || l.bare_call || !l.called))
         .then(|| {
             Resolution::Unresolved(
-                format!("`{name}` reads the test's variables or globals by name at run time, and a flattened expression has neither"),
+                Statements::FrameIntrospection.because(format!("`{name}` reads the test's variables or globals by name at run time, and a flattened expression has neither")),
                 false,
             )
         })
@@ -546,12 +561,12 @@ impl Lookup<'_, '_, '_, '_> {
         &mut self,
         name: &str,
         def: &StmtFunctionDef,
-    ) -> Result<names::Rendered, String> {
+    ) -> Result<names::Rendered, Reason> {
         if self.helpers.len() >= MAX_HELPER_DEPTH {
-            return Err("helpers call helpers too deeply".into());
+            return Err(Helpers::HelpersTooDeep.because("helpers call helpers too deeply"));
         }
         if def.is_async || def.type_params.is_some() {
-            return Err("it is not a plain function".into());
+            return Err(Helpers::HelperNotPlainFunction.because("it is not a plain function"));
         }
         let (steps, value) = helper_steps(def)?;
         check_signature(self.ctx, def)?;
@@ -572,9 +587,9 @@ impl Lookup<'_, '_, '_, '_> {
             .iter()
             .find(|n| param_names.contains(&n.as_str()))
         {
-            return Err(format!(
+            return Err(Helpers::HelperNameClash.because(format!(
                 "its parameter or local `{clash}` would hide the `{clash}` its body reads"
-            ));
+            )));
         }
         let body_text = lambda_body(self.ctx, &body_map, &steps, value)?;
         Ok(lambda_of(&params, &body_text, introduced))
@@ -586,7 +601,7 @@ impl Lookup<'_, '_, '_, '_> {
         &mut self,
         facts: &names::Facts,
         param_names: &[&str],
-    ) -> Result<(Aliases, Vec<String>), String> {
+    ) -> Result<(Aliases, Vec<String>), Reason> {
         let ctx = self.ctx;
         let mut body_map = Aliases::default();
         let mut introduced: Vec<String> = Vec::new();
@@ -596,14 +611,14 @@ impl Lookup<'_, '_, '_, '_> {
                 continue;
             }
             if self.helpers.iter().any(|h| h == n) {
-                return Err(format!(
+                return Err(Helpers::HelperRecursion.because(format!(
                     "its body calls `{n}` back (recursion), which no single expression spells"
-                ));
+                )));
             }
             if FRAME_BUILTINS.contains(&n) {
-                return Err(format!(
+                return Err(Helpers::HelperReadsFrame.because(format!(
                     "it calls `{n}`, whose answer depends on the function's own globals or frame"
-                ));
+                )));
             }
             let solution_module = matches!(body_map.get(n), Some(Replacement::SolutionModule(_)));
             if body_map.contains_key(n) && !(solution_module && load.attr.is_some()) {
@@ -621,16 +636,16 @@ impl Lookup<'_, '_, '_, '_> {
                 self.global(n, load.attr.as_deref(), called, &mut body_map)
             };
             if let Resolution::Unresolved(why, _) = resolution {
-                return Err(format!("its body reads `{n}`, and {why}"));
+                return Err(why.map(|why| format!("its body reads `{n}`, and {why}")));
             }
             // A mutable constant is one object in pytest, shared by every call of the helper (and by
             // the test's own reads); written out inside the lambda it would be a new one per call.
             if let Some(Global::Constant { source, range, .. }) = ctx.scope.globals.get(n) {
                 if !names::is_immutable_literal(source) {
-                    return Err(format!(
+                    return Err(Helpers::HelperSharedConstant.because(format!(
                         "its body reads the file's `{n}` (line {}), one object that every call shares, which written out in the helper would be a new one at each call",
                         ctx.map.line(range.start())
-                    ));
+                    )));
                 }
             }
             match body_map.get(n) {
@@ -648,7 +663,7 @@ impl Lookup<'_, '_, '_, '_> {
 /// A helper's body as steps and the value it returns: a docstring left out, then plain statements
 /// and one `return`. `y = g(x)` is `y := g(x)` in the lambda, where `y` is its local as it was the
 /// function's (a read before the assignment fails the same way).
-fn helper_steps(def: &StmtFunctionDef) -> Result<(Vec<Step<'_>>, Option<&Expr>), String> {
+fn helper_steps(def: &StmtFunctionDef) -> Result<(Vec<Step<'_>>, Option<&Expr>), Reason> {
     let mut body: &[Stmt] = &def.body;
     if let Some(Stmt::Expr(e)) = body.first() {
         if matches!(e.value.as_ref(), Expr::StringLiteral(_)) && body.len() > 1 {
@@ -656,35 +671,38 @@ fn helper_steps(def: &StmtFunctionDef) -> Result<(Vec<Step<'_>>, Option<&Expr>),
         }
     }
     if body.iter().any(|s| matches!(s, Stmt::Assert(_))) {
-        return Err(
-            "its body asserts: each of its asserts is a check of the call itself, and a call replayed before a later statement of the test is not written out"
-                .into(),
-        );
+        return Err(Helpers::HelperValueAsserts.because(
+            "its body asserts: each of its asserts is a check of the call itself, and a call replayed before a later statement of the test is not written out",
+        ));
     }
     let Some((Stmt::Return(ret), statements)) = body.split_last() else {
-        return Err(
-            "its body does not end with its one `return` (only then is it written as a lambda)"
-                .into(),
-        );
+        return Err(Helpers::HelperBodyNotExpression.because(
+            "its body does not end with its one `return` (only then is it written as a lambda)",
+        ));
     };
     let mut steps: Vec<Step> = Vec::new();
     for statement in statements {
         match statement {
             Stmt::Assign(a) => match a.targets.as_slice() {
                 [Expr::Name(t)] => steps.push((Some(t.id.as_str()), &a.value)),
-                _ => return Err("its body assigns to something other than one name".into()),
+                _ => {
+                    return Err(Helpers::HelperBodyNotExpression
+                        .because("its body assigns to something other than one name"))
+                }
             },
             Stmt::AnnAssign(a) => match (a.target.as_ref(), a.value.as_deref()) {
                 (Expr::Name(t), Some(v)) => steps.push((Some(t.id.as_str()), v)),
-                _ => return Err("its body has an annotated assignment without a value".into()),
+                _ => {
+                    return Err(Helpers::HelperBodyNotExpression
+                        .because("its body has an annotated assignment without a value"))
+                }
             },
             Stmt::Expr(e) => steps.push((None, &e.value)),
             Stmt::Pass(_) => {}
             _ => {
-                return Err(
-                    "its body holds a statement that is neither an assignment to a name nor an expression (only those are written as a lambda)"
-                        .into(),
-                )
+                return Err(Helpers::HelperBodyNotExpression.because(
+                    "its body holds a statement that is neither an assignment to a name nor an expression (only those are written as a lambda)",
+                ))
             }
         }
     }
@@ -693,7 +711,7 @@ fn helper_steps(def: &StmtFunctionDef) -> Result<(Vec<Step<'_>>, Option<&Expr>),
 
 /// Creating the lambda must run nothing: annotations are absent, strings, or names bound at
 /// import; defaults are immutable literals.
-fn check_signature(ctx: &Ctx, def: &StmtFunctionDef) -> Result<(), String> {
+fn check_signature(ctx: &Ctx, def: &StmtFunctionDef) -> Result<(), Reason> {
     let annotation_ok = |a: Option<&Expr>| match a {
         None | Some(Expr::StringLiteral(_)) => true,
         Some(Expr::Name(n)) => {
@@ -711,7 +729,8 @@ fn check_signature(ctx: &Ctx, def: &StmtFunctionDef) -> Result<(), String> {
             annotation_ok(q.annotation()) && q.default().is_none_or(names::is_immutable_literal)
         })
     {
-        return Err("its annotations or defaults run code when it is defined".into());
+        return Err(Helpers::HelperSignatureRunsCode
+            .because("its annotations or defaults run code when it is defined"));
     }
     Ok(())
 }
@@ -740,7 +759,7 @@ fn lambda_params(ctx: &Ctx, p: &ruff_python_ast::Parameters) -> Vec<String> {
 }
 
 /// A lambda's body is one expression: no `yield`, `await` or walrus in it.
-fn check_plain_body(exprs: &[&Expr]) -> Result<(), String> {
+fn check_plain_body(exprs: &[&Expr]) -> Result<(), Reason> {
     use ruff_python_ast::helpers::any_over_expr;
     for e in exprs {
         if any_over_expr(e, |e: &Expr| {
@@ -749,7 +768,9 @@ fn check_plain_body(exprs: &[&Expr]) -> Result<(), String> {
                 Expr::Yield(_) | Expr::YieldFrom(_) | Expr::Await(_) | Expr::Named(_)
             )
         }) {
-            return Err("its body yields, awaits or binds a name with `:=`".into());
+            return Err(
+                Helpers::HelperYields.because("its body yields, awaits or binds a name with `:=`")
+            );
         }
     }
     Ok(())
@@ -761,7 +782,7 @@ fn lambda_body(
     body_map: &Aliases,
     steps: &[Step],
     value: Option<&Expr>,
-) -> Result<String, String> {
+) -> Result<String, Reason> {
     let render = |e: &Expr| {
         names::render(e, body_map, ctx.map)
             // A bare tuple is the one value that a lambda body or a tuple element must wrap.
@@ -772,7 +793,10 @@ fn lambda_body(
                     r.text
                 }
             })
-            .map_err(|_| "its body cannot be rewritten without a name being captured".to_string())
+            .map_err(|_| {
+                Statements::CapturedName
+                    .because("its body cannot be rewritten without a name being captured")
+            })
     };
     let last = match value {
         Some(value) => render(value)?,
@@ -874,7 +898,7 @@ fn check_steps<'d>(
     ctx: &Ctx,
     def: &'d StmtFunctionDef,
     upto: Option<&ruff_python_ast::StmtAssert>,
-) -> Result<Vec<CheckStep<'d>>, String> {
+) -> Result<Vec<CheckStep<'d>>, Reason> {
     let mut body: &[Stmt] = &def.body;
     if let Some(Stmt::Expr(e)) = body.first() {
         if matches!(e.value.as_ref(), Expr::StringLiteral(_)) && body.len() > 1 {
@@ -884,12 +908,12 @@ fn check_steps<'d>(
     let mut out = Vec::new();
     for statement in body {
         let refused = || {
-            format!(
+            Helpers::HelperStatementNotReplayable.because(format!(
                 "its body runs `{}` (line {}){}, which is not a plain statement one expression can replay",
                 ctx.map.snippet(statement.range()),
                 ctx.map.line(statement.range().start()),
                 if upto.is_some() { " before this assert" } else { "" }
-            )
+            ))
         };
         match statement {
             Stmt::Assert(a) if upto.is_some_and(|u| a.range == u.range) => {
@@ -932,7 +956,8 @@ fn check_steps<'d>(
         }
     }
     match upto {
-        Some(_) => Err("the assert is not a top-level statement of its body".into()),
+        Some(_) => Err(Helpers::HelperAssertNested
+            .because("the assert is not a top-level statement of its body")),
         None => Ok(out),
     }
 }
@@ -953,10 +978,10 @@ pub(super) fn helper_check(
     upto: Option<&ruff_python_ast::StmtAssert>,
     origins: &mut Vec<Origin>,
     solution_names: &mut Vec<String>,
-) -> Result<names::Rendered, String> {
+) -> Result<names::Rendered, Reason> {
     let name = def.name.as_str();
     if def.is_async || def.type_params.is_some() || !def.decorator_list.is_empty() {
-        return Err("it is not a plain function".into());
+        return Err(Helpers::HelperNotPlainFunction.because("it is not a plain function"));
     }
     let steps = check_steps(ctx, def, upto)?;
     check_signature(ctx, def)?;
@@ -970,7 +995,8 @@ pub(super) fn helper_check(
     }
     let own = FunctionFacts::of(def);
     if own.declares {
-        return Err("its body declares a name `global` or `nonlocal`".into());
+        return Err(Helpers::HelperDeclaresGlobal
+            .because("its body declares a name `global` or `nonlocal`"));
     }
     let mut exprs: Vec<&Expr> = Vec::new();
     for s in &steps {
@@ -991,10 +1017,10 @@ pub(super) fn helper_check(
     if let Some(late) = facts.loads.iter().find(|l| {
         bound.names.iter().any(|b| *b == l.name.as_str()) && !param_names.contains(&l.name.as_str())
     }) {
-        return Err(format!(
+        return Err(Helpers::HelperBindsLate.because(format!(
             "its body binds `{}` after this assert, which makes it the function's local, unbound where the assert reads it",
             late.name
-        ));
+        )));
     }
     let mut lookup = Lookup {
         ctx,
@@ -1007,14 +1033,16 @@ pub(super) fn helper_check(
         .iter()
         .find(|n| param_names.contains(&n.as_str()))
     {
-        return Err(format!(
+        return Err(Helpers::HelperNameClash.because(format!(
             "its parameter or local `{clash}` would hide the `{clash}` its body reads"
-        ));
+        )));
     }
     use ruff_python_ast::OperatorPrecedence as Prec;
     let render = |e: &Expr| {
-        names::render(e, &body_map, ctx.map)
-            .map_err(|_| "its body cannot be rewritten without a name being captured".to_string())
+        names::render(e, &body_map, ctx.map).map_err(|_| {
+            Statements::CapturedName
+                .because("its body cannot be rewritten without a name being captured")
+        })
     };
     // A bare tuple is the one value a tuple element must wrap.
     let element = |r: names::Rendered| {

@@ -417,10 +417,13 @@ fn refuse_test_module_dunder(item: &mut Item) {
         let n = l.name.as_str();
         n.len() > 4 && n.starts_with("__") && n.ends_with("__") && n != "__import__"
     }) {
-        item.fold = Err(Blocker::Reason(format!(
-            "it reads the test module's own `{}`, which the solution's namespace has with another value",
-            dunder.name
-        )));
+        item.fold = Err(Blocker::Reason(
+            format!(
+                "it reads the test module's own `{}`, which the solution's namespace has with another value",
+                dunder.name
+            )
+            .into(),
+        ));
     }
 }
 

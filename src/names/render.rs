@@ -55,15 +55,15 @@ pub struct Capture {
 
 impl Capture {
     /// Why the rewrite was refused, as a sentence fragment for a drop reason.
-    pub fn describe(&self) -> String {
-        if self.captured_by.starts_with(' ') {
+    pub fn describe(&self) -> crate::rules::Reason {
+        crate::rules::Statements::CapturedName.because(if self.captured_by.starts_with(' ') {
             format!("rewriting `{}`{}", self.name, self.captured_by)
         } else {
             format!(
                 "rewriting `{}` would be captured by `{}`",
                 self.name, self.captured_by
             )
-        }
+        })
     }
 }
 
