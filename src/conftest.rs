@@ -9,7 +9,7 @@ use ruff_python_ast::{self as ast, Expr, Stmt};
 use ruff_python_parser::parse_module;
 use ruff_text_size::{Ranged, TextRange};
 
-use crate::module::{kept, Fixture, ModuleScope};
+use crate::module::{kept, Fixture, ModuleScope, Reword};
 use crate::rules::{Config, Fixtures, ModuleCode, Reason};
 use crate::source::SourceMap;
 
@@ -173,17 +173,18 @@ pub fn apply(
             doctest_only_fixtures(body, &inner)
         };
         for (_, why) in &inner.global_barriers {
-            if doctest_only
-                .iter()
-                .any(|name| why.starts_with(&format!("the autouse fixture `{name}` ")))
-            {
+            if doctest_only.iter().any(|name| {
+                why.as_str()
+                    .starts_with(&format!("the autouse fixture `{name}` "))
+            }) {
                 continue;
             }
             // Its messages say where the code runs: when pytest imports the conftest.
-            let why = why.replace("when the test file is imported", "when pytest imports it");
-            scope
-                .global_barriers
-                .push((1, format!("in `{label}`: {why}")));
+            let why = why.clone().reword(|t| {
+                let t = t.replace("when the test file is imported", "when pytest imports it");
+                format!("in `{label}`: {t}")
+            });
+            scope.global_barriers.push((1, why));
         }
         for stmt in body {
             if let Some(why) = hook_or_plugin(stmt, &map) {

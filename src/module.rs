@@ -24,6 +24,24 @@ pub fn kept(reason: Reason) -> ScopeReason {
     reason.text
 }
 
+/// Words put around a kept reason, its rule unchanged: written once for a [`ScopeReason`] that is
+/// still a `String` and for the [`Reason`] it becomes.
+pub trait Reword {
+    fn reword(self, f: impl FnOnce(String) -> String) -> Self;
+}
+
+impl Reword for String {
+    fn reword(self, f: impl FnOnce(String) -> String) -> String {
+        f(self)
+    }
+}
+
+impl Reword for Reason {
+    fn reword(self, f: impl FnOnce(String) -> String) -> Reason {
+        self.map(f)
+    }
+}
+
 /// A literal constant longer than this (after substituting other constants) is not inlined: chains
 /// of constants would grow without bound.
 const MAX_CONSTANT_TEXT: usize = 16 * 1024;

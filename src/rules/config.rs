@@ -192,8 +192,9 @@ declare_rules! {
     /// A warning filter names its category in a way the extractor cannot spell as a Python name.
     ///
     /// ## Why it cannot be kept
-    /// pytest imports the category by its dotted name; the evaluator must name the same class to apply
-    /// the filter around the check, and cannot for this one.
+    /// pytest resolves the category by its dotted name (a builtin, or an attribute of an imported module),
+    /// and stops with a usage error when it cannot; the evaluator must name the same class to apply the
+    /// filter around the check, and cannot spell this one.
     ///
     /// ## Example
     /// ```python

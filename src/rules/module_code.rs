@@ -123,8 +123,11 @@ declare_rules! {
     /// The file calls `pytest.skip(...)`, `pytest.importorskip(...)` or `pytest.xfail(...)` at module level.
     ///
     /// ## Why it cannot be kept
-    /// When the call skips, pytest reports every test of the file skipped: none of its asserts is a
-    /// passing check, and whether it skips depends on the environment pytest runs in.
+    /// When `pytest.importorskip` does not find its module (or `pytest.skip(..., allow_module_level=True)`
+    /// runs), pytest reports every test of the file skipped; `pytest.skip` without
+    /// `allow_module_level=True` and `pytest.xfail` make it fail to collect the file. Either way none of
+    /// its asserts is a passing check, and whether the call runs or skips depends on the environment
+    /// pytest runs in.
     ///
     /// ## Example
     /// ```python
