@@ -9,7 +9,8 @@ use ruff_python_ast::{self as ast, Expr, Stmt};
 use ruff_python_parser::parse_module;
 use ruff_text_size::{Ranged, TextRange};
 
-use crate::module::{Fixture, ModuleScope};
+use crate::module::{kept, Fixture, ModuleScope, Reword};
+use crate::rules::{Config, Fixtures, ModuleCode, Reason};
 use crate::source::SourceMap;
 
 /// One `conftest.py` the test file sees: a label for messages (its path) and its text.
@@ -83,10 +84,10 @@ pub fn apply_package_inits(scope: &mut ModuleScope, inits: &[Conftest]) {
         let Ok(parsed) = ruff_python_parser::parse_module(&init.source) else {
             scope.global_barriers.push((
                 0,
-                format!(
+                kept(ModuleCode::ImportedFileDoesNotParse.because(format!(
                     "`{}`, which pytest imports before the test module, does not parse",
                     init.path
-                ),
+                ))),
             ));
             continue;
         };
@@ -106,12 +107,12 @@ pub fn apply_package_inits(scope: &mut ModuleScope, inits: &[Conftest]) {
             if !inert {
                 scope.global_barriers.push((
                     0,
-                    format!(
+                    kept(ModuleCode::PackageInitRunsCode.because(format!(
                         "`{}` runs `{}` (its line {}) when pytest imports the test's package, before the test module",
                         init.path,
                         map.snippet(stmt.range()),
                         map.line(stmt.range().start())
-                    ),
+                    ))),
                 ));
                 break;
             }
@@ -134,7 +135,9 @@ pub fn apply(
         let Ok(parsed) = parse_module(&conftest.source) else {
             scope.global_barriers.push((
                 1,
-                format!("`{label}` has a syntax error; pytest cannot import it, so no test runs"),
+                kept(ModuleCode::ImportedFileDoesNotParse.because(format!(
+                    "`{label}` has a syntax error; pytest cannot import it, so no test runs"
+                ))),
             ));
             continue;
         };
@@ -162,7 +165,7 @@ pub fn apply(
             Ok(_) => {}
             Err((line, why)) => scope
                 .global_barriers
-                .push((line, format!("in `{label}`: {why}"))),
+                .push((line, kept(why.map(|t| format!("in `{label}`: {t}"))))),
         }
         let doctest_only: Vec<String> = if doctest_namespace_overridden(scope, conftests) {
             Vec::new()
@@ -170,21 +173,24 @@ pub fn apply(
             doctest_only_fixtures(body, &inner)
         };
         for (_, why) in &inner.global_barriers {
-            if doctest_only
-                .iter()
-                .any(|name| why.starts_with(&format!("the autouse fixture `{name}` ")))
-            {
+            if doctest_only.iter().any(|name| {
+                why.as_str()
+                    .starts_with(&format!("the autouse fixture `{name}` "))
+            }) {
                 continue;
             }
             // Its messages say where the code runs: when pytest imports the conftest.
-            let why = why.replace("when the test file is imported", "when pytest imports it");
-            scope
-                .global_barriers
-                .push((1, format!("in `{label}`: {why}")));
+            let why = why.clone().reword(|t| {
+                let t = t.replace("when the test file is imported", "when pytest imports it");
+                format!("in `{label}`: {t}")
+            });
+            scope.global_barriers.push((1, why));
         }
         for stmt in body {
             if let Some(why) = hook_or_plugin(stmt, &map) {
-                scope.global_barriers.push((1, format!("`{label}` {why}")));
+                scope
+                    .global_barriers
+                    .push((1, kept(why.map(|t| format!("`{label}` {t}")))));
             }
         }
         for (name, _) in inner.fixtures.iter() {
@@ -200,7 +206,7 @@ pub fn apply(
             scope.fixtures.insert(
                 name.clone(),
                 Fixture::Unsupported {
-                    why: format!("`{name}` is a fixture from `{label}` (line {line}), which the extractor does not replay, and its setup may change what the assertion reads"),
+                    why: kept(Fixtures::FixtureFromConftest.because(format!("`{name}` is a fixture from `{label}` (line {line}), which the extractor does not replay, and its setup may change what the assertion reads"))),
                 },
             );
         }
@@ -462,7 +468,7 @@ fn fixture_line(body: &[Stmt], name: &str, map: &SourceMap) -> u32 {
 
 /// A hook that runs around tests (`pytest_runtest_setup`, `pytest_collection_modifyitems`, …) or
 /// a `pytest_plugins` declaration: either may skip, reorder or change any test.
-fn hook_or_plugin(stmt: &Stmt, map: &SourceMap) -> Option<String> {
+fn hook_or_plugin(stmt: &Stmt, map: &SourceMap) -> Option<Reason> {
     let line = |r: TextRange| map.line(r.start());
     match stmt {
         Stmt::FunctionDef(f)
@@ -471,19 +477,19 @@ fn hook_or_plugin(stmt: &Stmt, map: &SourceMap) -> Option<String> {
             if f.name.as_str() == "pytest_configure" && only_registers_markers(&f.body) {
                 return None;
             }
-            Some(format!(
+            Some(Config::ConftestHook.because(format!(
                 "defines the hook `{}` (line {}), which pytest runs around the tests and which may skip or change them",
                 f.name,
                 line(f.range)
-            ))
+            )))
         }
         Stmt::Assign(a)
             if a.targets.iter().any(|t| matches!(t, Expr::Name(n) if n.id.as_str() == "pytest_plugins")) =>
         {
-            Some(format!(
+            Some(Config::ConftestPlugins.because(format!(
                 "loads plugins with `pytest_plugins` (line {}), which may run code around every test",
                 line(stmt.range())
-            ))
+            )))
         }
         _ => None,
     }

@@ -10,7 +10,37 @@ use ruff_python_ast::{self as ast, Expr, Stmt};
 use ruff_text_size::{Ranged, TextRange, TextSize};
 
 use crate::names::{self, Replacement};
+use crate::rules::{Fixtures, ModuleCode, Reason, Rule};
 use crate::source::SourceMap;
+
+/// The words of a drop as the scope keeps them for its readers in other files (flatten's
+/// `resolve.rs` and `setup.rs`, `pytest/value.rs`, `incremental.rs`), which still take a `String`:
+/// every site here makes a [`Reason`] with its rule, and [`kept`] keeps its words until those
+/// readers take a `Reason` (then this becomes `Reason` and `kept` the identity).
+pub type ScopeReason = String;
+
+/// A reason as the scope keeps it (see [`ScopeReason`]).
+pub fn kept(reason: Reason) -> ScopeReason {
+    reason.text
+}
+
+/// Words put around a kept reason, its rule unchanged: written once for a [`ScopeReason`] that is
+/// still a `String` and for the [`Reason`] it becomes.
+pub trait Reword {
+    fn reword(self, f: impl FnOnce(String) -> String) -> Self;
+}
+
+impl Reword for String {
+    fn reword(self, f: impl FnOnce(String) -> String) -> String {
+        f(self)
+    }
+}
+
+impl Reword for Reason {
+    fn reword(self, f: impl FnOnce(String) -> String) -> Reason {
+        self.map(f)
+    }
+}
 
 /// A literal constant longer than this (after substituting other constants) is not inlined: chains
 /// of constants would grow without bound.
@@ -47,7 +77,7 @@ pub enum Global<'a> {
         def: Option<&'a ast::StmtFunctionDef>,
     },
     /// Anything else the file computes: not reproducible in the solution's namespace.
-    Computed { line: u32, why: String },
+    Computed { line: u32, why: ScopeReason },
 }
 
 /// A module-level statement pytest runs once when it imports the test file, before any test, which
@@ -88,7 +118,7 @@ pub enum Fixture<'a> {
     /// Returns the solution module.
     SolutionModule,
     /// Anything the extractor does not reproduce; `why` says what.
-    Unsupported { why: String },
+    Unsupported { why: ScopeReason },
 }
 
 pub struct ModuleScope<'a> {
@@ -106,7 +136,7 @@ pub struct ModuleScope<'a> {
     /// decorator only marks.
     pub mark_aliases: HashSet<String>,
     /// Autouse fixtures and module-level statements that run before every test and may change state.
-    pub global_barriers: Vec<(u32, String)>,
+    pub global_barriers: Vec<(u32, ScopeReason)>,
     /// `from solution import *`: unknown names may come from the solution.
     pub star_import: bool,
     /// The names of the module's fixture functions (`def` names), whatever name they register.
@@ -116,7 +146,7 @@ pub struct ModuleScope<'a> {
     /// Statements that change a solution module all tests share (see `shared_solution_changes`).
     pub shared_changes: Vec<TextRange>,
     /// A module-level `pytest.skip(...)`/`pytest.importorskip(...)`: the line and what it is.
-    pub module_skip: Option<(u32, String)>,
+    pub module_skip: Option<(u32, ScopeReason)>,
     /// Fixtures from conftest.py files that have `params=`: name → where they come from.
     pub param_fixtures: HashMap<String, String>,
     /// Module-level statements replayed, in source order, before every test (see `PreludeStmt`).
@@ -289,12 +319,12 @@ impl<'a> ModuleScope<'a> {
                     let still = matches!(self.globals.get(name), Some(Global::SolutionName { name: n }) if n == attr);
                     let line = map.line(range.start());
                     if still {
-                        let why = format!("is taken from the solution after module-level code on line {code_line} that may change it, and the evaluator binds names before anything is replayed");
+                        let why = kept(ModuleCode::SolutionImportAfterModuleCode.because(format!("is taken from the solution after module-level code on line {code_line} that may change it, and the evaluator binds names before anything is replayed")));
                         self.globals
                             .insert(name.clone(), Global::Computed { line, why });
                     }
                     if !self.global_barriers.iter().any(|(l, _)| *l == line) {
-                        self.global_barriers.push((line, format!("line {line} takes names from the solution after module-level code on line {code_line} that may change it: the evaluator binds them before anything is replayed, and pytest collects no test when that import fails")));
+                        self.global_barriers.push((line, kept(ModuleCode::SolutionImportAfterModuleCode.because(format!("line {line} takes names from the solution after module-level code on line {code_line} that may change it: the evaluator binds them before anything is replayed, and pytest collects no test when that import fails")))));
                     }
                 }
                 crate::model::Binding::Star { .. } => {
@@ -372,11 +402,11 @@ impl<'a> ModuleScope<'a> {
             if let Some(Global::Import { line, .. } | Global::Helper { line, .. }) =
                 self.globals.get(&name)
             {
-                let why = format!(
+                let why = kept(ModuleCode::GlobalMayRebind.because(format!(
                     "is bound at module level, but `{}` on line {} may rebind it",
                     map.snippet(range),
                     map.line(range.start())
-                );
+                )));
                 self.globals
                     .insert(name, Global::Computed { line: *line, why });
             }
@@ -446,7 +476,7 @@ impl<'a> ModuleScope<'a> {
                 self.fixtures.insert(
                     name.clone(),
                     Fixture::Unsupported {
-                        why: format!("fixture `{name}` is bound again on line {line}, and pytest takes what the module holds at the end"),
+                        why: kept(Fixtures::FixtureRebound.because(format!("fixture `{name}` is bound again on line {line}, and pytest takes what the module holds at the end"))),
                     },
                 );
             }
@@ -463,9 +493,9 @@ impl<'a> ModuleScope<'a> {
                 self.fixtures.insert(
                     name.clone(),
                     Fixture::Unsupported {
-                        why: format!(
+                        why: kept(ModuleCode::SyntaxErrorInStatement.because(format!(
                             "`{name}` (line {line}) has a syntax error on line {error_line}"
-                        ),
+                        ))),
                     },
                 );
             }
@@ -473,7 +503,10 @@ impl<'a> ModuleScope<'a> {
                 name,
                 Global::Computed {
                     line,
-                    why: format!("has a syntax error on line {error_line}"),
+                    why: kept(
+                        ModuleCode::SyntaxErrorInStatement
+                            .because(format!("has a syntax error on line {error_line}")),
+                    ),
                 },
             );
         }
@@ -507,7 +540,9 @@ impl<'a> ModuleScope<'a> {
             Stmt::Assign(a) => match a.targets.as_slice() {
                 [Expr::Name(target)] => self.bind_assign(stmt, target, &a.value, line, file),
                 targets => {
-                    self.bind_computed(targets, line, "is bound by unpacking at module level")
+                    let why = ModuleCode::BoundByUnpacking
+                        .because("is bound by unpacking at module level");
+                    self.bind_computed(targets, line, why)
                 }
             },
             Stmt::AnnAssign(a) => {
@@ -526,7 +561,10 @@ impl<'a> ModuleScope<'a> {
                         n,
                         Global::Computed {
                             line,
-                            why: "is bound inside a block at module level".into(),
+                            why: kept(
+                                ModuleCode::BoundInBlock
+                                    .because("is bound inside a block at module level"),
+                            ),
                         },
                     );
                 }
@@ -545,7 +583,10 @@ impl<'a> ModuleScope<'a> {
         }) {
             self.module_skip = Some((
                 line,
-                format!("`{}` runs at module level", map.snippet(call)),
+                kept(
+                    ModuleCode::ModuleLevelSkip
+                        .because(format!("`{}` runs at module level", map.snippet(call))),
+                ),
             ));
         }
     }
@@ -565,11 +606,11 @@ impl<'a> ModuleScope<'a> {
         } else if let Some(why) = effect {
             self.global_barriers.push((
                 line,
-                format!(
+                kept(effect_rule(why).because(format!(
                     "`{}` on line {line} {why}{}, and may change state",
                     map.snippet(stmt.range()),
                     at_import(why)
-                ),
+                ))),
             ));
         }
     }
@@ -692,7 +733,7 @@ impl<'a> ModuleScope<'a> {
     /// binding lists them, and the evaluator fails every check where the candidate's export replaces
     /// one with another object. The names it returns.
     fn untrust_before_star(&mut self, line: u32) -> Vec<crate::model::Kept> {
-        let why = format!("is bound before `from solution import *` on line {line}, which may replace it with whatever the candidate exports");
+        let why = kept(ModuleCode::BoundBeforeStarImport.because(format!("is bound before `from solution import *` on line {line}, which may replace it with whatever the candidate exports")));
         let mut keep = Vec::new();
         let mut names: Vec<String> = self.globals.keys().cloned().collect();
         names.sort();
@@ -768,16 +809,16 @@ impl<'a> ModuleScope<'a> {
         let name = f.name.to_string();
         if let Some((fixture, autouse)) = self.fixture_of(f, map) {
             if let Some(autouse) = autouse {
-                self.global_barriers.push((line, autouse));
+                self.global_barriers.push((line, kept(autouse)));
             }
             // `@pytest.fixture(name="x")`: registered as `x`, and pytest picks among fixtures of
             // one name by attribute order, not by where they are defined; neither name is one the
             // extractor can replay.
             if let Some(alias) = fixture_name_option(f) {
-                let why = format!(
+                let why = kept(Fixtures::FixtureRegisteredUnderName.because(format!(
                     "fixture `{}` (line {line}) is registered under `name=`, which pytest resolves among the module's attributes",
                     f.name
-                );
+                )));
                 if let Some(alias) = alias {
                     self.fixtures
                         .insert(alias, Fixture::Unsupported { why: why.clone() });
@@ -824,7 +865,7 @@ impl<'a> ModuleScope<'a> {
     }
 
     /// Every name the targets bind is computed, for the reason `why`.
-    fn bind_computed(&mut self, targets: &[Expr], line: u32, why: &str) {
+    fn bind_computed(&mut self, targets: &[Expr], line: u32, why: Reason) {
         for t in targets {
             let mut names = Vec::new();
             names::collect_targets_vec(t, &mut names);
@@ -833,7 +874,7 @@ impl<'a> ModuleScope<'a> {
                     n,
                     Global::Computed {
                         line,
-                        why: why.into(),
+                        why: kept(why.clone()),
                     },
                 );
             }
@@ -858,15 +899,15 @@ impl<'a> ModuleScope<'a> {
         if let Some(change) = file.changed.get(name) {
             return Global::Computed {
                 line,
-                why: format!(
+                why: kept(ModuleCode::ConstantChangedLater.because(format!(
                     "is changed by {change}, so its literal value is not what a test sees"
-                ),
+                ))),
             };
         }
         if file.assigned.get(name).copied().unwrap_or(0) > 1 {
             return Global::Computed {
                 line,
-                why: "is assigned more than once".into(),
+                why: kept(ModuleCode::AssignedMoreThanOnce.because("is assigned more than once")),
             };
         }
         match self.constant(value, file.map) {
@@ -877,7 +918,7 @@ impl<'a> ModuleScope<'a> {
             },
             None => Global::Computed {
                 line,
-                why: "is computed by the test file".into(),
+                why: kept(ModuleCode::ComputedByTestFile.because("is computed by the test file")),
             },
         }
     }
@@ -1281,11 +1322,11 @@ impl<'a> ModuleScope<'a> {
                 let why = self
                     .import_effect(stmt)
                     .unwrap_or("changes state every test shares");
-                format!(
+                kept(ModuleCode::ChangesSharedState.because(format!(
                     "`{}` on line {line} {why}{}, and may change state",
                     map.snippet(stmt.range()),
                     at_import(why)
-                )
+                )))
             }));
             return false;
         }
@@ -1308,7 +1349,7 @@ impl<'a> ModuleScope<'a> {
         };
         self.global_barriers.push((
             line,
-            format!("{what} when the test file is imported, before the solution is, and may change state"),
+            kept(ModuleCode::CodeBeforeSolutionImport.because(format!("{what} when the test file is imported, before the solution is, and may change state"))),
         ));
     }
 
@@ -1362,7 +1403,7 @@ impl<'a> ModuleScope<'a> {
                     name.to_string(),
                     Global::Computed {
                         line,
-                        why: "is one iterator the file's tests share: the first to iterate it consumes it, and the next sees it empty".into(),
+                        why: kept(ModuleCode::SharedIterator.because("is one iterator the file's tests share: the first to iterate it consumes it, and the next sees it empty")),
                     },
                 );
             }
@@ -1542,7 +1583,6 @@ impl<'a> ModuleScope<'a> {
     /// base's `__init_subclass__` or metaclass runs when the class is created, an enum's members
     /// are made by the class's own `__init__`), in the class body too.
     fn definition_effect(&self, stmt: &Stmt) -> Option<&'static str> {
-        const DECORATED: &str = "applies a decorator, which may run code";
         match stmt {
             Stmt::FunctionDef(f) => f
                 .decorator_list
@@ -1820,7 +1860,7 @@ impl<'a> ModuleScope<'a> {
         &self,
         f: &'a ast::StmtFunctionDef,
         map: &SourceMap,
-    ) -> Option<(Fixture<'a>, Option<String>)> {
+    ) -> Option<(Fixture<'a>, Option<Reason>)> {
         let decorator = f
             .decorator_list
             .iter()
@@ -1828,7 +1868,7 @@ impl<'a> ModuleScope<'a> {
         let line = map.line(f.range.start());
         let (autouse, unsupported) = fixture_options(f, &decorator.expression, line, map);
         if let Some(why) = unsupported {
-            return Some((Fixture::Unsupported { why }, autouse));
+            return Some((Fixture::Unsupported { why: kept(why) }, autouse));
         }
         let fixture = match fixture_value(f) {
             Some(expr) if self.is_solution_module_expr(expr) => Fixture::SolutionModule,
@@ -1838,10 +1878,10 @@ impl<'a> ModuleScope<'a> {
                 range: f.range,
             },
             None => Fixture::Unsupported {
-                why: format!(
+                why: kept(Fixtures::FixtureDoesMoreThanReturn.because(format!(
                     "fixture `{}` (line {line}) does more than return a value",
                     f.name
-                ),
+                ))),
             },
         };
         Some((fixture, autouse))
@@ -1872,9 +1912,9 @@ fn fixture_options(
     decorator: &Expr,
     line: u32,
     map: &SourceMap,
-) -> (Option<String>, Option<String>) {
+) -> (Option<Reason>, Option<Reason>) {
     let mut autouse = None;
-    let mut unsupported: Option<String> = None;
+    let mut unsupported: Option<Reason> = None;
     let Expr::Call(call) = decorator else {
         return (autouse, unsupported);
     };
@@ -1882,24 +1922,24 @@ fn fixture_options(
         let Some(arg) = kw.arg.as_ref() else { continue };
         match arg.as_str() {
             "autouse" if matches!(&kw.value, Expr::BooleanLiteral(b) if b.value) => {
-                autouse = Some(format!(
+                autouse = Some(Fixtures::AutouseFixture.because(format!(
                     "the autouse fixture `{}` (line {line}) runs before every test",
                     f.name
-                ));
+                )));
             }
             "scope" if !matches!(&kw.value, Expr::StringLiteral(s) if s.value.to_str() == "function") =>
             {
-                unsupported = Some(format!(
+                unsupported = Some(Fixtures::FixtureWiderScope.because(format!(
                     "fixture `{}` (line {line}) is shared across tests (scope={}), so a test may see it changed by another",
                     f.name,
                     map.text(kw.value.range())
-                ));
+                )));
             }
             "params" => {
-                unsupported = Some(format!(
+                unsupported = Some(Fixtures::FixtureParametrized.because(format!(
                     "fixture `{}` (line {line}) is parametrized",
                     f.name
-                ));
+                )));
             }
             _ => {}
         }
@@ -1957,9 +1997,25 @@ fn syntax_error_in<'e>(
     errors.iter().find(|e| reach.contains_inclusive(e.start()))
 }
 
+/// What a decorator at module level does (`ModuleScope::definition_effect`).
+const DECORATED: &str = "applies a decorator, which may run code";
+
 /// What an xunit setup function at module level is: it runs around the tests, not at import.
 const XUNIT_SETUP: &str =
     "is xunit setup that pytest runs before each test (`setup_function`) or before the module's first (`setup_module`)";
+
+/// The rule of a module-level statement's effect (`ModuleScope::import_effect`'s words).
+fn effect_rule(why: &str) -> Rule {
+    match why {
+        XUNIT_SETUP => Fixtures::XunitSetup.into(),
+        OPERATES_ON_SOLUTION => ModuleCode::ImportOperatesOnSolution.into(),
+        "stores into an object" => ModuleCode::ImportStoresIntoObject.into(),
+        "rebinds or changes a value" => ModuleCode::ImportRebindsValue.into(),
+        DECORATED => ModuleCode::ImportAppliesDecorator.into(),
+        w if w.starts_with("creates a class") => ModuleCode::ClassCreationRunsCode.into(),
+        _ => ModuleCode::ImportCallsCode.into(),
+    }
+}
 
 /// When a module-level statement's effect happens: at import, but for xunit setup.
 fn at_import(why: &str) -> &'static str {

@@ -41,6 +41,7 @@ use super::items::{self, Aliases, Blocker};
 use super::{emit, resolve, Ctx};
 use crate::module::{Global, ModuleScope, PreludeStmt};
 use crate::names::{self, Replacement};
+use crate::rules::{ModuleCode, Reason};
 use crate::source::SourceMap;
 use std::rc::Rc;
 
@@ -119,7 +120,7 @@ impl<'e> ruff_python_ast::visitor::Visitor<'e> for NameReads<'_> {
 pub(crate) fn conftest_replay(
     scope: &ModuleScope,
     map: &SourceMap,
-) -> Result<Option<(String, u32)>, (u32, String)> {
+) -> Result<Option<(String, u32)>, (u32, Reason)> {
     let ctx = Ctx {
         scope,
         map,
@@ -135,12 +136,12 @@ pub(crate) fn conftest_replay(
     for entry in needed_entries(scope) {
         let range = entry.range();
         let line = map.line(range.start());
-        let at = |why: String| (line, why);
+        let at = |why: Reason| (line, why);
         let PreludeStmt::Stmt { stmt, .. } = entry else {
-            return Err(at(format!(
+            return Err(at(ModuleCode::ConftestCodeNotReplayable.because(format!(
                 "the parametrize values `{}` on line {line} run when pytest imports it",
                 map.snippet(range)
-            )));
+            ))));
         };
         let item = items::statement(&ctx, stmt, &|n| scope.prelude_names.contains(n));
         let what = format!("`{}` on line {line}", map.snippet(stmt.range()));
@@ -148,9 +149,9 @@ pub(crate) fn conftest_replay(
             Ok(piece) => piece,
             Err(Blocker::Silent) => continue,
             Err(Blocker::Reason(why)) => {
-                return Err(at(format!(
+                return Err(at(ModuleCode::ConftestCodeNotReplayable.because(format!(
                     "{what} runs when pytest imports it and cannot be replayed: {why}"
-                )))
+                ))))
             }
         };
         for load in &item.loads {
@@ -189,9 +190,9 @@ pub(crate) fn conftest_replay(
                     aliases.insert(name.to_string(), Replacement::Value(Rc::new(value)));
                 }
                 None => {
-                    return Err(at(format!(
+                    return Err(at(ModuleCode::ConftestCodeReadsOutsideName.because(format!(
                         "{what} runs when pytest imports it and reads `{name}`, which the replay cannot reproduce in the solution's namespace"
-                    )))
+                    ))))
                 }
             }
         }
@@ -206,7 +207,9 @@ pub(crate) fn conftest_replay(
     let steps = emit::steps(&ctx, pieces, &aliases).map_err(|why| {
         (
             first_line,
-            format!("its code from line {first_line} cannot be written as an expression: {why}"),
+            ModuleCode::ConftestCodeNotReplayable.because(format!(
+                "its code from line {first_line} cannot be written as an expression: {why}"
+            )),
         )
     })?;
     if steps.is_empty() {

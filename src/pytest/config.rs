@@ -10,6 +10,7 @@
 
 use super::markexpr::MarkExpr;
 use super::warnings::Filter;
+use crate::rules::{Config as Rules, Reason};
 
 /// A configuration file's pytest options.
 #[derive(Debug, PartialEq, Clone, Default)]
@@ -94,8 +95,11 @@ pub struct Judgement {
     /// The file's name (`pyproject.toml`), as named in reasons.
     pub config_name: String,
     /// Why every test must be dropped, when an option may change how each runs in a way the
-    /// extractor does not reproduce.
+    /// extractor does not reproduce. Its words only, until `session.rs` (which reads it as `&str`)
+    /// takes a [`Reason`]: [`Judgement::blocker_reason`] keeps its rule.
     pub blocker: Option<String>,
+    /// The blocker with its rule.
+    pub blocker_reason: Option<Reason>,
     /// `filterwarnings` lines, then `-W` options of `addopts`, in the order pytest applies them.
     pub warning_filters: Vec<Filter>,
     /// `-m` of `addopts`, as written and parsed.
@@ -143,19 +147,21 @@ pub fn judge(config: &Config) -> Judgement {
                 None
             }
             // `strict` also makes parametrize ids strict, which may refuse a file's collection.
-            "strict" if is_true(&joined) => Some(format!(
+            "strict" if is_true(&joined) => Some(Rules::StrictMode.because(format!(
                 "makes pytest strict (`{key} = {}`), which may refuse the file or the run",
                 joined.trim()
-            )),
+            ))),
             // Judged once every key is read (`strict_config_blocker`).
             "strict_config" => {
                 strict_config |= is_true(&joined);
                 None
             }
-            "required_plugins" if !joined.trim().is_empty() => Some(format!(
-                "requires plugins (`required_plugins = {}`), without which pytest refuses to run",
-                joined.trim()
-            )),
+            "required_plugins" if !joined.trim().is_empty() => {
+                Some(Rules::RequiredPlugins.because(format!(
+                    "requires plugins (`required_plugins = {}`), without which pytest refuses to run",
+                    joined.trim()
+                )))
+            }
             "addopts" => match read_addopts(&joined) {
                 Ok(opts) => {
                     cmdline_filters.extend(opts.warning_filters);
@@ -167,25 +173,26 @@ pub fn judge(config: &Config) -> Judgement {
                     }
                     None
                 }
-                Err(opt) => Some(format!(
+                Err(opt) => Some(Rules::AddoptsChangesEveryTest.because(format!(
                     "passes `{opt}` to every run (`addopts`), which may select, stop, or change the tests"
-                )),
+                ))),
             },
             _ => other_option(key, &joined),
         };
         if let Some(why) = why {
-            judgement
-                .blocker
-                .get_or_insert(format!("pytest's configuration (`{}`) {why}", config.name));
+            judgement.blocker_reason.get_or_insert(
+                why.map(|t| format!("pytest's configuration (`{}`) {t}", config.name)),
+            );
         }
     }
     if strict_config {
         if let Some(why) = strict_config_blocker(config, disables_plugins) {
-            judgement
-                .blocker
-                .get_or_insert(format!("pytest's configuration (`{}`) {why}", config.name));
+            judgement.blocker_reason.get_or_insert(
+                why.map(|t| format!("pytest's configuration (`{}`) {t}", config.name)),
+            );
         }
     }
+    judgement.blocker = judgement.blocker_reason.as_ref().map(|r| r.text.clone());
     judgement.warning_filters.extend(cmdline_filters);
     judgement.registered_markers = registered;
     judgement.strict_markers = strict_markers;
@@ -258,38 +265,40 @@ const PYTEST_INI_KEYS: &[&str] = &[
 /// warning. When every key is one pytest itself registers and no default plugin is disabled (a
 /// disabled plugin's keys are unknown), there is no such key: the option changes nothing. A key of
 /// a third-party plugin is known only when that plugin is installed, which the extractor cannot see.
-fn strict_config_blocker(config: &Config, disables_plugins: bool) -> Option<String> {
+fn strict_config_blocker(config: &Config, disables_plugins: bool) -> Option<Reason> {
     if disables_plugins {
-        return Some(
-            "makes the configuration strict (`--strict-config`) and disables a plugin with `-p no:`, whose options pytest would then refuse".to_string(),
-        );
+        return Some(Rules::StrictConfigMayRefuse.because(
+            "makes the configuration strict (`--strict-config`) and disables a plugin with `-p no:`, whose options pytest would then refuse",
+        ));
     }
     config
         .options
         .iter()
         .find(|(key, _)| !PYTEST_INI_KEYS.contains(&key.as_str()))
         .map(|(key, _)| {
-            format!("makes the configuration strict (`--strict-config`) and sets `{key}`, which pytest itself does not register: unless a plugin does, pytest refuses the run")
+            Rules::StrictConfigMayRefuse.because(format!("makes the configuration strict (`--strict-config`) and sets `{key}`, which pytest itself does not register: unless a plugin does, pytest refuses the run"))
         })
 }
 
 /// Why an option other than `filterwarnings`, `markers` and `addopts` may change every test.
-fn other_option(key: &str, joined: &str) -> Option<String> {
+fn other_option(key: &str, joined: &str) -> Option<Reason> {
     match key {
-        "usefixtures" if !joined.trim().is_empty() => Some(format!(
+        "usefixtures" if !joined.trim().is_empty() => Some(Rules::IniUsefixtures.because(format!(
             "runs fixtures before every test (`usefixtures = {}`)",
             joined.trim()
-        )),
+        ))),
         "python_functions" | "python_classes" | "python_files" if !is_default(key, joined) => {
-            Some(format!(
+            Some(Rules::IniChangesCollection.because(format!(
                 "changes which names are tests (`{key} = {}`)",
                 joined.trim()
-            ))
+            )))
         }
-        "empty_parameter_set_mark" if joined.trim() != "skip" => Some(format!(
-            "changes what an empty parametrize does (`{key} = {}`)",
-            joined.trim()
-        )),
+        "empty_parameter_set_mark" if joined.trim() != "skip" => {
+            Some(Rules::IniChangesCollection.because(format!(
+                "changes what an empty parametrize does (`{key} = {}`)",
+                joined.trim()
+            )))
+        }
         _ => None,
     }
 }

@@ -15,6 +15,7 @@ use ruff_text_size::Ranged;
 
 use crate::module::ModuleScope;
 use crate::pytest::value::{self, Evaluator, Place, PyValue};
+use crate::rules::{Fixtures, Reason};
 use crate::source::SourceMap;
 
 /// What the fixture does with one param.
@@ -23,9 +24,9 @@ pub enum Outcome {
     /// Its value, as a Python expression that reads only builtins.
     Value(String),
     /// pytest skips the case; why.
-    Skip(String),
+    Skip(Reason),
     /// Which way the body goes depends on what the file does not tell; why.
-    Undecided(String),
+    Undecided(Reason),
 }
 
 /// A value the body computes.
@@ -43,8 +44,8 @@ enum Val<'a> {
 enum Stop {
     /// Outside what this module replays.
     Unsupported,
-    Skip(String),
-    Undecided(String),
+    Skip(Reason),
+    Undecided(Reason),
 }
 
 /// Run the body of a fixture whose only argument is `request`, with `request.param` = `param`.
@@ -153,11 +154,11 @@ impl<'a> Run<'_, 'a> {
                 call @ Expr::Call(_)
                     if self.scope.pytest_path(call).as_deref() == Some("pytest.skip") =>
                 {
-                    Err(Stop::Skip(format!(
+                    Err(Stop::Skip(Fixtures::FixtureSkipsCase.because(format!(
                         "`{}` on line {}",
                         self.map.snippet(call.range()),
                         self.map.line(call.range().start())
-                    )))
+                    ))))
                 }
                 _ => Err(Stop::Unsupported),
             },
@@ -284,11 +285,11 @@ impl<'a> Run<'_, 'a> {
     }
 
     fn undecided(&self, expr: &Expr) -> Stop {
-        Stop::Undecided(format!(
+        Stop::Undecided(Fixtures::FixtureBranchUnknown.because(format!(
             "which way it goes depends on `{}` (line {}), which the extractor cannot evaluate",
             self.map.snippet(expr.range()),
             self.map.line(expr.range().start())
-        ))
+        )))
     }
 
     /// The fixture's value as Python source: a text, or a scalar literal (a new object equal to the

@@ -18,6 +18,7 @@ use ruff_python_ast::{self as ast, Expr, Stmt};
 use ruff_text_size::Ranged;
 
 use crate::module::ModuleScope;
+use crate::rules::{Config, Reason};
 use crate::source::SourceMap;
 
 /// One warning the file's import may issue: the categories it may have (`None`: any), a message
@@ -26,7 +27,7 @@ use crate::source::SourceMap;
 pub struct ImportWarning {
     pub categories: Option<&'static [&'static str]>,
     pub message: String,
-    pub why: String,
+    pub why: Reason,
 }
 
 /// Standard-library modules of every Python from 3.9 on that warn `DeprecationWarning` when
@@ -124,10 +125,10 @@ impl Walk<'_, '_> {
                         self.found.push(ImportWarning {
                             categories: Some(&["PytestCollectionWarning"]),
                             message: format!("cannot collect test class '{name}' because it has a __init__ constructor"),
-                            why: format!(
+                            why: Config::TestNamedBindingMayWarn.because(format!(
                                 "the class `{name}` on line {line} derives from `{}`, which may give it a constructor: pytest then warns `PytestCollectionWarning` while it collects the file",
                                 self.map.snippet(base.range())
-                            ),
+                            )),
                         });
                     }
                 }
@@ -214,9 +215,9 @@ impl Walk<'_, '_> {
         self.found.push(ImportWarning {
             categories: None,
             message: String::new(),
-            why: format!(
+            why: Config::ImportMayWarn.because(format!(
                 "the file imports `{module}` on line {line}, which the evaluator does not import: whether importing it warns is not the file's to tell"
-            ),
+            )),
         });
     }
 
@@ -225,9 +226,9 @@ impl Walk<'_, '_> {
             self.found.push(ImportWarning {
                 categories: Some(&["PytestDeprecationWarning"]),
                 message: "@pytest.yield_fixture is deprecated.\nUse @pytest.fixture instead; they are the same.".into(),
-                why: format!(
+                why: Config::YieldFixtureDeprecated.because(format!(
                     "`@pytest.yield_fixture` on line {line} warns `PytestDeprecationWarning` while pytest imports the file"
-                ),
+                )),
             });
         }
     }
@@ -267,9 +268,9 @@ impl Walk<'_, '_> {
         self.found.push(ImportWarning {
             categories: Some(&["PytestCollectionWarning"]),
             message: format!("cannot collect test class '{name}' because it has a __init__ constructor"),
-            why: format!(
+            why: Config::TestNamedBindingMayWarn.because(format!(
                 "{how} on line {line} binds `{name}`, which may be a class: pytest collects a `Test…` class, and one with a constructor makes it warn `PytestCollectionWarning`"
-            ),
+            )),
         });
     }
 }
@@ -309,7 +310,7 @@ mod tests {
             ModuleScope::analyse(parsed.suite(), &map, &["solution".to_string()], &[], false);
         import_warnings(parsed.suite(), &scope, &map, "solution")
             .into_iter()
-            .map(|w| w.why)
+            .map(|w| w.why.text)
             .collect()
     }
 

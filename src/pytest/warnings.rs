@@ -4,6 +4,8 @@
 //! `error`, so only whether some filter can turn a warning into an error matters to the extractor
 //! (`pytest::session`).
 
+use crate::rules::{Config, Reason};
+
 /// One warning filter, as `warnings.filterwarnings` takes it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Filter {
@@ -27,12 +29,12 @@ const ACTIONS: [&str; 6] = ["default", "always", "ignore", "module", "once", "er
 impl Filter {
     /// Parses `action:message:category:module:lineno` as pytest does (`parse_warning_filter`):
     /// every field stripped; `escape` (for `-W`) escapes the message and module as literal text.
-    pub fn parse(arg: &str, escape: bool) -> Result<Filter, String> {
+    pub fn parse(arg: &str, escape: bool) -> Result<Filter, Reason> {
         let mut parts: Vec<&str> = arg.split(':').map(str::trim).collect();
         if parts.len() > 5 {
-            return Err(format!(
+            return Err(Config::WarningFilterRefused.because(format!(
                 "the warning filter `{arg}` has more than 5 fields: pytest refuses it"
-            ));
+            )));
         }
         parts.resize(5, "");
         let action = if parts[0].is_empty() {
@@ -43,7 +45,10 @@ impl Filter {
             ACTIONS
                 .iter()
                 .find(|a| a.starts_with(parts[0]))
-                .ok_or_else(|| format!("the warning filter `{arg}` has an unknown action"))?
+                .ok_or_else(|| {
+                    Config::WarningFilterRefused
+                        .because(format!("the warning filter `{arg}` has an unknown action"))
+                })?
         };
         let category = parts[2];
         if !category
@@ -51,15 +56,17 @@ impl Filter {
             .all(|p| !p.is_empty() && p.chars().all(|c| c.is_alphanumeric() || c == '_'))
             && !category.is_empty()
         {
-            return Err(format!(
+            return Err(Config::WarningFilterCategoryUnreadable.because(format!(
                 "the warning filter `{arg}` names a category the extractor cannot spell"
-            ));
+            )));
         }
         let lineno = if parts[4].is_empty() {
             0
         } else {
             parts[4].parse::<u32>().map_err(|_| {
-                format!("the warning filter `{arg}` has an invalid line number: pytest refuses it")
+                Config::WarningFilterRefused.because(format!(
+                    "the warning filter `{arg}` has an invalid line number: pytest refuses it"
+                ))
             })?
         };
         let (message, module) = if escape {
@@ -187,20 +194,27 @@ const HOST_FRAMES: &[&str] = &[
 /// the test's own code (pytest's frames, or an inlined helper's). So every filter that can decide
 /// before the last `error` one must not single out a line, nor a module whose frames differ, nor
 /// name a category of the solution (pytest imports it before the test module).
+/// Its words only, until `session.rs` (which chains it with its own `Option<String>`s) takes a
+/// [`Reason`]: [`attribution_reason`] keeps the rule.
 pub fn attribution_blocker(
     filters: &[Filter],
     test_module: &str,
     solution: &str,
 ) -> Option<String> {
+    attribution_reason(filters, test_module, solution).map(|r| r.text)
+}
+
+/// [`attribution_blocker`] with its rule.
+pub fn attribution_reason(filters: &[Filter], test_module: &str, solution: &str) -> Option<Reason> {
     // pytest's own error filter (its deprecated APIs) is in every run, the configuration's aside.
     let own = filters.len().saturating_sub(baseline().len());
     let last_error = filters[..own].iter().rposition(Filter::is_error)?;
     for f in &filters[..=last_error] {
         if f.lineno != 0 {
-            return Some(format!(
+            return Some(Config::WarningFilterByLine.because(format!(
                 "the warning filter `{}` singles out line {}: pytest attributes a warning to a line of the test's frames, which an evaluated expression does not keep, and a warning that fails the test under pytest may not fail the check",
                 f.written, f.lineno
-            ));
+            )));
         }
         if !f.module.is_empty() {
             let frames = HOST_FRAMES.iter().copied().chain([test_module]);
@@ -209,18 +223,18 @@ pub fn attribution_blocker(
                 None => Some("a module the extractor cannot rule out"),
             };
             if let Some(name) = clash {
-                return Some(format!(
+                return Some(Config::WarningFilterByModule.because(format!(
                     "the warning filter `{}` picks warnings by module, and its pattern may match `{name}`: a warning whose `stacklevel` reaches past the test is attributed to pytest's frames under pytest and to the evaluator's when a check runs, so the filter that decides may differ",
                     f.written
-                ));
+                )));
             }
         }
         let top = f.category.split('.').next().unwrap_or("");
         if f.category.contains('.') && top == solution.split('.').next().unwrap_or(solution) {
-            return Some(format!(
+            return Some(Config::WarningFilterSolutionCategory.because(format!(
                 "the warning filter `{}` names a category of the solution module, which pytest imports before the test module",
                 f.written
-            ));
+            )));
         }
     }
     None

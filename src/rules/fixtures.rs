@@ -3,4 +3,261 @@
 declare_rules! {
     family Fixtures, prefix "F", title "Fixtures",
     summary "Fixtures a test requests: where they are defined, what their bodies do, their scope and parameters.";
+
+    /// ## What it means
+    /// The name of a fixture function is bound again later in the file.
+    ///
+    /// ## Why it cannot be kept
+    /// pytest finds fixtures among the module's attributes after it imported the file: the later binding
+    /// replaces the fixture (or registers another one under its name), so the `def` the extractor reads is
+    /// not the fixture pytest hands the test.
+    ///
+    /// ## Example
+    /// ```python
+    /// import pytest
+    /// from solution import add
+    ///
+    /// @pytest.fixture
+    /// def two():
+    ///     return 2
+    ///
+    /// two = 3
+    ///
+    /// def test_add(two):
+    ///     assert add(two, 3) == 5
+    /// ```
+    ///
+    /// ## How to write it so it can be checked
+    /// Give the fixture a name nothing else binds.
+    "001" FixtureRebound "fixture-rebound",
+
+    /// ## What it means
+    /// A fixture is registered under another name with `@pytest.fixture(name=...)`.
+    ///
+    /// ## Why it cannot be kept
+    /// pytest registers the fixture under `name` and picks among fixtures of one name by the order of the
+    /// module's attributes, not by where they are defined; the extractor does not follow that choice.
+    ///
+    /// ## Example
+    /// ```python
+    /// import pytest
+    /// from solution import add
+    ///
+    /// @pytest.fixture(name="two")
+    /// def make_two():
+    ///     return 2
+    ///
+    /// def test_add(two):
+    ///     assert add(two, 3) == 5
+    /// ```
+    ///
+    /// ## How to write it so it can be checked
+    /// Name the function as the fixture (`def two():`).
+    "002" FixtureRegisteredUnderName "fixture-registered-under-name",
+
+    /// ## What it means
+    /// A fixture of the file does more than return (or yield) one expression.
+    ///
+    /// ## Why it cannot be kept
+    /// pytest runs the whole body before the test (and after a `yield`, its teardown); the extractor
+    /// replays a fixture only as the expression it returns.
+    ///
+    /// ## Example
+    /// ```python
+    /// import pytest
+    /// from solution import Stack
+    ///
+    /// @pytest.fixture
+    /// def stack():
+    ///     s = Stack()
+    ///     s.push(1)
+    ///     return s
+    ///
+    /// def test_pop(stack):
+    ///     assert stack.pop() == 1
+    /// ```
+    ///
+    /// ## How to write it so it can be checked
+    /// Return one expression (`return Stack.of([1])`), or do the setup in the test.
+    "003" FixtureDoesMoreThanReturn "fixture-does-more-than-return",
+
+    /// ## What it means
+    /// An autouse fixture runs before every test.
+    ///
+    /// ## Why it cannot be kept
+    /// pytest runs it around each test whether the test requests it or not; it may change what the
+    /// assertions read, and the extractor does not replay it.
+    ///
+    /// ## Example
+    /// ```python
+    /// import pytest
+    /// import solution
+    /// from solution import count
+    ///
+    /// @pytest.fixture(autouse=True)
+    /// def reset():
+    ///     solution.COUNTER = 0
+    ///
+    /// def test_count():
+    ///     assert count() == 1
+    /// ```
+    ///
+    /// ## How to write it so it can be checked
+    /// Request the fixture in the tests that need it, or do the setup in each test.
+    "004" AutouseFixture "autouse-fixture",
+
+    /// ## What it means
+    /// A fixture has a scope wider than the function (`module`, `class`, `package`, `session`).
+    ///
+    /// ## Why it cannot be kept
+    /// pytest makes its value once and hands the same object to several tests: a test may see it changed
+    /// by another, which a check replayed on its own does not.
+    ///
+    /// ## Example
+    /// ```python
+    /// import pytest
+    /// from solution import Stack
+    ///
+    /// @pytest.fixture(scope="module")
+    /// def stack():
+    ///     return Stack()
+    ///
+    /// def test_empty(stack):
+    ///     assert stack.is_empty()
+    /// ```
+    ///
+    /// ## How to write it so it can be checked
+    /// Use function scope (the default), unless the tests mean to share the object.
+    "005" FixtureWiderScope "fixture-wider-scope",
+
+    /// ## What it means
+    /// A fixture of the file has `params=`, and its body is more than the extractor runs for each param.
+    ///
+    /// ## Why it cannot be kept
+    /// pytest runs every test that requests it once per param, with the value the body makes of it. The
+    /// extractor expands the params into cases only when the body returns `request.param` or branches on
+    /// it with literals (`pytest::fixture_body`); any other body it does not run.
+    ///
+    /// ## Example
+    /// ```python
+    /// import pytest
+    /// from solution import double
+    ///
+    /// @pytest.fixture(params=[1, 2])
+    /// def n(request):
+    ///     return request.param * 10
+    ///
+    /// def test_double(n):
+    ///     assert double(n) == 2 * n
+    /// ```
+    ///
+    /// ## How to write it so it can be checked
+    /// Return `request.param` and compute in the test, or use `@pytest.mark.parametrize("n", [10, 20])`.
+    "006" FixtureParametrized "fixture-parametrized",
+
+    /// ## What it means
+    /// The test requests a fixture defined in a conftest.
+    ///
+    /// ## Why it cannot be kept
+    /// The extractor does not replay a conftest's fixtures: what the fixture's setup returns or changes is
+    /// not in the check.
+    ///
+    /// ## Example
+    /// ```python
+    /// from solution import add
+    ///
+    /// def test_add(two):
+    ///     assert add(two, 3) == 5
+    /// ```
+    ///
+    /// ```python conftest.py
+    /// import pytest
+    ///
+    /// @pytest.fixture
+    /// def two():
+    ///     return 2
+    /// ```
+    ///
+    /// ## How to write it so it can be checked
+    /// Define the fixture in the test file, returning one expression.
+    "007" FixtureFromConftest "fixture-from-conftest",
+
+    /// ## What it means
+    /// A parametrized fixture calls `pytest.skip(...)` for this case's param.
+    ///
+    /// ## Why it cannot be kept
+    /// pytest reports the case skipped: none of its asserts is a passing check.
+    ///
+    /// ## Example
+    /// ```python
+    /// import pytest
+    /// from solution import double
+    ///
+    /// @pytest.fixture
+    /// def n(request):
+    ///     if request.param == 0:
+    ///         pytest.skip("zero")
+    ///     return request.param
+    ///
+    /// @pytest.mark.parametrize("n", [0, 1], indirect=True)
+    /// def test_double(n):
+    ///     assert double(n) == 2 * n
+    /// ```
+    ///
+    /// ## How to write it so it can be checked
+    /// Leave the skipped value out of the parameters.
+    "008" FixtureSkipsCase "fixture-skips-case",
+
+    /// ## What it means
+    /// Which way a parametrized fixture's body goes for this case depends on a value the file does not tell.
+    ///
+    /// ## Why it cannot be kept
+    /// pytest takes the branch the condition selects at run time; the extractor cannot evaluate the
+    /// condition, so it cannot tell what the fixture gives the test or whether it skips.
+    ///
+    /// ## Example
+    /// ```python
+    /// import os
+    /// import pytest
+    /// from solution import double
+    ///
+    /// @pytest.fixture
+    /// def n(request):
+    ///     if os.environ.get("FAST"):
+    ///         pytest.skip("fast mode")
+    ///     return request.param
+    ///
+    /// @pytest.mark.parametrize("n", [1], indirect=True)
+    /// def test_double(n):
+    ///     assert double(n) == 2
+    /// ```
+    ///
+    /// ## How to write it so it can be checked
+    /// Branch only on `request.param` and the file's literal constants.
+    "009" FixtureBranchUnknown "fixture-branch-unknown",
+
+    /// ## What it means
+    /// The file defines xunit setup (`setup_module`, `setUpModule`, `setup_function`), which pytest runs
+    /// before the tests.
+    ///
+    /// ## Why it cannot be kept
+    /// pytest runs `setup_function` before each test and `setup_module` before the module's first (as
+    /// autouse fixtures it makes of them); they may change what the assertions read, and the extractor
+    /// does not replay them.
+    ///
+    /// ## Example
+    /// ```python
+    /// import solution
+    /// from solution import count
+    ///
+    /// def setup_function():
+    ///     solution.COUNTER = 0
+    ///
+    /// def test_count():
+    ///     assert count() == 1
+    /// ```
+    ///
+    /// ## How to write it so it can be checked
+    /// Do the setup in each test.
+    "010" XunitSetup "xunit-setup",
 }
