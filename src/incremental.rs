@@ -388,7 +388,8 @@ fn global_digest(g: &Global) -> Digest {
         Global::Computed { line, why } => {
             d.tag(5);
             d.u32(*line);
-            d.str(why);
+            d.str(why.rule.code());
+            d.str(&why.text);
         }
     }
     d
@@ -452,14 +453,16 @@ fn scope_digest(a: &Analysis) -> ScopeDigest {
             Fixture::SolutionModule => d.tag(1),
             Fixture::Unsupported { why } => {
                 d.tag(2);
-                d.str(why);
+                d.str(why.rule.code());
+                d.str(&why.text);
             }
         }
     }
     d.u32(global_barriers.len() as u32);
     for (line, what) in global_barriers {
         d.u32(*line);
-        d.str(what);
+        d.str(what.rule.code());
+        d.str(&what.text);
     }
     d.bool(*star_import);
     d.strs(fixture_functions);
@@ -477,7 +480,8 @@ fn scope_digest(a: &Analysis) -> ScopeDigest {
     d.bool(module_skip.is_some());
     if let Some((line, what)) = module_skip {
         d.u32(*line);
-        d.str(what);
+        d.str(what.rule.code());
+        d.str(&what.text);
     }
     let mut params: Vec<(&String, &String)> = param_fixtures.iter().collect();
     params.sort();

@@ -17,11 +17,11 @@ use crate::source::SourceMap;
 /// `resolve.rs` and `setup.rs`, `pytest/value.rs`, `incremental.rs`), which still take a `String`:
 /// every site here makes a [`Reason`] with its rule, and [`kept`] keeps its words until those
 /// readers take a `Reason` (then this becomes `Reason` and `kept` the identity).
-pub type ScopeReason = String;
+pub type ScopeReason = Reason;
 
 /// A reason as the scope keeps it (see [`ScopeReason`]).
 pub fn kept(reason: Reason) -> ScopeReason {
-    reason.text
+    reason
 }
 
 /// Words put around a kept reason, its rule unchanged: written once for a [`ScopeReason`] that is

@@ -821,9 +821,10 @@ fn whole_test_reason(ctx: &Ctx, test: &Test) -> Option<Reason> {
         )));
     }
     if let Some((line, why)) = &ctx.scope.module_skip {
-        return Some(Statements::FileMaySkip.because(format!(
-            "{why} (line {line}): pytest may skip every test of the file"
-        )));
+        return Some(
+            why.clone()
+                .map(|w| format!("{w} (line {line}): pytest may skip every test of the file")),
+        );
     }
     if let Some(call) = find_call(f, |e| {
         ctx.scope

@@ -384,13 +384,10 @@ impl Lookup<'_, '_, '_, '_> {
                     helper_not_called(ctx, name, kind, *line)
                 }
             }
-            Some(Global::Computed { line, why }) => {
-                // The words come from `module` (a seam: its reasons are still words).
-                Resolution::Unresolved(
-                    crate::rules::Reason::from(format!("`{name}` (line {line}) {why}")),
-                    false,
-                )
-            }
+            Some(Global::Computed { line, why }) => Resolution::Unresolved(
+                why.clone().map(|w| format!("`{name}` (line {line}) {w}")),
+                false,
+            ),
             None => self.undefined(name),
         }
     }

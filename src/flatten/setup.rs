@@ -60,13 +60,10 @@ pub(super) fn setup_items<'a>(
 /// stands for all (one item per test, whatever the file's size). Then the case's own setup
 /// (`usefixtures`, setup methods).
 fn barrier_items<'a>(ctx: &Ctx<'_, 'a>, case: &Case<'a>, items: &mut Vec<Item<'a>>) {
-    for (_, why) in ctx
-        .scope
-        .global_barriers
-        .iter()
-        .take(1)
-        .chain(case.setup.iter())
-    {
+    if let Some((_, why)) = ctx.scope.global_barriers.first() {
+        items.push(items::setup(case.func.range, why.clone()));
+    }
+    for (_, why) in &case.setup {
         items.push(items::setup(case.func.range, why.clone()));
     }
 }

@@ -728,29 +728,6 @@ declare_rules! {
     "034" PytestBeforeStarImport "pytest-before-star-import",
 
     /// ## What it means
-    /// Module-level code may skip every test of the file (`pytest.skip(…, allow_module_level=True)`,
-    /// `pytest.importorskip(…)`, `pytest.xfail(…)` at module level).
-    ///
-    /// ## Why it cannot be kept
-    /// When it skips, pytest runs none of the file's checks; whether it does depends on the machine.
-    ///
-    /// ## Example
-    /// ```python
-    /// import pytest
-    ///
-    /// np = pytest.importorskip("numpy")
-    ///
-    /// from solution import add
-    ///
-    /// def test_add():
-    ///     assert add(2, 3) == 5
-    /// ```
-    ///
-    /// ## How to write it so it can be checked
-    /// Depend only on what the solution's environment always has.
-    "035" FileMaySkip "file-may-skip",
-
-    /// ## What it means
     /// The check holds a comparison chain (`a < b < c`).
     ///
     /// ## Why it cannot be kept
