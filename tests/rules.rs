@@ -78,6 +78,20 @@ fn every_rule_example_gives_its_rule() {
 }
 
 #[test]
+fn www_rules_json_is_the_catalogue() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("www/rules.json");
+    let generated = rules::catalogue_json();
+    if std::env::var_os("UPDATE_RULES").is_some() {
+        std::fs::write(&path, &generated).unwrap();
+    }
+    let on_disk = std::fs::read_to_string(&path).unwrap_or_default();
+    assert!(
+        on_disk == generated,
+        "www/rules.json is not the catalogue: run `UPDATE_RULES=1 cargo test --test rules`"
+    );
+}
+
+#[test]
 fn docs_rules_md_is_the_catalogue() {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/rules.md");
     let generated = rules::catalogue_markdown();

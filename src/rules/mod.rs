@@ -258,6 +258,24 @@ pub fn catalogue_markdown() -> String {
     out
 }
 
+/// Every rule as JSON (`rule --all --json`, and `www/rules.json`, which the page fetches when it
+/// shows a rule's page, so that its wasm carries no page text): code, name, family, summary, page.
+pub fn catalogue_json() -> String {
+    let list: Vec<serde_json::Value> = Rule::all()
+        .into_iter()
+        .map(|r| {
+            serde_json::json!({
+                "code": r.code(),
+                "name": r.name(),
+                "family": r.family().title,
+                "summary": r.summary(),
+                "page": dedent(r.doc()),
+            })
+        })
+        .collect();
+    serde_json::to_string_pretty(&list).expect("plain data serialises") + "\n"
+}
+
 fn anchor(title: &str) -> String {
     title
         .to_lowercase()

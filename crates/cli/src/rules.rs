@@ -29,24 +29,17 @@ pub fn run_rule(key: Option<&str>, all: bool, json: bool) -> Result<i32, Fatal> 
         }
     };
     let mut out = io::stdout();
-    if json {
-        let list: Vec<serde_json::Value> = chosen
-            .iter()
-            .map(|r| {
-                serde_json::json!({
-                    "code": r.code(),
-                    "name": r.name(),
-                    "family": r.family().title,
-                    "summary": r.summary(),
-                    "page": rules::dedent(r.doc()),
-                })
-            })
-            .collect();
-        let value = if all {
-            serde_json::Value::Array(list)
-        } else {
-            list.into_iter().next().unwrap_or_default()
-        };
+    if json && all {
+        crate::output(write!(out, "{}", rules::catalogue_json()))?;
+    } else if json {
+        let r = chosen[0];
+        let value = serde_json::json!({
+            "code": r.code(),
+            "name": r.name(),
+            "family": r.family().title,
+            "summary": r.summary(),
+            "page": rules::dedent(r.doc()),
+        });
         crate::output(writeln!(
             out,
             "{}",

@@ -17,6 +17,7 @@ pub mod names;
 pub mod offsets;
 pub mod permalink;
 pub mod rows;
+pub mod rule_pages;
 pub mod run_results;
 pub mod settings;
 pub mod stage_diff;

@@ -11,6 +11,7 @@ use super::common::{inlines, markdown_view};
 use crate::bench;
 use crate::engine;
 use crate::logic::audit::{shape_rows, stage_index};
+use crate::logic::rule_pages::{find, parse, RuleText};
 use crate::logic::teach::{lesson, stage_short};
 use crate::state::{use_app, Tab};
 
@@ -88,22 +89,72 @@ fn RuleNav() -> impl IntoView {
     }
 }
 
-/// A rule's page: its code and name, then its doc (what it means, why, an example, how to write
-/// the test so it can be checked).
+/// A rule's page: its code and name, then its text, fetched from `rules.json` the first time a
+/// rule's page is shown (the wasm carries no page text).
 #[component]
 fn RulePage(rule: Rule) -> impl IntoView {
     let family = rule.family();
-    let body = bench_explorer::rules::dedent(rule.doc());
+    let loaded = RwSignal::new(rule_texts());
+    if loaded.get_untracked().is_none() {
+        fetch_rule_texts(move |r| loaded.set(Some(r)));
+    }
+    let code = rule.code();
     view! {
-        <article class="lesson rule-page" data-testid="rule-page" data-rule=rule.code()>
+        <article class="lesson rule-page" data-testid="rule-page" data-rule=code>
             <header>
-                <p class="eyebrow">{format!("Rule {} · {}", rule.code(), family.title)}</p>
+                <p class="eyebrow">{format!("Rule {} · {}", code, family.title)}</p>
                 <h2><code>{rule.name()}</code></h2>
-                <p class="lead">{inlines(rule.summary())}</p>
             </header>
-            {markdown_view(&body)}
+            {move || match loaded.get() {
+                None => view! { <p class="muted" data-testid="rule-page-loading">"Loading the rule's page…"</p> }.into_any(),
+                Some(Err(e)) => view! { <p class="bad-text" data-testid="rule-page-error">{format!("The rule's page could not be loaded: {e}")}</p> }.into_any(),
+                Some(Ok(all)) => match find(&all, code) {
+                    Some(text) => view! {
+                        <p class="lead">{inlines(&text.summary)}</p>
+                        {markdown_view(&text.page)}
+                    }.into_any(),
+                    None => view! { <p class="bad-text">"rules.json has no page for this rule: the page and its files are from different builds."</p> }.into_any(),
+                },
+            }}
         </article>
     }
+}
+
+type Texts = Result<std::sync::Arc<Vec<RuleText>>, String>;
+
+thread_local! {
+    static TEXTS: std::cell::RefCell<Option<Texts>> = const { std::cell::RefCell::new(None) };
+}
+
+fn rule_texts() -> Option<Texts> {
+    TEXTS.with(|t| t.borrow().clone())
+}
+
+/// GET `rules.json` from the page's own folder, once; `done` gets the catalogue or the reason.
+fn fetch_rule_texts(done: impl Fn(Texts) + 'static) {
+    use wasm_bindgen::prelude::*;
+    use wasm_bindgen::JsCast;
+    let Ok(xhr) = web_sys::XmlHttpRequest::new() else {
+        done(Err("the browser refused the request".into()));
+        return;
+    };
+    if xhr.open_with_async("GET", "rules.json", true).is_err() {
+        done(Err("the browser refused the request".into()));
+        return;
+    }
+    let x2 = xhr.clone();
+    let onload = Closure::<dyn Fn()>::new(move || {
+        let result: Texts = match (x2.status(), x2.response_text()) {
+            (Ok(200), Ok(Some(text))) => parse(&text).map(std::sync::Arc::new),
+            (Ok(status), _) => Err(format!("HTTP {status}")),
+            _ => Err("no answer".into()),
+        };
+        TEXTS.with(|t| *t.borrow_mut() = Some(result.clone()));
+        done(result);
+    });
+    xhr.set_onloadend(Some(onload.as_ref().unchecked_ref()));
+    onload.forget();
+    let _ = xhr.send();
 }
 
 #[component]
