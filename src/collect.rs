@@ -32,8 +32,8 @@ pub fn kept(reason: Reason) -> CaseReason {
     reason.text
 }
 
-/// The words of a reason [`Case`] keeps, for readers that take text (see [`CaseReason`]).
-pub fn said(reason: &CaseReason) -> String {
+/// A reason [`Case`] keeps, handed on (its words while [`CaseReason`] is text).
+pub fn said(reason: &CaseReason) -> CaseReason {
     reason.clone()
 }
 
@@ -1302,17 +1302,21 @@ impl<'s, 'a> Collector<'s, 'a> {
         let name = &def.func.name;
         match outcome {
             Some(Outcome::Value(text)) => set.replay.push((i, text)),
+            // The fixture body's own reason keeps its rule (`pytest::fixture_body` names it; a
+            // bare text is unsorted until it does).
             Some(Outcome::Skip(why)) => {
-                set.not_run
-                    .get_or_insert(Collection::FixtureSkipsParam.because(format!(
-                        "fixture `{name}` (line {line}) skips this case: {why}"
-                    )));
+                set.not_run.get_or_insert(
+                    Reason::from(why).map(|why| {
+                        format!("fixture `{name}` (line {line}) skips this case: {why}")
+                    }),
+                );
             }
             Some(Outcome::Undecided(why)) => {
-                set.not_run
-                    .get_or_insert(Collection::FixtureParamNotReplayed.because(format!(
-                        "fixture `{name}` (line {line}) with this param: {why}"
-                    )));
+                set.not_run.get_or_insert(
+                    Reason::from(why).map(|why| {
+                        format!("fixture `{name}` (line {line}) with this param: {why}")
+                    }),
+                );
             }
             None => return false,
         }

@@ -205,9 +205,11 @@ fn collection_blocker(
                 .copied(),
         };
         if category.is_some() {
+            // The warning's own reason keeps its rule (`import_warnings` names it; a bare text
+            // is unsorted until it does).
             return Some(
-                Collection::CollectionWarningIsError
-                    .because(format!("{}: pytest fails to collect it", warning.why)),
+                Reason::from(warning.why.clone())
+                    .map(|why| format!("{why}: pytest fails to collect it")),
             );
         }
     }

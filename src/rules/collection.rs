@@ -213,33 +213,8 @@ declare_rules! {
     "009" XfailMark "xfail-mark",
 
     /// ## What it means
-    /// A parametrized fixture calls `pytest.skip` for this case's param.
-    ///
-    /// ## Why it cannot be kept
-    /// pytest skips the case when the fixture skips: the test's checks never run for it.
-    ///
-    /// ## Example
-    /// ```python
-    /// import pytest
-    /// from solution import half
-    ///
-    /// @pytest.fixture(params=[2, 3])
-    /// def even(request):
-    ///     if request.param == 3:
-    ///         pytest.skip("odd")
-    ///     return request.param
-    ///
-    /// def test_half(even):
-    ///     assert half(even) * 2 == even
-    /// ```
-    ///
-    /// ## How to write it so it can be checked
-    /// List only the params the test should run with.
-    "010" FixtureSkipsParam "fixture-skips-param",
-
-    /// ## What it means
-    /// A case's value goes through a fixture of the file (its `params=`, or `indirect=`) whose body
-    /// the extractor cannot run for that value.
+    /// `indirect=` sends a case's value through a fixture of the file whose body the extractor
+    /// cannot run for that value.
     ///
     /// ## Why it cannot be kept
     /// pytest hands the test what the fixture returns for the param, not the param itself. Where
@@ -265,7 +240,7 @@ declare_rules! {
     ///
     /// ## How to write it so it can be checked
     /// Parametrize the test with the values directly and build the object in the test.
-    "011" FixtureParamNotReplayed "fixture-param-not-replayed",
+    "010" FixtureParamNotReplayed "fixture-param-not-replayed",
 
     /// ## What it means
     /// `indirect=` sends a parametrize value through a fixture the test file does not define.
@@ -286,7 +261,7 @@ declare_rules! {
     ///
     /// ## How to write it so it can be checked
     /// Parametrize with the values the test needs, without `indirect`.
-    "012" IndirectFixtureNotInFile "indirect-fixture-not-in-file",
+    "011" IndirectFixtureNotInFile "indirect-fixture-not-in-file",
 
     /// ## What it means
     /// A parametrization has no cases (`argvalues` is empty).
@@ -307,7 +282,7 @@ declare_rules! {
     ///
     /// ## How to write it so it can be checked
     /// Give the parametrization its cases.
-    "013" ParametrizeEmpty "parametrize-empty",
+    "012" ParametrizeEmpty "parametrize-empty",
 
     /// ## What it means
     /// The file does not spell out a case's value (the list is built by code), so the extractor
@@ -332,7 +307,7 @@ declare_rules! {
     /// ## How to write it so it can be checked
     /// Write the cases out as a literal list in the decorator (or in a module-level constant it
     /// names).
-    "014" ParamValueComputed "param-value-computed",
+    "013" ParamValueComputed "param-value-computed",
 
     /// ## What it means
     /// `@pytest.mark.usefixtures(...)` runs fixtures before the test.
@@ -353,7 +328,7 @@ declare_rules! {
     ///
     /// ## How to write it so it can be checked
     /// Do the setup in the test itself, or drop it where the test does not need it.
-    "015" UsefixturesNotReplayed "usefixtures-not-replayed",
+    "014" UsefixturesNotReplayed "usefixtures-not-replayed",
 
     /// ## What it means
     /// A test class derives from another class (any base but `object`).
@@ -377,7 +352,7 @@ declare_rules! {
     ///
     /// ## How to write it so it can be checked
     /// Write the tests as module-level functions, or as methods of a class without bases.
-    "016" TestClassHasBase "test-class-has-base",
+    "015" TestClassHasBase "test-class-has-base",
 
     /// ## What it means
     /// A test class has a setup method (`setup_method`, `setup_class`, …) or an autouse fixture that
@@ -401,7 +376,7 @@ declare_rules! {
     ///
     /// ## How to write it so it can be checked
     /// Build what the test needs in the test (`c = Counter()`).
-    "017" ClassSetupNotReplayed "class-setup-not-replayed",
+    "016" ClassSetupNotReplayed "class-setup-not-replayed",
 
     /// ## What it means
     /// The file uses a misspelling of `parametrize` (`parametrise`, `parameterize`) as a mark.
@@ -422,7 +397,7 @@ declare_rules! {
     ///
     /// ## How to write it so it can be checked
     /// Spell it `parametrize`.
-    "018" MarkMisspelled "mark-misspelled",
+    "017" MarkMisspelled "mark-misspelled",
 
     /// ## What it means
     /// A fixture carries a mark (`@pytest.mark.…` on an `@pytest.fixture` function).
@@ -447,7 +422,7 @@ declare_rules! {
     ///
     /// ## How to write it so it can be checked
     /// Put the mark on the tests, not on the fixture.
-    "019" MarkOnFixture "mark-on-fixture",
+    "018" MarkOnFixture "mark-on-fixture",
 
     /// ## What it means
     /// The configuration makes marks strict (`--strict-markers`, `strict_markers`, `strict`), and
@@ -474,7 +449,7 @@ declare_rules! {
     ///
     /// ## How to write it so it can be checked
     /// Register the mark (`markers = slow: …`), or drop it.
-    "020" MarkNotRegistered "mark-not-registered",
+    "019" MarkNotRegistered "mark-not-registered",
 
     /// ## What it means
     /// The configuration selects tests by marks (`-m`), checks them (strict markers) or needs the
@@ -503,12 +478,12 @@ declare_rules! {
     ///
     /// ## How to write it so it can be checked
     /// Apply marks as decorators (`@pytest.mark.slow`) or in a literal `pytestmark = [...]`.
-    "021" MarksNotReadable "marks-not-readable",
+    "020" MarksNotReadable "marks-not-readable",
 
     /// ## What it means
     /// The configuration turns warnings into errors, and pytest issues one while it imports or
-    /// collects the file (an unregistered mark, a `Test…` class with a constructor, a deprecated
-    /// construct the compiler warns about, a warning at import).
+    /// collects the file: an unregistered mark, a `Test…` class with a constructor (the file's, or
+    /// one a `from solution import …` may bring), a construct the compiler warns about.
     ///
     /// ## Why it cannot be kept
     /// Under an `error` filter the warning is an exception during collection: pytest fails to
@@ -532,7 +507,7 @@ declare_rules! {
     /// ## How to write it so it can be checked
     /// Remove the cause of the warning (register the mark, rename the class, fix the construct), or
     /// narrow the filter.
-    "022" CollectionWarningIsError "collection-warning-is-error",
+    "021" CollectionWarningIsError "collection-warning-is-error",
 
     /// ## What it means
     /// The configuration passes `-m EXPR`, and the test's marks do not match it.
@@ -558,7 +533,7 @@ declare_rules! {
     ///
     /// ## How to write it so it can be checked
     /// Drop the mark or the `-m` option if the test should run.
-    "023" DeselectedByMarkExpression "deselected-by-mark-expression",
+    "022" DeselectedByMarkExpression "deselected-by-mark-expression",
 
     /// ## What it means
     /// The configuration selects tests by marks (`-m`), and marks of the file's `pytest.param`
@@ -586,15 +561,16 @@ declare_rules! {
     ///
     /// ## How to write it so it can be checked
     /// Mark whole tests rather than single cases where a `-m` option selects by that mark.
-    "024" ParamMarksMayDeselect "param-marks-may-deselect",
+    "023" ParamMarksMayDeselect "param-marks-may-deselect",
 
     /// ## What it means
     /// A `filterwarnings` mark of the test has a filter pytest cannot apply (a malformed action or
     /// an unknown category).
     ///
     /// ## Why it cannot be kept
-    /// pytest raises while it sets up the filter, and the test errors before its body runs; the
-    /// extractor cannot reproduce the filter either.
+    /// When pytest reaches the test it cannot parse the filter and stops the whole run with a usage
+    /// error ("while parsing the following warning configuration"): the test, and every test after
+    /// it, gives no passing result.
     ///
     /// ## Example
     /// ```python
@@ -608,7 +584,7 @@ declare_rules! {
     ///
     /// ## How to write it so it can be checked
     /// Write the filter as pytest documents it: `action:message:category:module:line`.
-    "025" FilterwarningsMarkInvalid "filterwarnings-mark-invalid",
+    "024" FilterwarningsMarkInvalid "filterwarnings-mark-invalid",
 
     /// ## What it means
     /// A `pytest.param` case of the file carries a `filterwarnings` mark that may turn warnings into
@@ -630,7 +606,7 @@ declare_rules! {
     ///
     /// ## How to write it so it can be checked
     /// Put the `filterwarnings` mark on the test, or split the case into its own test.
-    "026" ParamFilterwarningsMark "param-filterwarnings-mark",
+    "025" ParamFilterwarningsMark "param-filterwarnings-mark",
 
     /// ## What it means
     /// The test's `filterwarnings` marks turn warnings into errors, and its check replays code that
@@ -655,7 +631,7 @@ declare_rules! {
     ///
     /// ## How to write it so it can be checked
     /// Build the value in the test, or drop the mark.
-    "027" FilterwarningsMarkMissesImportCode "filterwarnings-mark-misses-import-code",
+    "026" FilterwarningsMarkMissesImportCode "filterwarnings-mark-misses-import-code",
 
     /// ## What it means
     /// The test returns a value other than `None`, and its warning filters make
@@ -681,7 +657,7 @@ declare_rules! {
     ///
     /// ## How to write it so it can be checked
     /// Do not return from tests.
-    "028" TestReturnsValue "test-returns-value",
+    "027" TestReturnsValue "test-returns-value",
 
     /// ## What it means
     /// The test requests pytest's `recwarn` fixture while warning filters turn warnings into errors.
@@ -707,7 +683,7 @@ declare_rules! {
     /// ## How to write it so it can be checked
     /// Check warnings with `pytest.warns(...)` in a test of its own, and keep `recwarn` out of the
     /// others.
-    "029" RecwarnRecordsWarnings "recwarn-records-warnings",
+    "028" RecwarnRecordsWarnings "recwarn-records-warnings",
 
     /// ## What it means
     /// A parametrize value is a mutable object that pytest hands every case of the test, and
@@ -731,7 +707,7 @@ declare_rules! {
     ///
     /// ## How to write it so it can be checked
     /// Give each case its own object, or build it in the test from immutable values.
-    "030" ParamObjectSharedBetweenCases "param-object-shared-between-cases",
+    "029" ParamObjectSharedBetweenCases "param-object-shared-between-cases",
 
     /// ## What it means
     /// A parametrize value comes from a list pytest evaluates at import that the extractor cannot
@@ -748,7 +724,7 @@ declare_rules! {
     ///
     /// ## How to write it so it can be checked
     /// Write each case as one element of a literal list.
-    "031" ParamNotIndexable "param-not-indexable",
+    "030" ParamNotIndexable "param-not-indexable",
 
     /// ## What it means
     /// The test is a method of a test class and reads its instance (`self`), whose state is set up
@@ -771,7 +747,7 @@ declare_rules! {
     ///
     /// ## How to write it so it can be checked
     /// Use module-level constants or locals of the test instead of attributes of the instance.
-    "032" TestClassInstance "test-class-instance",
+    "031" TestClassInstance "test-class-instance",
 
     /// ## What it means
     /// The test requests a fixture its test class defines.
@@ -796,7 +772,7 @@ declare_rules! {
     ///
     /// ## How to write it so it can be checked
     /// Define the fixture at module level.
-    "033" ClassFixtureNotReplayed "class-fixture-not-replayed",
+    "032" ClassFixtureNotReplayed "class-fixture-not-replayed",
 
     /// ## What it means
     /// The check reads a fixture pytest itself provides (`tmp_path`, `capsys`, `monkeypatch`, …).
@@ -815,7 +791,7 @@ declare_rules! {
     ///
     /// ## How to write it so it can be checked
     /// Check what does not need the fixture in a test of its own.
-    "034" PytestFixture "pytest-fixture",
+    "033" PytestFixture "pytest-fixture",
 
     /// ## What it means
     /// The test requests a fixture the file does not define (a conftest.py or a plugin provides it).
@@ -833,7 +809,7 @@ declare_rules! {
     ///
     /// ## How to write it so it can be checked
     /// Define the fixture in the test file, returning a plain value.
-    "035" FixtureNotInFile "fixture-not-in-file",
+    "034" FixtureNotInFile "fixture-not-in-file",
 
     /// ## What it means
     /// The test's fixtures request fixtures more than 32 levels deep.
@@ -847,5 +823,5 @@ declare_rules! {
     ///
     /// ## How to write it so it can be checked
     /// Build the value in fewer steps.
-    "036" FixtureChainTooDeep "fixture-chain-too-deep",
+    "035" FixtureChainTooDeep "fixture-chain-too-deep",
 }
