@@ -356,10 +356,11 @@ declare_rules! {
 
     /// ## What it means
     /// A test class has a setup method (`setup_method`, `setup_class`, …) or an autouse fixture that
-    /// runs before each of its tests.
+    /// pytest runs before its tests.
     ///
     /// ## Why it cannot be kept
-    /// pytest runs the setup before the test; it may set state the assertion reads. The extractor
+    /// pytest runs the setup before each test (`setup_method`, a function-scoped fixture) or once
+    /// before the class's first (`setup_class`); it may set state the assertion reads. The extractor
     /// does not replay a class's setup.
     ///
     /// ## Example

@@ -160,8 +160,10 @@ declare_rules! {
     /// computed value).
     ///
     /// ## Why it cannot be kept
-    /// The class attributes it makes are what the tests read through their instance; the extractor
-    /// writes the instance as a plain `TestCase()`, which has none of them.
+    /// pytest runs the class body once, when it imports the file: its code may change state the
+    /// tests read, and the attributes it makes are what the tests read through their instance. The
+    /// extractor replays neither: it writes the instance as a plain `TestCase()`, which has none of
+    /// them.
     ///
     /// ## Example
     /// ```python
