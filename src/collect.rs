@@ -15,10 +15,27 @@ use crate::names;
 use crate::pytest::fixture_body::{self, Outcome};
 use crate::pytest::ids::{self, Id};
 use crate::pytest::value::{self, Callable, Evaluator, Place, PyValue};
+use crate::rules::{Collection, Reason};
 use crate::source::SourceMap;
 
 /// Parametrize combinations expanded per test at most.
 const MAX_CASES: usize = 10_000;
+
+/// Why a case is not run (or a setup step that stops its replay), as [`Case`] keeps it. Every site
+/// makes a [`Reason`] with its rule; `Case::not_run` and `Case::setup` keep only its words until
+/// their readers outside collection (flatten's `assertion.rs` and `items::setup`, `incremental.rs`,
+/// `module.rs`'s barriers) take a `Reason`: then this becomes `Reason` and [`kept`] the identity.
+pub type CaseReason = Reason;
+
+/// A reason as [`Case`] keeps it (see [`CaseReason`]).
+pub fn kept(reason: Reason) -> CaseReason {
+    reason
+}
+
+/// A reason [`Case`] keeps, handed on (its words while [`CaseReason`] is text).
+pub fn said(reason: &CaseReason) -> CaseReason {
+    reason.clone()
+}
 
 /// One test case: one function (one parametrize combination of it).
 #[derive(Clone)]
@@ -39,11 +56,11 @@ pub struct Case<'a> {
     pub param_ranges: Vec<TextRange>,
     /// Why pytest will not run this case as a passing check (skip, xfail, not collected…), or why
     /// the extractor cannot replay it.
-    pub not_run: Option<String>,
+    pub not_run: Option<CaseReason>,
     /// Whether the function is parametrized (even when its cases could not be expanded).
     pub parametrized: bool,
     /// Fixtures requested by `usefixtures`, and setup methods, that run before the test.
-    pub setup: Vec<(u32, String)>,
+    pub setup: Vec<(u32, CaseReason)>,
     /// Fixtures the enclosing test classes define (name, line): they override the module's.
     pub class_fixtures: Vec<(String, u32)>,
     /// The values of parametrized fixtures the test requests, for this case: Python source that
@@ -116,11 +133,11 @@ pub fn collect<'a>(
                 .find(|(_, v)| !names::is_immutable_literal(v))
             {
                 case.not_run.get_or_insert_with(|| {
-                    format!(
+                    kept(Collection::ParamObjectReordered.because(format!(
                         "`{name}` is the object `{}` (line {}) that pytest may hand another test first: {why}",
                         map.snippet(value.range()),
                         map.line(value.range().start())
-                    )
+                    )))
                 });
             }
         }
@@ -128,7 +145,7 @@ pub fn collect<'a>(
     c.cases.extend(crate::unittest::cases(body, map));
     if let Some(why) = file_blocker(body, &c.cases, map) {
         for case in &mut c.cases {
-            case.not_run = Some(why.clone());
+            case.not_run = Some(kept(why.clone()));
         }
     }
     (c.cases, c.unlisted)
@@ -146,26 +163,26 @@ fn assigns_false_test(body: &[Stmt]) -> bool {
 /// What makes pytest run no test of the file as written, or every test under code the extractor
 /// does not see: a collected test that is a generator (pytest 9 refuses the whole file), or
 /// `pytest_plugins` in the test file (plugins whose hooks may skip, fail or change any test).
-fn file_blocker(body: &[Stmt], cases: &[Case], map: &SourceMap) -> Option<String> {
+fn file_blocker(body: &[Stmt], cases: &[Case], map: &SourceMap) -> Option<Reason> {
     for stmt in body {
         if let Stmt::Assign(a) = stmt {
             if a.targets
                 .iter()
                 .any(|t| matches!(t, Expr::Name(n) if n.id.as_str() == "pytest_plugins"))
             {
-                return Some(format!(
+                return Some(Collection::PluginsInTestFile.because(format!(
                     "the test file loads plugins (`pytest_plugins`, line {}), whose hooks may skip, fail or change any test",
                     map.line(stmt.range().start())
-                ));
+                )));
             }
         }
     }
     cases.iter().find(|c| is_generator(c.func)).map(|c| {
-        format!(
+        Collection::TestIsGenerator.because(format!(
             "the test `{}` (line {}) contains `yield`: pytest 9 refuses to collect the file (\"'yield' keyword is allowed in fixtures, but not in tests\")",
             c.func.name,
             map.line(c.func.range.start())
-        )
+        ))
     })
 }
 
@@ -484,7 +501,7 @@ struct Within<'r, 'a> {
     /// `""` for the module, `TestA::` (nested: `TestA::TestB::`) for a class body.
     prefix: &'r str,
     marks: &'r [Mark<'a>],
-    setup: &'r [(u32, String)],
+    setup: &'r [(u32, CaseReason)],
     fixtures: &'r Fixtures<'a>,
     /// The line of the `pytest_generate_tests` hook in scope, if any.
     generate: Option<u32>,
@@ -772,23 +789,26 @@ impl<'s, 'a> Collector<'s, 'a> {
                 .extend(self.class_fixtures.iter().cloned());
             if let Some(r) = rebound {
                 case.not_run.get_or_insert_with(|| {
-                    format!(
+                    kept(Collection::TestNameRebound.because(format!(
                         "`{}` on line {} rebinds the test's name; pytest collects what that makes of it (a mark, a wrapper)",
                         map.snippet(*r),
                         map.line(r.start())
-                    )
+                    )))
                 });
             }
             if let Some(j) = shadowed {
                 let line = map.line(within.body[j].range().start());
-                case.not_run = Some(format!(
+                case.not_run = Some(kept(Collection::TestRedefined.because(format!(
                     "a later definition of `{}` (line {line}) replaces this one; pytest never runs it",
                     f.name
-                ));
+                ))));
             }
             if f.is_async {
                 case.not_run.get_or_insert_with(|| {
-                    "an `async def` test needs a plugin to run under pytest".to_string()
+                    kept(
+                        Collection::AsyncTest
+                            .because("an `async def` test needs a plugin to run under pytest"),
+                    )
                 });
             }
         }
@@ -904,9 +924,9 @@ impl<'s, 'a> Collector<'s, 'a> {
         &self,
         body: &'a [Stmt],
         c: &'a ast::StmtClassDef,
-        outer_setup: &[(u32, String)],
-    ) -> Option<Vec<(u32, String)>> {
-        let mut setup: Vec<(u32, String)> = outer_setup.to_vec();
+        outer_setup: &[(u32, CaseReason)],
+    ) -> Option<Vec<(u32, CaseReason)>> {
+        let mut setup: Vec<(u32, CaseReason)> = outer_setup.to_vec();
         // Bases may define setup methods and autouse fixtures the file does not show.
         setup.extend(self.base_setup(c));
         let (own_init, own_not_a_test) = self.body_setup(c, &mut setup);
@@ -917,7 +937,7 @@ impl<'s, 'a> Collector<'s, 'a> {
     }
 
     /// A base other than `object`, whose setup and fixtures the file does not show.
-    fn base_setup(&self, c: &ast::StmtClassDef) -> Option<(u32, String)> {
+    fn base_setup(&self, c: &ast::StmtClassDef) -> Option<(u32, CaseReason)> {
         let args = c.arguments.as_ref()?;
         let base = args
             .args
@@ -927,17 +947,21 @@ impl<'s, 'a> Collector<'s, 'a> {
         let line = self.map.line(c.range.start());
         Some((
             line,
-            format!(
+            kept(Collection::TestClassHasBase.because(format!(
                 "`{}` (line {line}) derives from `{}`, whose setup and fixtures may run before each test",
                 c.name,
                 self.map.snippet(base.range())
-            ),
+            ))),
         ))
     }
 
     /// The class body's autouse fixtures and setup methods (pushed onto `setup`), and whether it
     /// has a constructor and whether it sets `__test__` to something other than `True`.
-    fn body_setup(&self, c: &ast::StmtClassDef, setup: &mut Vec<(u32, String)>) -> (bool, bool) {
+    fn body_setup(
+        &self,
+        c: &ast::StmtClassDef,
+        setup: &mut Vec<(u32, CaseReason)>,
+    ) -> (bool, bool) {
         let map = self.map;
         let mut has_init = false;
         let mut not_a_test = false;
@@ -954,21 +978,21 @@ impl<'s, 'a> Collector<'s, 'a> {
                 let line = map.line(m.range.start());
                 setup.push((
                     line,
-                    format!(
+                    kept(Collection::ClassSetupNotReplayed.because(format!(
                         "the autouse fixture `{}.{}` (line {line}) runs before each test",
                         c.name, m.name
-                    ),
+                    ))),
                 ));
             }
             match m.name.as_str() {
                 "setup_method" | "setup" | "setup_class" | "setUp" => setup.push((
                     map.line(m.range.start()),
-                    format!(
+                    kept(Collection::ClassSetupNotReplayed.because(format!(
                         "`{}.{}` (line {}) runs before each test",
                         c.name,
                         m.name,
                         map.line(m.range.start())
-                    ),
+                    ))),
                 )),
                 _ => {}
             }
@@ -1035,7 +1059,7 @@ impl<'s, 'a> Collector<'s, 'a> {
             unittest_setup: None,
             params: Vec::new(),
             param_ranges: Vec::new(),
-            not_run: read.not_run,
+            not_run: read.not_run.map(kept),
             parametrized: !order.is_empty(),
             setup: read.setup,
             class_fixtures: Vec::new(),
@@ -1058,10 +1082,11 @@ impl<'s, 'a> Collector<'s, 'a> {
             // hypothesis, retries): the extractor cannot reproduce it.
             let harmless = matches!(mark.expr, Expr::Name(n) if matches!(n.id.as_str(), "staticmethod" | "classmethod"));
             if mark.own && !harmless {
-                read.not_run.get_or_insert(format!(
+                read.not_run
+                    .get_or_insert(Collection::TestDecorated.because(format!(
                     "the test is decorated with `@{}` (line {line}), which may change how it runs",
                     map.snippet(mark.expr.range())
-                ));
+                )));
             }
             return Ok(());
         };
@@ -1101,7 +1126,9 @@ impl<'s, 'a> Collector<'s, 'a> {
     ) -> Result<(), String> {
         read.setup.push((
             line,
-            format!("`usefixtures` (line {line}) runs fixtures before the test"),
+            kept(Collection::UsefixturesNotReplayed.because(format!(
+                "`usefixtures` (line {line}) runs fixtures before the test"
+            ))),
         ));
         if let Expr::Call(call) = mark.expr {
             for arg in call.arguments.args.iter() {
@@ -1275,15 +1302,17 @@ impl<'s, 'a> Collector<'s, 'a> {
         let name = &def.func.name;
         match outcome {
             Some(Outcome::Value(text)) => set.replay.push((i, text)),
+            // The fixture body's own reason keeps its rule (`pytest::fixture_body` names it; a
+            // bare text is unsorted until it does).
             Some(Outcome::Skip(why)) => {
-                set.not_run.get_or_insert(format!(
-                    "fixture `{name}` (line {line}) skips this case: {why}"
-                ));
+                set.not_run.get_or_insert(
+                    why.map(|why| format!("fixture `{name}` (line {line}) skips this case: {why}")),
+                );
             }
             Some(Outcome::Undecided(why)) => {
-                set.not_run.get_or_insert(format!(
-                    "fixture `{name}` (line {line}) with this param: {why}"
-                ));
+                set.not_run.get_or_insert(
+                    why.map(|why| format!("fixture `{name}` (line {line}) with this param: {why}")),
+                );
             }
             None => return false,
         }
@@ -1303,10 +1332,10 @@ impl<'s, 'a> Collector<'s, 'a> {
                 Some(def) if def.returns_param => p.pass_through[i] = true,
                 Some(def) => {
                     let line = map.line(def.func.range.start());
-                    let why = format!(
+                    let why = Collection::FixtureParamNotReplayed.because(format!(
                         "parametrize on line {}: `indirect` sends `{name}` through the fixture `{name}` (line {line}), which the extractor does not replay with each value",
                         p.line,
-                    );
+                    ));
                     let replayable = def.argnames == ["request"] && first.contains(&name.as_str());
                     for set in &mut p.sets {
                         if !(replayable && self.replay_fixture(def, line, set, i)) {
@@ -1315,10 +1344,10 @@ impl<'s, 'a> Collector<'s, 'a> {
                     }
                 }
                 None => {
-                    let why = format!(
+                    let why = Collection::IndirectFixtureNotInFile.because(format!(
                         "parametrize on line {}: `indirect` sends `{name}` through a fixture not defined in this file",
                         p.line
-                    );
+                    ));
                     p.not_run.get_or_insert(why);
                 }
             }
@@ -1500,10 +1529,10 @@ impl<'s, 'a> Collector<'s, 'a> {
                 exprs: None,
                 range: values.range(),
                 id: Id::Shown("NOTSET".into()),
-                not_run: Some(format!(
+                not_run: Some(Collection::ParametrizeEmpty.because(format!(
                     "{}: it has no cases, so pytest skips the test (`NOTSET`)",
                     how.what
-                )),
+                ))),
 
                 replay: Vec::new(),
             });
@@ -1631,7 +1660,7 @@ impl<'s, 'a> Collector<'s, 'a> {
         c: &'a ast::ExprCall,
         at: Place<'a>,
         how: &SetsOf,
-    ) -> Result<(Option<Id>, Option<String>, CaseValues<'a>), String> {
+    ) -> Result<(Option<Id>, Option<Reason>, CaseValues<'a>), String> {
         let mut explicit = None;
         let mut not_run = None;
         for kw in c.arguments.keywords.iter() {
@@ -1823,25 +1852,25 @@ impl<'s, 'a> Collector<'s, 'a> {
 /// What the marks of a test say, read in pytest's order.
 #[derive(Default)]
 struct MarksRead<'a> {
-    not_run: Option<String>,
-    setup: Vec<(u32, String)>,
+    not_run: Option<Reason>,
+    setup: Vec<(u32, CaseReason)>,
     parametrizes: Vec<Parametrize<'a>>,
     usefixtures: Vec<String>,
 }
 
 /// Why a mark (`skip`, `skipif`, `xfail`) keeps pytest from passing
 /// the test as written.
-fn mark_not_run(path: &str, via: &str, line: u32) -> Option<String> {
+fn mark_not_run(path: &str, via: &str, line: u32) -> Option<Reason> {
     match path {
-        "pytest.mark.skip" => Some(format!(
+        "pytest.mark.skip" => Some(Collection::SkipMark.because(format!(
             "marked `skip`{via} (line {line}): pytest does not run it"
-        )),
-        "pytest.mark.skipif" => Some(format!(
+        ))),
+        "pytest.mark.skipif" => Some(Collection::SkipMark.because(format!(
             "marked `skipif`{via} (line {line}): pytest may not run it"
-        )),
-        "pytest.mark.xfail" => Some(format!(
+        ))),
+        "pytest.mark.xfail" => Some(Collection::XfailMark.because(format!(
             "marked `xfail`{via} (line {line}): pytest expects it to fail"
-        )),
+        ))),
         // `filterwarnings` marks, like `-m`, are read per test by `pytest::session`.
         _ => None,
     }
@@ -1949,10 +1978,10 @@ fn extend_case<'a>(
             }
             None => {
                 set_not_run.get_or_insert_with(|| {
-                    format!(
+                    Collection::ParamValueComputed.because(format!(
                         "parametrize on line {}: the value of `{name}` is computed, so the extractor cannot replay it",
                         p.line
-                    )
+                    ))
                 });
             }
         }
@@ -1969,7 +1998,7 @@ fn extend_case<'a>(
         unittest_setup: case.unittest_setup,
         params,
         param_ranges: ranges,
-        not_run: case.not_run.clone().or(set_not_run),
+        not_run: case.not_run.clone().or(set_not_run.map(kept)),
         parametrized: true,
         setup: case.setup.clone(),
         class_fixtures: case.class_fixtures.clone(),
@@ -2038,7 +2067,7 @@ struct Parametrize<'a> {
     /// Per name: a fixture whose value is its param; the value is handed to flatten as is.
     pass_through: Vec<bool>,
     /// Why no case of it can be replayed.
-    not_run: Option<String>,
+    not_run: Option<Reason>,
     /// Its scope (pytest's order: session 4 … function 0): pytest reorders the tests of the file
     /// around a parametrization wider than function.
     scope: u8,
@@ -2049,7 +2078,7 @@ struct ParamSet<'a> {
     exprs: Option<Vec<&'a Expr>>,
     range: TextRange,
     id: Id,
-    not_run: Option<String>,
+    not_run: Option<Reason>,
     /// Values that go through fixtures (by the index of their name): the fixture's value for
     /// them, as Python source that reads only builtins.
     replay: Vec<(usize, String)>,
@@ -2108,7 +2137,7 @@ impl<'a> Parametrize<'a> {
     }
 }
 
-fn case_marks(expr: &Expr, scope: &ModuleScope, map: &SourceMap) -> Option<String> {
+fn case_marks(expr: &Expr, scope: &ModuleScope, map: &SourceMap) -> Option<Reason> {
     let marks: Vec<&Expr> = match expr {
         Expr::List(l) => l.elts.iter().collect(),
         Expr::Tuple(t) => t.elts.iter().collect(),
@@ -2118,17 +2147,20 @@ fn case_marks(expr: &Expr, scope: &ModuleScope, map: &SourceMap) -> Option<Strin
         let line = map.line(mark.range().start());
         match scope.pytest_path(mark).as_deref() {
             Some("pytest.mark.skip") => {
-                return Some(format!("this case is marked `skip` (line {line})"))
+                return Some(
+                    Collection::SkipMark
+                        .because(format!("this case is marked `skip` (line {line})")),
+                )
             }
             Some("pytest.mark.skipif") => {
-                return Some(format!(
+                return Some(Collection::SkipMark.because(format!(
                     "this case is marked `skipif` (line {line}): pytest may not run it"
-                ))
+                )))
             }
             Some("pytest.mark.xfail") => {
-                return Some(format!(
+                return Some(Collection::XfailMark.because(format!(
                     "this case is marked `xfail` (line {line}): pytest expects it to fail"
-                ))
+                )))
             }
             _ => {}
         }

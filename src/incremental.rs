@@ -628,12 +628,14 @@ fn case_digest(case: &Case) -> Digest {
         d.range(*r);
     }
     d.bool(not_run.is_some());
-    d.str(not_run.as_deref().unwrap_or(""));
+    d.str(not_run.as_ref().map_or("", |r| r.rule.code()));
+    d.str(not_run.as_ref().map_or("", |r| r.as_str()));
     d.bool(*parametrized);
     d.u32(setup.len() as u32);
     for (line, what) in setup {
         d.u32(*line);
-        d.str(what);
+        d.str(what.rule.code());
+        d.str(what.as_str());
     }
     d.u32(class_fixtures.len() as u32);
     for (name, line) in class_fixtures {

@@ -20,7 +20,8 @@ use ruff_python_ast::{self as ast, Expr, Stmt};
 use ruff_text_size::{Ranged, TextRange};
 use rustc_hash::FxHashSet as HashSet;
 
-use crate::collect::Case;
+use crate::collect::{kept, Case};
+use crate::rules::{Reason, Unittest};
 use crate::source::SourceMap;
 
 /// The names under which the module imports unittest and its `TestCase` classes.
@@ -371,7 +372,7 @@ pub fn cases<'a>(body: &'a [Stmt], map: &SourceMap) -> Vec<Case<'a>> {
                 unittest_setup: set_up,
                 params: Vec::new(),
                 param_ranges: Vec::new(),
-                not_run,
+                not_run: not_run.map(kept),
                 parametrized: false,
                 setup: Vec::new(),
                 class_fixtures: Vec::new(),
@@ -408,21 +409,21 @@ fn mro<'a>(
 
 /// Why no test of the class can be flattened: what runs around its tests, or what the file does
 /// not show.
-fn class_reason(mro: &[&ast::StmtClassDef], map: &SourceMap) -> Option<String> {
+fn class_reason(mro: &[&ast::StmtClassDef], map: &SourceMap) -> Option<Reason> {
     for k in mro {
         let line = map.line(k.range.start());
         if let Some(d) = k.decorator_list.first() {
-            return Some(format!(
+            return Some(Unittest::TestCaseDecorated.because(format!(
                 "the test case `{}` is decorated (`@{}`, line {line}), which may skip its tests or change how they run",
                 k.name,
                 map.snippet(d.expression.range())
-            ));
+            )));
         }
         if k.bases().len() > 1 || k.arguments.as_ref().is_some_and(|a| !a.keywords.is_empty()) {
-            return Some(format!(
+            return Some(Unittest::SeveralBasesOrMetaclass.because(format!(
                 "the test case `{}` (line {line}) has several bases or a metaclass, whose methods and setup this extractor does not read",
                 k.name
-            ));
+            )));
         }
         for stmt in &k.body {
             let defined: Vec<&str> = match stmt {
@@ -445,30 +446,30 @@ fn class_reason(mro: &[&ast::StmtClassDef], map: &SourceMap) -> Option<String> {
                 .iter()
                 .find(|n| TESTCASE_ATTRS.contains(n) && **n != "setUp" && !MESSAGE_ONLY.contains(n))
             {
-                return Some(format!(
+                return Some(Unittest::RedefinesTestCaseMember.because(format!(
                     "the test case `{}` redefines unittest's own `{name}` (line {}), which changes how its tests run or check",
                     k.name,
                     map.line(stmt.range().start())
-                ));
+                )));
             }
             match stmt {
                 Stmt::FunctionDef(f) if AROUND.contains(&f.name.as_str()) => {
-                    return Some(format!(
+                    return Some(Unittest::RunsAroundTests.because(format!(
                         "the test case `{}` defines `{}` (line {}), which runs around every test and is not replayed",
                         k.name,
                         f.name,
                         map.line(f.range.start())
-                    ));
+                    )));
                 }
                 Stmt::FunctionDef(f)
                     if !f.decorator_list.is_empty() && !f.name.starts_with("test") =>
                 {
-                    return Some(format!(
+                    return Some(Unittest::DecoratedHelperMethod.because(format!(
                         "the test case `{}` decorates `{}` (line {}): a pytest fixture or another wrapper may run around its tests",
                         k.name,
                         f.name,
                         map.line(f.range.start())
-                    ));
+                    )));
                 }
                 Stmt::FunctionDef(_) | Stmt::Pass(_) => {}
                 Stmt::Expr(e) if e.value.is_string_literal_expr() => {}
@@ -477,21 +478,21 @@ fn class_reason(mro: &[&ast::StmtClassDef], map: &SourceMap) -> Option<String> {
                         matches!(t, Expr::Name(n) if n.id.starts_with("__") && n.id.ends_with("__"))
                     }) =>
                 {
-                    return Some(format!(
+                    return Some(Unittest::SetsDunderAttribute.because(format!(
                         "the test case `{}` sets `{}` (line {}), which unittest or pytest may read to skip or expect a failure",
                         k.name,
                         map.snippet(a.range),
                         map.line(a.range.start())
-                    ));
+                    )));
                 }
                 Stmt::Assign(a) if crate::names::is_immutable_literal(&a.value) => {}
                 other => {
-                    return Some(format!(
+                    return Some(Unittest::ClassBodyRunsCode.because(format!(
                         "the body of the test case `{}` runs `{}` (line {}) when pytest imports the file",
                         k.name,
                         map.snippet(other.range()),
                         map.line(other.range().start())
-                    ));
+                    )));
                 }
             }
         }
@@ -506,7 +507,7 @@ fn method_reason(
     set_by_setup: &HashSet<String>,
     set_up: Option<&ast::StmtFunctionDef>,
     map: &SourceMap,
-) -> Option<String> {
+) -> Option<Reason> {
     let line = map.line(f.range.start());
     // A parameter after `self` without a default: called without arguments, the method raises.
     let takes_params = f
@@ -525,37 +526,41 @@ fn method_reason(
         matches!(call, Expr::Attribute(a) if a.attr.as_str() == "parametrize")
     }) {
         if takes_params {
-            return Some(format!(
+            return Some(Unittest::ParametrizedMethod.because(format!(
                 "pytest does not parametrize a `unittest.TestCase` method (`@{}`, line {line}): it calls it without those arguments, so the test fails with a `TypeError` before any check",
                 map.snippet(d.expression.range())
-            ));
+            )));
         }
     }
     if let Some(d) = f.decorator_list.first() {
-        return Some(format!(
+        return Some(Unittest::DecoratedTestMethod.because(format!(
             "the test is decorated (`@{}`, line {line}), which may skip it or change how it runs",
             map.snippet(d.expression.range())
-        ));
+        )));
     }
     if f.is_async {
         return Some(
-            "an `async def` test method runs under an event loop unittest provides".into(),
+            Unittest::AsyncTestMethod
+                .because("an `async def` test method runs under an event loop unittest provides"),
         );
     }
     let Some(this) = f.parameters.args.first().map(|p| p.parameter.name.as_str()) else {
-        return Some("the test method takes no instance".into());
+        return Some(Unittest::TestMethodSignature.because("the test method takes no instance"));
     };
     if f.parameters.len() != 1 {
-        return Some("the test method takes parameters besides its instance".into());
+        return Some(
+            Unittest::TestMethodSignature
+                .because("the test method takes parameters besides its instance"),
+        );
     }
     if let Some(s) = set_up {
         let same = s.parameters.args.first().map(|p| p.parameter.name.as_str()) == Some(this);
         let bound = bound_names(s);
         if !same || bound.iter().any(|b| mentions_name(f, b)) {
-            return Some(format!(
+            return Some(Unittest::SetUpSharesNames.because(format!(
                 "the test's names and those of `setUp` (line {}) would share one expression's scope",
                 map.line(s.range.start())
-            ));
+            )));
         }
     }
     let mut reads = SelfReads {
@@ -570,16 +575,16 @@ fn method_reason(
         }
     }
     if let Some((range, what)) = reads.problem {
-        return Some(format!(
+        return Some(Unittest::InstanceReadNotReplayed.because(format!(
             "the test reads `{}` on line {} ({what}); the plain `unittest.TestCase()` that stands for the test's instance has only unittest's own methods",
             map.snippet(range),
             map.line(range.start())
-        ));
+        )));
     }
     if let Some(custom) = reads_custom_check(f, this, defined) {
-        return Some(format!(
+        return Some(Unittest::CustomAssertMethod.because(format!(
             "the test case defines its own `{custom}`, which is not unittest's check"
-        ));
+        )));
     }
     None
 }
@@ -592,13 +597,13 @@ fn setup_reason(
     s: &ast::StmtFunctionDef,
     defined: &HashSet<&str>,
     map: &SourceMap,
-) -> (Option<String>, HashSet<String>) {
+) -> (Option<Reason>, HashSet<String>) {
     let line = map.line(s.range.start());
     let refuse = |why: &str| {
         (
-            Some(format!(
+            Some(Unittest::SetUpNotReplayable.because(format!(
                 "the test case's `setUp` (line {line}) runs before every test, and {why}"
-            )),
+            ))),
             HashSet::default(),
         )
     };

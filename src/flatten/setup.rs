@@ -13,6 +13,14 @@ use crate::collect::Case;
 use crate::model::OriginRole;
 use crate::module::{Fixture, PreludeStmt};
 use crate::names::{self, Ident, Replacement};
+use crate::rules::{Collection, Reason};
+
+/// A reason's words as `items::setup`, `items::unfoldable_binding` and `Blocker::Reason`
+/// (flatten/items.rs) take them. Seam: the rule is named at each site here and lost there until
+/// they take a `Reason`; then this is the identity.
+fn words(reason: Reason) -> Reason {
+    reason
+}
 
 /// pytest's own fixtures: requested by name, provided by pytest, never reproducible in an `eval`.
 /// Requesting one changes nothing an assertion reads until the test uses it.
@@ -63,8 +71,9 @@ fn barrier_items<'a>(ctx: &Ctx<'_, 'a>, case: &Case<'a>, items: &mut Vec<Item<'a
     if let Some((_, why)) = ctx.scope.global_barriers.first() {
         items.push(items::setup(case.func.range, why.clone()));
     }
+    // Seam: `items::setup` takes text (see `words`).
     for (_, why) in &case.setup {
-        items.push(items::setup(case.func.range, why.clone()));
+        items.push(items::setup(case.func.range, crate::collect::said(why)));
     }
 }
 
@@ -140,7 +149,9 @@ fn parameter_items<'a>(ctx: &Ctx<'_, 'a>, test: &mut Test<'_, 'a>, items: &mut V
             items.push(items::unfoldable_binding(
                 p,
                 f.range,
-                format!("`{p}` is the test class instance; its state is set up outside this test"),
+                words(Collection::TestClassInstance.because(format!(
+                    "`{p}` is the test class instance; its state is set up outside this test"
+                ))),
                 true,
             ));
         } else if let Some(default) = default_of(f, p) {
@@ -150,7 +161,7 @@ fn parameter_items<'a>(ctx: &Ctx<'_, 'a>, test: &mut Test<'_, 'a>, items: &mut V
             items.push(items::unfoldable_binding(
                 p,
                 f.range,
-                format!("`{p}` is a fixture of the test's class (line {line}), which the extractor does not replay, and its setup may change what the assertion reads"),
+                words(Collection::ClassFixtureNotReplayed.because(format!("`{p}` is a fixture of the test's class (line {line}), which the extractor does not replay, and its setup may change what the assertion reads"))),
                 false,
             ));
         } else {
@@ -176,11 +187,11 @@ fn parametrized_item<'a>(ctx: &Ctx<'_, 'a>, case: &Case<'a>, k: usize, p: &str) 
         return items::unfoldable_binding(
             p,
             range,
-            format!(
+            words(Collection::ParamObjectSharedBetweenCases.because(format!(
                 "`{p}` is the object `{}` (line {}) that pytest hands every case of the test; an earlier case may have changed it",
                 ctx.map.snippet(value.range()),
                 ctx.map.line(value.range().start())
-            ),
+            ))),
             false,
         );
     }
@@ -239,10 +250,10 @@ fn indexed_param_item<'a>(
         None => items::unfoldable_binding(
             p,
             range,
-            format!(
+            words(Collection::ParamNotIndexable.because(format!(
                 "`{p}` is a value of the parametrize list on line {} that the extractor cannot take from it by index",
                 ctx.map.line(list.range().start())
-            ),
+            ))),
             false,
         ),
     }
@@ -471,7 +482,10 @@ impl<'a> Fixtures<'_, '_, 'a, '_, '_> {
             _ if depth > MAX_FIXTURE_DEPTH => self.items.push(items::unfoldable_binding(
                 name,
                 self.test_range,
-                format!("fixture `{name}` depends on too many fixtures"),
+                words(
+                    Collection::FixtureChainTooDeep
+                        .because(format!("fixture `{name}` depends on too many fixtures")),
+                ),
                 false,
             )),
             Some(Fixture::Value {
@@ -528,9 +542,11 @@ fn fixture_value_item<'a>(
 fn unknown_fixture_item<'a>(name: &str, test_range: TextRange) -> Item<'a> {
     let builtin = PYTEST_FIXTURES.contains(&name);
     let why = if builtin {
-        format!("`{name}` is a fixture pytest provides; it does not exist outside pytest")
+        Collection::PytestFixture.because(format!(
+            "`{name}` is a fixture pytest provides; it does not exist outside pytest"
+        ))
     } else {
-        format!("`{name}` is a fixture not defined in this file (a conftest.py or a plugin provides it), and its setup may change what the assertion reads")
+        Collection::FixtureNotInFile.because(format!("`{name}` is a fixture not defined in this file (a conftest.py or a plugin provides it), and its setup may change what the assertion reads"))
     };
-    items::unfoldable_binding(name, test_range, why, builtin)
+    items::unfoldable_binding(name, test_range, words(why), builtin)
 }

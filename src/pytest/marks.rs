@@ -12,6 +12,7 @@ use ruff_python_ast::{self as ast, Expr, Stmt};
 use ruff_text_size::Ranged;
 
 use crate::module::ModuleScope;
+use crate::rules::{Collection, Reason};
 use crate::source::SourceMap;
 
 /// One mark: its name (`slow` for `pytest.mark.slow(…)`) and, for `filterwarnings`, its filter
@@ -67,9 +68,9 @@ pub struct FileMarks {
     /// Every mark name the file spells (`pytest.mark.X` anywhere), with the line of its first use.
     pub used: Vec<(String, u32)>,
     /// Why the file's marks cannot all be read, if so.
-    pub unreadable: Option<String>,
+    pub unreadable: Option<Reason>,
     /// Why pytest refuses the file for a mark (a marked fixture, a misspelt `parametrize`).
-    pub refused: Option<String>,
+    pub refused: Option<Reason>,
 }
 
 /// The marks of the whole file.
@@ -82,7 +83,7 @@ pub fn file_marks(body: &[Stmt], scope: &ModuleScope, map: &SourceMap) -> FileMa
         .find(|(n, _)| matches!(n.as_str(), "parameterize" | "parametrise" | "parameterise"));
     let refused = finder.marked_fixture.clone().or_else(|| {
         misspelt.map(|(n, line)| {
-            format!("the mark `{n}` (line {line}) is a misspelling pytest refuses: it fails to collect the file")
+            Collection::MarkMisspelled.because(format!("the mark `{n}` (line {line}) is a misspelling pytest refuses: it fails to collect the file"))
         })
     });
     FileMarks {
@@ -326,7 +327,7 @@ struct MarkFinder<'s, 'a> {
     unknown_param_marks: bool,
     /// Why the file's marks cannot all be read: `pytest.mark` itself bound to a name, a mark
     /// applied by a call, `pytestmark` bound in a form `marks.rs` does not read.
-    unreadable: Option<String>,
+    unreadable: Option<Reason>,
     in_param_marks: bool,
     /// Inside a decorator list or a `pytestmark` value, where a mark call is a mark, not an
     /// application of one.
@@ -335,7 +336,7 @@ struct MarkFinder<'s, 'a> {
     /// Depth of compound statements (`if`, `try`, …) outside classes.
     nested: u32,
     /// A fixture with a mark, which pytest 9 refuses.
-    marked_fixture: Option<String>,
+    marked_fixture: Option<Reason>,
 }
 
 impl<'s, 'a> MarkFinder<'s, 'a> {
@@ -366,11 +367,11 @@ impl<'s, 'a> MarkFinder<'s, 'a> {
 
     fn unreadable(&mut self, expr_range: ruff_text_size::TextRange, why: &str) {
         self.unreadable.get_or_insert_with(|| {
-            format!(
+            Collection::MarksNotReadable.because(format!(
                 "`{}` (line {}) {why}",
                 self.map.snippet(expr_range),
                 self.map.line(expr_range.start())
-            )
+            ))
         });
     }
 
@@ -452,12 +453,13 @@ impl<'b> Visitor<'b> for MarkFinder<'_, '_> {
                             .pytest_path(&d.expression)
                             .is_some_and(|p| mark_name(&p).is_some())
                     }) {
-                        self.marked_fixture.get_or_insert(format!(
-                            "the fixture `{}` is marked `@{}` (line {}), which pytest 9 refuses: it fails to collect the file",
-                            f.name,
-                            self.map.snippet(d.expression.range()),
-                            self.map.line(d.range.start())
-                        ));
+                        self.marked_fixture
+                            .get_or_insert(Collection::MarkOnFixture.because(format!(
+                                "the fixture `{}` is marked `@{}` (line {}), which pytest 9 refuses: it fails to collect the file",
+                                f.name,
+                                self.map.snippet(d.expression.range()),
+                                self.map.line(d.range.start())
+                            )));
                     }
                 }
                 let outer = self.nested;

@@ -10,7 +10,7 @@
 //!   under an `error` filter: every test is dropped;
 //! - a filter that decides by module or line before the last `error` one depends on where a
 //!   warning is attributed, which differs past the test's own frames
-//!   ([`super::warnings::attribution_blocker`]): the test is dropped;
+//!   ([`super::warnings::attribution_reason`]): the test is dropped;
 //! - a test that returns a value fails under pytest when `PytestReturnNotNoneWarning` is an error.
 
 use std::collections::HashMap;
@@ -23,9 +23,10 @@ use super::config::Judgement;
 use super::import_warnings::import_warnings;
 use super::markexpr::MarkExpr;
 use super::marks::{file_marks, param_marks, test_marks, MarkUse, ParamMarks};
-use super::warnings::{any_error, attribution_blocker, decides_error, in_effect, Filter};
-use crate::collect::Case;
+use super::warnings::{any_error, attribution_reason, decides_error, in_effect, Filter};
+use crate::collect::{kept, Case};
 use crate::module::ModuleScope;
+use crate::rules::{Collection, Reason};
 use crate::source::SourceMap;
 
 /// At most this many distinct `pytest.param` mark names are tried against a `-m` expression.
@@ -52,12 +53,12 @@ pub fn apply(
 ) -> WarningPlan {
     let mut plan = WarningPlan::default();
     let config = format!("pytest's configuration (`{}`)", judgement.config_name);
-    let drop_all = |cases: &mut [Case], why: &str| {
+    let drop_all = |cases: &mut [Case], why: &Reason| {
         for case in cases.iter_mut() {
-            case.not_run = Some(why.to_string());
+            case.not_run = Some(kept(why.clone()));
         }
     };
-    if let Some(why) = &judgement.blocker {
+    if let Some(why) = &judgement.blocker_reason {
         drop_all(cases, why);
         return plan;
     }
@@ -80,16 +81,18 @@ pub fn apply(
         ) {
             drop_all(
                 cases,
-                &format!("{config} turns warnings into errors, and {why}"),
+                &why.map(|why| format!("{config} turns warnings into errors, and {why}")),
             );
             return plan;
         }
     }
     if let Some(why) = &marks.unreadable {
         if judgement.strict_markers || judgement.mark_expr.is_some() {
-            let why = format!("{config} selects or checks marks, and {why}");
+            let why = why
+                .clone()
+                .map(|why| format!("{config} selects or checks marks, and {why}"));
             for case in cases.iter_mut() {
-                case.not_run.get_or_insert_with(|| why.clone());
+                case.not_run.get_or_insert_with(|| kept(why.clone()));
             }
             return plan;
         }
@@ -98,9 +101,9 @@ pub fn apply(
     if judgement.strict_markers {
         let registered = &judgement.registered_markers;
         if let Some((name, line)) = used.iter().find(|(n, _)| !registered.contains(n)) {
-            let why = format!(
+            let why = Collection::MarkNotRegistered.because(format!(
                 "{config} makes marks strict, and the mark `{name}` (line {line}) is not registered: pytest fails to collect the file"
-            );
+            ));
             drop_all(cases, &why);
             return plan;
         }
@@ -120,7 +123,7 @@ pub fn apply(
         let marks_filters = match check_case(judgement, body, scope, map, case, &param_marks) {
             Ok(filters) => filters,
             Err(why) => {
-                case.not_run = Some(why);
+                case.not_run = Some(kept(why));
                 continue;
             }
         };
@@ -128,12 +131,12 @@ pub fn apply(
             continue;
         }
         let in_force = in_effect(config_filters, &marks_filters);
-        let why = attribution_blocker(&in_force, test_module, solution)
+        let why = attribution_reason(&in_force, test_module, solution)
             .or_else(|| replays_under_marks(scope, &marks_filters, map))
             .or_else(|| returns_value(case, &in_force, map))
             .or_else(|| records_warnings(case));
         match why {
-            Some(why) => case.not_run = Some(why),
+            Some(why) => case.not_run = Some(kept(why)),
             None => {
                 plan.marks.insert(case.id.clone(), marks_filters);
             }
@@ -155,7 +158,7 @@ fn collection_blocker(
     test_module: &str,
     solution: &str,
     used_marks: &[(String, u32)],
-) -> Option<String> {
+) -> Option<Reason> {
     let filters = in_effect(&judgement.warning_filters, &[]);
     let errs = |category: &str, message: &str, module: Option<&str>| {
         decides_error(&filters, category, message, module) != Some(false)
@@ -164,17 +167,17 @@ fn collection_blocker(
     for (name, line) in used_marks.iter().filter(|(n, _)| !registered.contains(n)) {
         let message = format!("Unknown pytest.mark.{name} - is this a typo?  You can register custom marks to avoid this warning - for details, see https://docs.pytest.org/en/stable/how-to/mark.html");
         if errs("PytestUnknownMarkWarning", &message, Some(test_module)) {
-            return Some(format!(
+            return Some(Collection::CollectionWarningIsError.because(format!(
                 "the mark `{name}` (line {line}) is not registered: pytest warns `PytestUnknownMarkWarning` while it imports the file, so it fails to collect it"
-            ));
+            )));
         }
     }
     if let Some((name, line)) = solution_test_names(body, map, solution) {
         let message = "cannot collect test class because it has a __init__ constructor";
         if errs("PytestCollectionWarning", message, None) {
-            return Some(format!(
+            return Some(Collection::CollectionWarningIsError.because(format!(
                 "`{name}` on line {line} may bind a `Test…` class of the solution in the test module: pytest collects it, and one with a constructor makes it warn `PytestCollectionWarning`, so it fails to collect the file"
-            ));
+            )));
         }
     }
     for class in crate::collect::constructor_test_classes(body) {
@@ -183,11 +186,11 @@ fn collection_blocker(
             class.name
         );
         if errs("PytestCollectionWarning", &message, None) {
-            return Some(format!(
+            return Some(Collection::CollectionWarningIsError.because(format!(
                 "the class `{}` (line {}) has a constructor: pytest warns `PytestCollectionWarning` while it collects the file, so it fails to collect it",
                 class.name,
                 map.line(class.range.start())
-            ));
+            )));
         }
     }
     for warning in import_warnings(body, scope, map, solution) {
@@ -199,7 +202,14 @@ fn collection_blocker(
                 .copied(),
         };
         if category.is_some() {
-            return Some(format!("{}: pytest fails to collect it", warning.why));
+            // The warning's own reason keeps its rule (`import_warnings` names it; a bare text
+            // is unsorted until it does).
+            return Some(
+                warning
+                    .why
+                    .clone()
+                    .map(|why| format!("{why}: pytest fails to collect it")),
+            );
         }
     }
     for warning in compile_warnings(body, map) {
@@ -208,10 +218,10 @@ fn collection_blocker(
             .iter()
             .find(|c| errs(c, &warning.message, None))
         {
-            return Some(format!(
+            return Some(Collection::CollectionWarningIsError.because(format!(
                 "compiling the file on line {} warns `{category}` ({}): pytest fails to collect it",
                 warning.line, warning.message
-            ));
+            )));
         }
     }
     None
@@ -249,7 +259,7 @@ fn solution_test_names(body: &[Stmt], map: &SourceMap, solution: &str) -> Option
 /// Why a test with `filterwarnings` marks cannot be kept when its expressions replay import-time
 /// code (the file's prelude, a conftest's): pytest ran that code while it imported the file, under
 /// the configuration's filters only, and the expression runs it under the marks' too.
-fn replays_under_marks(scope: &ModuleScope, marks: &[Filter], map: &SourceMap) -> Option<String> {
+fn replays_under_marks(scope: &ModuleScope, marks: &[Filter], map: &SourceMap) -> Option<Reason> {
     if marks.is_empty() {
         return None;
     }
@@ -264,14 +274,14 @@ fn replays_under_marks(scope: &ModuleScope, marks: &[Filter], map: &SourceMap) -
             .first()
             .map(|r| format!("{} (line {})", r.label, r.line))?,
     };
-    Some(format!(
+    Some(Collection::FilterwarningsMarkMissesImportCode.because(format!(
         "its expressions replay {what}, which pytest ran while it imported the file, before the test's `filterwarnings` marks applied"
-    ))
+    )))
 }
 
 /// Why a test that requests pytest's `recwarn` fixture cannot be kept: the fixture records every
 /// warning of the test (`simplefilter("always")` in front of the filters), so none of them fails it.
-fn records_warnings(case: &Case) -> Option<String> {
+fn records_warnings(case: &Case) -> Option<Reason> {
     let p = &case.func.parameters;
     p.posonlyargs
         .iter()
@@ -279,14 +289,14 @@ fn records_warnings(case: &Case) -> Option<String> {
         .chain(&p.kwonlyargs)
         .any(|a| a.parameter.name.as_str() == "recwarn")
         .then(|| {
-            "the test requests pytest's `recwarn` fixture, which records its warnings instead of applying the warning filters to them".to_string()
+            Collection::RecwarnRecordsWarnings.because("the test requests pytest's `recwarn` fixture, which records its warnings instead of applying the warning filters to them")
         })
 }
 
 /// Why a test that returns a value cannot be kept under these filters: pytest warns
 /// `PytestReturnNotNoneWarning` when it returns something other than `None`, which fails it
 /// where that warning is an error.
-fn returns_value(case: &Case, filters: &[Filter], map: &SourceMap) -> Option<String> {
+fn returns_value(case: &Case, filters: &[Filter], map: &SourceMap) -> Option<Reason> {
     struct Returns(Option<u32>, bool);
     impl<'a> Visitor<'a> for Returns {
         fn visit_stmt(&mut self, stmt: &'a Stmt) {
@@ -320,10 +330,10 @@ fn returns_value(case: &Case, filters: &[Filter], map: &SourceMap) -> Option<Str
         case.id
     );
     (decides_error(filters, "PytestReturnNotNoneWarning", &message, None) != Some(false)).then(|| {
-        format!(
+        Collection::TestReturnsValue.because(format!(
             "the test returns a value on line {}: pytest warns `PytestReturnNotNoneWarning` when it is not None, and its warning filters make that an error",
             map.line(at.into())
-        )
+        ))
     })
 }
 
@@ -337,17 +347,22 @@ fn check_case(
     map: &SourceMap,
     case: &Case,
     param_marks: &ParamMarks,
-) -> Result<Vec<Filter>, String> {
-    let marks = test_marks(body, &case.id, case.func, scope, map)
-        .map_err(|why| format!("the extractor cannot tell the test's marks: {why}"))?;
+) -> Result<Vec<Filter>, Reason> {
+    let marks = test_marks(body, &case.id, case.func, scope, map).map_err(|why| {
+        Collection::MarksNotReadable
+            .because(format!("the extractor cannot tell the test's marks: {why}"))
+    })?;
     if let Some((written, expr)) = &judgement.mark_expr {
         selection(written, expr, case, &marks, param_marks)?;
     }
     let mut filters = Vec::new();
     for mark in &marks {
         for arg in &mark.filters {
-            let filter = Filter::parse(arg, false)
-                .map_err(|why| format!("its `filterwarnings` mark cannot be applied: {why}"))?;
+            let filter = Filter::parse(arg, false).map_err(|why| {
+                Collection::FilterwarningsMarkInvalid.because(format!(
+                    "its `filterwarnings` mark cannot be applied: {why}"
+                ))
+            })?;
             filters.push(filter);
         }
     }
@@ -356,10 +371,9 @@ fn check_case(
             .is_none_or(|f| Filter::parse(f, false).is_ok_and(|f| f.is_error()))
     });
     if case.parametrized && case_errors {
-        return Err(
-            "a `pytest.param` of the file carries a `filterwarnings` mark that may turn warnings into errors"
-                .into(),
-        );
+        return Err(Collection::ParamFilterwarningsMark.because(
+            "a `pytest.param` of the file carries a `filterwarnings` mark that may turn warnings into errors",
+        ));
     }
     Ok(filters)
 }
@@ -371,7 +385,7 @@ fn selection(
     case: &Case,
     marks: &[MarkUse],
     param_marks: &ParamMarks,
-) -> Result<(), String> {
+) -> Result<(), Reason> {
     let names: Vec<String> = marks.iter().map(|m| m.name.clone()).collect();
     let selected = expr.matches(&names);
     let param_names = &param_marks.names;
@@ -390,17 +404,17 @@ fn selection(
                 expr.matches(&with) != selected
             });
         if varies {
-            return Err(format!(
+            return Err(Collection::ParamMarksMayDeselect.because(format!(
                 "pytest's configuration selects tests by marks (`-m {written}`), and the marks of its `pytest.param` cases may deselect it"
-            ));
+            )));
         }
     }
     if selected {
         Ok(())
     } else {
-        Err(format!(
+        Err(Collection::DeselectedByMarkExpression.because(format!(
             "deselected: pytest's configuration passes `-m {written}`, so pytest does not run it"
-        ))
+        )))
     }
 }
 

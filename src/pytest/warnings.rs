@@ -194,17 +194,6 @@ const HOST_FRAMES: &[&str] = &[
 /// the test's own code (pytest's frames, or an inlined helper's). So every filter that can decide
 /// before the last `error` one must not single out a line, nor a module whose frames differ, nor
 /// name a category of the solution (pytest imports it before the test module).
-/// Its words only, until `session.rs` (which chains it with its own `Option<String>`s) takes a
-/// [`Reason`]: [`attribution_reason`] keeps the rule.
-pub fn attribution_blocker(
-    filters: &[Filter],
-    test_module: &str,
-    solution: &str,
-) -> Option<String> {
-    attribution_reason(filters, test_module, solution).map(|r| r.text)
-}
-
-/// [`attribution_blocker`] with its rule.
 pub fn attribution_reason(filters: &[Filter], test_module: &str, solution: &str) -> Option<Reason> {
     // pytest's own error filter (its deprecated APIs) is in every run, the configuration's aside.
     let own = filters.len().saturating_sub(baseline().len());
@@ -439,7 +428,7 @@ mod tests {
         let f = |s: &str| Filter::parse(s, false).unwrap();
         let check = |filters: &[&str]| {
             let filters: Vec<Filter> = filters.iter().map(|s| f(s)).collect();
-            attribution_blocker(&in_effect(&filters, &[]), "test_x", "solution")
+            attribution_reason(&in_effect(&filters, &[]), "test_x", "solution").map(|r| r.text)
         };
         assert_eq!(
             check(&["error", "ignore::DeprecationWarning:distutils"]),
