@@ -616,7 +616,7 @@ impl Decision<'_, '_, '_, '_> {
     /// walrus hides a solution name, a comparison chain, a live read of an imported name.
     fn refusal(&self, names: &mut Names) -> Option<(Reason, Vec<String>)> {
         if let Some(reason) = &self.test.case.not_run {
-            return Some((reason.clone().into(), names.unresolved.clone()));
+            return Some((reason.clone(), names.unresolved.clone()));
         }
         if let Some(first) = names.why.first() {
             let mut unresolved = names.unresolved.clone();

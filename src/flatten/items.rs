@@ -393,7 +393,7 @@ impl Item<'_> {
         }
     }
 
-    fn blank(range: TextRange, kind: Kind, role: OriginRole) -> Self {
+    pub(super) fn blank(range: TextRange, kind: Kind, role: OriginRole) -> Self {
         Item {
             range,
             kind,

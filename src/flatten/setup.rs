@@ -87,11 +87,11 @@ fn shared_change_items<'a>(ctx: &Ctx<'_, 'a>, f: &ast::StmtFunctionDef, items: &
     {
         let mut item = items::setup(
             *change,
-            format!(
+            crate::rules::ModuleCode::ChangesSharedState.because(format!(
                 "`{}` on line {} changes state every later test shares (the solution module pytest imported once, or the process: its RNG, its environment)",
                 ctx.map.snippet(*change),
                 ctx.map.line(change.start())
-            ),
+            )),
         );
         item.label = None;
         items.push(item);
@@ -117,7 +117,7 @@ fn parameter_items<'a>(ctx: &Ctx<'_, 'a>, test: &mut Test<'_, 'a>, items: &mut V
                 label: Some(format!("`{p}`")),
                 kind: Kind::Fixture,
                 role: OriginRole::Fixture,
-                ..items::setup(*range, String::new())
+                ..Item::blank(*range, Kind::Other, OriginRole::Blocker)
             });
         } else if i == 0 && case.unittest && !super::resolve::shadows_import(ctx) {
             // A unittest test's instance: a plain `TestCase()` (see `unittest.rs` for when that is
@@ -134,7 +134,7 @@ fn parameter_items<'a>(ctx: &Ctx<'_, 'a>, test: &mut Test<'_, 'a>, items: &mut V
                 // Making a `TestCase` runs unittest's code alone and cannot raise: replayed only
                 // where something reads the instance.
                 inert: true,
-                ..items::setup(f.range, String::new())
+                ..Item::blank(f.range, Kind::Other, OriginRole::Blocker)
             });
             // The class's `setUp`, which unittest runs on that instance before the test.
             if let Some(set_up) = case.unittest_setup {
@@ -245,7 +245,7 @@ fn indexed_param_item<'a>(
             label: Some(format!("`{p}`")),
             kind: Kind::Param,
             role: OriginRole::Parameter,
-            ..items::setup(range, String::new())
+            ..Item::blank(range, Kind::Other, OriginRole::Blocker)
         },
         None => items::unfoldable_binding(
             p,
@@ -425,13 +425,12 @@ fn refuse_test_module_dunder(item: &mut Item) {
         let n = l.name.as_str();
         n.len() > 4 && n.starts_with("__") && n.ends_with("__") && n != "__import__"
     }) {
-        item.fold = Err(Blocker::Reason(
+        item.fold = Err(Blocker::Reason(crate::rules::Statements::TestModuleDunder.because(
             format!(
                 "it reads the test module's own `{}`, which the solution's namespace has with another value",
                 dunder.name
-            )
-            .into(),
-        ));
+            ),
+        )));
     }
 }
 
@@ -444,18 +443,18 @@ fn prelude_blocker(
     own: &HashSet<String>,
     shadowed: bool,
     fresh_load: Option<&str>,
-) -> Option<String> {
+) -> Option<Reason> {
     let line = ctx.map.line(entry.range().start());
     if let (Some(why), false) = (fresh_load, item.inert) {
-        Some(format!(
+        Some(crate::rules::Statements::SolutionLoadedTwice.because(format!(
             "`{}` on line {line} runs when the test file is imported, on the solution module the file imports; {why}, which the evaluation namespace cannot tell apart",
             ctx.map.snippet(entry.range())
-        ))
+        )))
     } else if shadowed || item.loads.iter().any(|l| own.contains(l.name.as_str())) {
-        Some(format!(
+        Some(crate::rules::ModuleCode::ModuleCodeReadsTestLocal.because(format!(
             "`{}` on line {line} runs when the test file is imported and uses a module-level name the test also has as a local",
             ctx.map.snippet(entry.range())
-        ))
+        )))
     } else {
         None
     }

@@ -50,8 +50,6 @@ pub enum Rule {
     Raises(Raises),
     Evaluator(Evaluator),
     Findings(Findings),
-    /// A reason not yet given its rule (being migrated; `tests/rules.rs` counts them).
-    Unsorted,
 }
 
 /// A family of rules: what part of pytest (or of the evaluator) its rules are about.
@@ -75,7 +73,6 @@ macro_rules! rule_dispatch {
             pub fn code(self) -> &'static str {
                 match self {
                     $(Rule::$fam(r) => r.code(),)*
-                    Rule::Unsorted => "X000",
                 }
             }
 
@@ -83,7 +80,6 @@ macro_rules! rule_dispatch {
             pub fn name(self) -> &'static str {
                 match self {
                     $(Rule::$fam(r) => r.name(),)*
-                    Rule::Unsorted => "unsorted",
                 }
             }
 
@@ -92,7 +88,6 @@ macro_rules! rule_dispatch {
             pub fn doc(self) -> &'static str {
                 match self {
                     $(Rule::$fam(r) => r.doc(),)*
-                    Rule::Unsorted => "A reason that has not been given its rule yet.\n",
                 }
             }
 
@@ -105,7 +100,6 @@ macro_rules! rule_dispatch {
             pub fn family(self) -> Family {
                 match self {
                     $(Rule::$fam(_) => $fam::FAMILY,)*
-                    Rule::Unsorted => Family { prefix: "X", title: "Unsorted", summary: "" },
                 }
             }
 
@@ -191,19 +185,6 @@ impl Reason {
 impl fmt::Display for Reason {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.text)
-    }
-}
-
-/// Transitional: a reason still written as a bare string is `Unsorted` until its site names its rule.
-impl From<String> for Reason {
-    fn from(text: String) -> Reason {
-        Rule::Unsorted.because(text)
-    }
-}
-
-impl From<&str> for Reason {
-    fn from(text: &str) -> Reason {
-        Rule::Unsorted.because(text)
     }
 }
 

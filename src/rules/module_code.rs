@@ -542,4 +542,29 @@ declare_rules! {
     /// ## How to write it so it can be checked
     /// Do the setup in a fixture the tests request, or in the tests.
     "023" ConftestCodeReadsOutsideName "conftest-code-reads-outside-name",
+
+    /// ## What it means
+    /// Module-level code the check must replay reads a name that the test also binds as a local.
+    ///
+    /// ## Why it cannot be kept
+    /// pytest ran the module-level statement once, at import, where the name meant the module's
+    /// value. Replayed inside the check's expression, beside the test's own locals, the same name
+    /// would read the test's local instead: the replay would not be what pytest ran.
+    ///
+    /// ## Example
+    /// ```python
+    /// from solution import Counter
+    ///
+    /// counter = Counter()
+    /// counter.add(1)
+    ///
+    /// def test_count():
+    ///     counter = Counter()
+    ///     assert counter.total() == 0
+    /// ```
+    ///
+    /// ## How to write it so it can be checked
+    /// Give the test's local another name than the module's, or build the module-level object in a
+    /// fixture.
+    "024" ModuleCodeReadsTestLocal "module-code-reads-test-local",
 }

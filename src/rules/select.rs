@@ -48,8 +48,7 @@ impl Selection {
             let known = s.eq_ignore_ascii_case("ALL")
                 || all
                     .iter()
-                    .any(|r| specificity(s, r.code(), r.name()).is_some())
-                || specificity(s, Rule::Unsorted.code(), Rule::Unsorted.name()).is_some();
+                    .any(|r| specificity(s, r.code(), r.name()).is_some());
             if !known {
                 return Err(format!(
                     "`{s}` selects no rule (a code such as M001, a code prefix such as M, a rule's name, or ALL; `bench-explorer rule --all` lists them)"
