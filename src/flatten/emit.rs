@@ -317,10 +317,28 @@ pub fn fold(
     // too: only inside the lambda does it stay out of the solution's namespace.
     let binds = fold.binds || replay.iter().any(|&i| !items[i].defs.is_empty());
     let joined = fold.segments.len() > 1;
+    let count = fold.segments.len();
     let body = fold
         .segments
         .into_iter()
-        .map(|(parts, last)| segment(parts, last, joined))
+        .enumerate()
+        .map(|(i, (parts, last))| {
+            // An earlier assert's test is made a real bool (`not not x`): as an operand of `and`
+            // a false value would become the fold's value and have its truth tested again by the
+            // evaluator, where pytest tests it once (a `__bool__` that changes would lie).
+            let last = match last {
+                Last::Check(text, alone) if i + 1 < count => Last::Check(
+                    if alone {
+                        format!("not not ({text})")
+                    } else {
+                        format!("not not {text}")
+                    },
+                    false,
+                ),
+                last => last,
+            };
+            segment(parts, last, joined)
+        })
         .collect::<Vec<_>>()
         .join(" and ");
     Ok(if binds {

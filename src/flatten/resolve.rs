@@ -1086,6 +1086,12 @@ pub(super) fn helper_check(
     if groups.is_empty() {
         groups.push("True".into());
     }
+    // Every group but the last is made a real bool, its truth tested once as pytest tests it (a
+    // false operand of `and` would be the lambda's value, tested again by the evaluator).
+    let last = groups.len() - 1;
+    for g in &mut groups[..last] {
+        *g = format!("not not ({g})");
+    }
     Ok(lambda_of(&params, &groups.join(" and "), introduced))
 }
 
