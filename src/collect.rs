@@ -988,10 +988,15 @@ impl<'s, 'a> Collector<'s, 'a> {
                 "setup_method" | "setup" | "setup_class" | "setUp" => setup.push((
                     map.line(m.range.start()),
                     kept(Collection::ClassSetupNotReplayed.because(format!(
-                        "`{}.{}` (line {}) runs before each test",
+                        "`{}.{}` (line {}) runs {}",
                         c.name,
                         m.name,
-                        map.line(m.range.start())
+                        map.line(m.range.start()),
+                        if m.name.as_str() == "setup_class" {
+                            "once, before the class's first test, and may change state its tests share"
+                        } else {
+                            "before each test"
+                        }
                     ))),
                 )),
                 _ => {}

@@ -306,7 +306,8 @@ fn extract_parsed(
         if stage == Stage::Full {
             apply_warning_plan(&mut e, &warning_plan);
         }
-        e.findings = findings(&e, &scope, &map, &helpers, &called);
+        let at_import = called_at_import(body);
+        e.findings = findings(&e, &scope, &map, &helpers, &called, &at_import);
         if stage == Stage::Full {
             e.findings
                 .extend(unlisted.iter().map(|u| unlisted_finding(&map, u)));
@@ -750,6 +751,7 @@ fn findings(
     map: &SourceMap,
     helpers: &[(&ast::StmtAssert, String)],
     called: &HashSet<&str>,
+    called_at_import: &HashSet<&str>,
 ) -> Vec<Finding> {
     // A helper's assert that an entry stands for (a test calls the helper) is no finding.
     let entries: HashSet<u32> = extraction.assertions.iter().map(|a| a.span.start).collect();
@@ -758,13 +760,89 @@ fn findings(
         .filter(|(a, _)| {
             extraction.stage != Stage::Full || !entries.contains(&a.range.start().to_u32())
         })
-        .map(|(a, owner)| helper_finding(extraction.stage, scope, map, a, owner, called))
+        .map(|(a, owner)| {
+            helper_finding(
+                extraction.stage,
+                scope,
+                map,
+                a,
+                owner,
+                called,
+                called_at_import,
+            )
+        })
         .collect();
     out.extend(slug_mismatch_finding(extraction));
     out.extend(import_findings(extraction, scope));
     out.extend(dropped_test_findings(extraction));
     out.sort_by_key(|f| f.line);
     out
+}
+
+/// The setup and teardown functions pytest calls itself: its xunit-style ones, and unittest's, which
+/// its unittest plugin runs.
+const RUN_AROUND_TESTS: &[&str] = &[
+    "setup_module",
+    "teardown_module",
+    "setup_function",
+    "teardown_function",
+    "setup_class",
+    "teardown_class",
+    "setup_method",
+    "teardown_method",
+    "setUpModule",
+    "tearDownModule",
+    "setUpClass",
+    "tearDownClass",
+    "setUp",
+    "tearDown",
+    "asyncSetUp",
+    "asyncTearDown",
+];
+
+/// The names module-level statements call (`check(f)` at import), outside any `def` or `class`.
+fn called_at_import(body: &[Stmt]) -> HashSet<&str> {
+    struct Calls<'a>(HashSet<&'a str>);
+    impl<'a> Visitor<'a> for Calls<'a> {
+        fn visit_stmt(&mut self, stmt: &'a Stmt) {
+            match stmt {
+                Stmt::FunctionDef(_) | Stmt::ClassDef(_) => {}
+                // `if __name__ == "__main__":` does not run under pytest.
+                Stmt::If(i) if is_main_guard(&i.test) => {}
+                _ => visitor::walk_stmt(self, stmt),
+            }
+        }
+        fn visit_expr(&mut self, expr: &'a ast::Expr) {
+            if let ast::Expr::Call(c) = expr {
+                if let ast::Expr::Name(n) = c.func.as_ref() {
+                    self.0.insert(n.id.as_str());
+                }
+            }
+            match expr {
+                ast::Expr::Lambda(_) => {}
+                _ => visitor::walk_expr(self, expr),
+            }
+        }
+    }
+    let mut calls = Calls(HashSet::default());
+    visitor::walk_body(&mut calls, body);
+    calls.0
+}
+
+/// `__name__ == "__main__"` (either way round).
+fn is_main_guard(test: &ast::Expr) -> bool {
+    let ast::Expr::Compare(c) = test else {
+        return false;
+    };
+    let is = |e: &ast::Expr, name: bool| match e {
+        ast::Expr::Name(n) => name && n.id.as_str() == "__name__",
+        ast::Expr::StringLiteral(s) => !name && s.value.to_str() == "__main__",
+        _ => false,
+    };
+    c.ops.len() == 1
+        && matches!(c.ops[0], ast::CmpOp::Eq)
+        && ((is(&c.left, true) && is(&c.comparators[0], false))
+            || (is(&c.left, false) && is(&c.comparators[0], true)))
 }
 
 /// An assert outside any collected test (`owner`: where it is) that no entry stands for. What it
@@ -777,11 +855,17 @@ fn helper_finding(
     a: &ast::StmtAssert,
     owner: &str,
     called: &HashSet<&str>,
+    called_at_import: &HashSet<&str>,
 ) -> Finding {
     let line = map.line(a.range.start());
-    // Whether pytest may run it: at import, or in a function whose name the file reads.
-    // The loader's own asserts check the harness, not the solution: no check of it is lost.
-    let reached = called.contains(owner.rsplit('.').next().unwrap_or(owner));
+    let last = owner.rsplit('.').next().unwrap_or(owner);
+    // pytest (or unittest, through pytest) calls these itself, around the tests.
+    let around = RUN_AROUND_TESTS.contains(&last);
+    // Whether pytest may run it: at import, in a function whose name the file reads, or around
+    // the tests. The loader's own asserts check the harness, not the solution: no check of it is
+    // lost.
+    let reached = around || called.contains(last);
+    let at_import = !around && called_at_import.contains(last);
     let unseen = owner == "<module>" || (reached && !scope.loaders.contains(owner));
     let snippet = map.snippet(a.range);
     let message = if stage == Stage::AsWritten {
@@ -797,6 +881,10 @@ fn helper_finding(
         format!("`{snippet}` runs at module level, once, when pytest imports the file: if it fails, every test of the file errors; it is not extracted as a check")
     } else if scope.loaders.contains(owner) {
         format!("`{snippet}` in the loader `{owner}` checks the harness, not the solution: no check of it")
+    } else if around {
+        format!("`{snippet}` in `{owner}`, which pytest runs itself around the tests (setup or teardown): it is a check of the tests it runs around, and this extraction does not see it")
+    } else if at_import {
+        format!("`{snippet}` in `{owner}` runs when pytest imports the file (module-level code calls `{last}`; if it fails, every test of the file errors), and as part of whatever else calls it: no call of it is extracted here, so it is a check this extraction does not see")
     } else {
         format!("`{snippet}` in `{owner}` is not inside a test: pytest runs it only as part of a test or fixture that calls `{owner}`, and no call of it is extracted here, so it is a check this extraction does not see")
     };
@@ -808,6 +896,10 @@ fn helper_finding(
         Findings::AssertAtModuleLevel
     } else if scope.loaders.contains(owner) {
         Findings::AssertInLoader
+    } else if around {
+        Findings::AssertInSetupOrTeardown
+    } else if at_import {
+        Findings::AssertInHelperCalledAtImport
     } else {
         Findings::AssertInHelperNotSeen
     };

@@ -966,8 +966,15 @@ pub fn helper_method_findings(
             if checks == 0 {
                 continue;
             }
-            let reached = read.contains(f.name.as_str());
-            let rule = if reached {
+            // unittest runs these itself around each test (pytest's unittest plugin calls them).
+            let around = matches!(
+                f.name.as_str(),
+                "tearDown" | "setUpClass" | "tearDownClass" | "asyncSetUp" | "asyncTearDown"
+            );
+            let reached = around || read.contains(f.name.as_str());
+            let rule = if around {
+                crate::rules::Findings::AssertInSetupOrTeardown
+            } else if reached {
                 crate::rules::Findings::UnittestHelperMethodChecks
             } else {
                 crate::rules::Findings::UnittestHelperMethodUncalled
@@ -976,7 +983,14 @@ pub fn helper_method_findings(
                 shape: crate::shape::Shape::HelperAssertion,
                 rule: Some(crate::rules::Rule::from(rule).reference()),
                 line: map.line(f.range.start()),
-                message: if reached {
+                message: if around {
+                    format!(
+                        "`{}.{}` makes {checks} unittest check{} (`{this}.assert…`): unittest runs it itself around the class's tests, and this extraction does not see them",
+                        c.name,
+                        f.name,
+                        if checks == 1 { "" } else { "s" }
+                    )
+                } else if reached {
                     format!(
                         "`{}.{}` makes {checks} unittest check{} (`{this}.assert…`): pytest makes them as part of a test that calls it, and no call of it is extracted here, so this extraction does not see them",
                         c.name,

@@ -803,6 +803,17 @@ fn is_builtin(ctx: &Ctx, n: &str) -> bool {
 fn whole_test_reason(ctx: &Ctx, test: &Test) -> Option<Reason> {
     let case = test.case;
     let f = case.func;
+    if let Some(name) = reserved_name(f).or_else(|| {
+        ctx.scope
+            .globals
+            .keys()
+            .find(|n| n.starts_with(RESERVED_PREFIX))
+            .cloned()
+    }) {
+        return Some(Statements::ReservedName.because(format!(
+            "the file uses `{name}`, a name the extractor reserves for its own temporaries (`{RESERVED_PREFIX}…`): a check could read the wrong value"
+        )));
+    }
     if let Some(error) = ctx.errors.iter().find(|e| {
         through_line_end(ctx, f.range).contains_inclusive(e.start())
             || case
@@ -984,6 +995,35 @@ fn uses_module_level_solution(ctx: &Ctx, test: &Test) -> bool {
 }
 
 /// The first call anywhere in the function body for which `pred(call)` holds.
+/// The prefix of the temporaries a kept expression binds (`_bx_p0`, `_bx_raised`, `_bx_t`).
+const RESERVED_PREFIX: &str = "_bx_";
+
+/// A name the test's code uses that starts with [`RESERVED_PREFIX`].
+fn reserved_name(f: &ast::StmtFunctionDef) -> Option<String> {
+    struct Find(Option<String>);
+    impl<'e> Visitor<'e> for Find {
+        fn visit_expr(&mut self, expr: &'e Expr) {
+            if let Expr::Name(n) = expr {
+                if self.0.is_none() && n.id.starts_with(RESERVED_PREFIX) {
+                    self.0 = Some(n.id.to_string());
+                }
+            }
+            ruff_python_ast::visitor::walk_expr(self, expr);
+        }
+        fn visit_parameter(&mut self, p: &'e ast::Parameter) {
+            if self.0.is_none() && p.name.starts_with(RESERVED_PREFIX) {
+                self.0 = Some(p.name.to_string());
+            }
+        }
+    }
+    let mut find = Find(None);
+    find.visit_parameters(&f.parameters);
+    for stmt in &f.body {
+        find.visit_stmt(stmt);
+    }
+    find.0
+}
+
 fn find_call(f: &ast::StmtFunctionDef, pred: impl Fn(&Expr) -> bool) -> Option<TextRange> {
     struct Find<P> {
         pred: P,

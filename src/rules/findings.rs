@@ -258,4 +258,54 @@ declare_rules! {
     /// ## How to write it so it can be checked
     /// Call the method from a test, or delete it.
     "011" UnittestHelperMethodUncalled "unittest-helper-method-uncalled",
+
+    /// ## What it means
+    /// An `assert` in a setup or teardown function that pytest calls itself around the tests:
+    /// xunit-style (`setup_function`, `teardown_method`, `setup_module`, …) or unittest's
+    /// (`tearDown`, `setUpClass`, …).
+    ///
+    /// ## Why it cannot be kept
+    /// pytest runs it before or after each test it surrounds, and a failure there is that test's
+    /// error; no entry replays it, so the finding counts it as unseen.
+    ///
+    /// ## Example
+    /// ```python
+    /// from solution import Stack
+    ///
+    /// STACK = Stack()
+    ///
+    /// def teardown_function():
+    ///     assert STACK.size() == 0
+    ///
+    /// def test_push():
+    ///     assert Stack().size() == 0
+    /// ```
+    ///
+    /// ## How to write it so it can be checked
+    /// Check the state at the end of each test, in the test.
+    "012" AssertInSetupOrTeardown "assert-in-setup-or-teardown",
+
+    /// ## What it means
+    /// An `assert` in a function that module-level code calls: it runs when pytest imports the file.
+    ///
+    /// ## Why it cannot be kept
+    /// At import it is no test's check: if it fails, every test of the file errors at collection.
+    /// Its calls from tests, if any, are not extracted either, so the finding counts it as unseen.
+    ///
+    /// ## Example
+    /// ```python
+    /// from solution import add
+    ///
+    /// def check(f):
+    ///     assert f(2, 3) == 5
+    ///
+    /// check(add)
+    ///
+    /// def test_add():
+    ///     assert add(1, 1) == 2
+    /// ```
+    ///
+    /// ## How to write it so it can be checked
+    /// Call the helper from a test, as a statement of the test.
+    "013" AssertInHelperCalledAtImport "assert-in-helper-called-at-import",
 }

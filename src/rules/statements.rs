@@ -910,4 +910,25 @@ declare_rules! {
     /// ## How to write it so it can be checked
     /// Rename the comprehension's or lambda's variable so that it does not shadow the name.
     "044" CapturedName "captured-name",
+
+    /// ## What it means
+    /// The file uses a name that starts with `_bx_`, the prefix of the temporaries a kept expression
+    /// binds (`_bx_p0` for a parametrize list, `_bx_raised` for a raises block).
+    ///
+    /// ## Why it cannot be kept
+    /// The check's own temporary and the test's name would be one name: the check could read the
+    /// test's value where it means its own, or the reverse.
+    ///
+    /// ## Example
+    /// ```python
+    /// from solution import double
+    ///
+    /// def test_double():
+    ///     _bx_raised = 2
+    ///     assert double(_bx_raised) == 4
+    /// ```
+    ///
+    /// ## How to write it so it can be checked
+    /// Rename the variable.
+    "045" ReservedName "reserved-name",
 }
