@@ -315,6 +315,21 @@ fn extract_parsed(
                 .extend(crate::unittest::unknown_classes(body, &map));
             e.findings
                 .extend(crate::unittest::helper_method_findings(body, &map, &called));
+            let mut runs: Vec<(&ast::StmtFunctionDef, u32)> = Vec::new();
+            for case in &cases {
+                match runs.iter_mut().find(|(f, _)| f.range == case.func.range) {
+                    Some((_, n)) => *n += 1,
+                    None => runs.push((case.func, 1)),
+                }
+            }
+            e.findings.extend(crate::unseen::findings(
+                body,
+                &runs,
+                &called,
+                &scope,
+                &map,
+                &e.assertions,
+            ));
             e.findings.sort_by_key(|f| f.line);
         }
         e

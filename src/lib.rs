@@ -20,6 +20,7 @@ mod pytest;
 mod readable;
 mod source;
 mod unittest;
+mod unseen;
 
 pub mod bench;
 pub mod mutants;

@@ -308,4 +308,30 @@ declare_rules! {
     /// ## How to write it so it can be checked
     /// Call the helper from a test, as a statement of the test.
     "013" AssertInHelperCalledAtImport "assert-in-helper-called-at-import",
+
+    /// ## What it means
+    /// A test (or a helper a test calls) makes checks that are neither `assert` statements nor
+    /// unittest checks written as statements of the test: an assert method called inside a
+    /// comprehension or a lambda (`map(self.assertTrue, xs)`), a mock's `assert_called_once_with`,
+    /// the call forms of `pytest.raises` and `pytest.warns`, `pytest.fail`, `raise AssertionError`,
+    /// an `assert` in a function nested in the test, a raises block in a helper.
+    ///
+    /// ## Why it cannot be kept
+    /// pytest makes each of these checks, and a failure fails the test; the extractor turns none of
+    /// them into an entry, so the finding counts them as unseen rather than staying silent.
+    ///
+    /// ## Example
+    /// ```python
+    /// import pytest
+    /// from solution import parse
+    ///
+    /// def test_parse():
+    ///     pytest.raises(ValueError, parse, "x")
+    ///     assert parse("1") == 1
+    /// ```
+    ///
+    /// ## How to write it so it can be checked
+    /// Write each check as a statement of the test: `assert …`, `self.assertEqual(…)`, or a
+    /// `with pytest.raises(…):` block over the call.
+    "014" ChecksNotSeen "checks-not-seen",
 }

@@ -1,0 +1,319 @@
+//! Checks pytest makes that are not `assert` statements the extractor turns into entries, and
+//! that no other finding counts: a unittest or mock assert method called anywhere but as a
+//! statement of the test (in a comprehension, a lambda, `map(self.assertTrue, …)`, a nested
+//! function), an `assert` in a function nested in a test, the call forms of `pytest.raises`,
+//! `pytest.warns` and `pytest.deprecated_call`, `pytest.fail`, `raise AssertionError`, and a
+//! raises block in a helper a test calls. Each is counted, never left silent: a finding per
+//! function, with how many checks pytest may make there (once per case of a parametrized test).
+
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
+
+use ruff_python_ast::visitor::{self, Visitor};
+use ruff_python_ast::{self as ast, Expr, Stmt};
+use ruff_text_size::{Ranged, TextRange};
+
+use crate::model::{Assertion, Finding};
+use crate::module::ModuleScope;
+use crate::rules::{Findings, Rule};
+use crate::shape::Shape;
+use crate::source::SourceMap;
+
+/// The raises-style context managers and calls of pytest.
+const PYTEST_CHECKS: &[&str] = &[
+    "pytest.raises",
+    "pytest.warns",
+    "pytest.deprecated_call",
+    "pytest.RaisesGroup",
+    "pytest.RaisesExc",
+];
+
+/// A method that checks when called: unittest's `assert…` and `fail…`, mock's `assert_…`.
+fn is_check_method(attr: &str) -> bool {
+    attr.starts_with("assert") || attr == "fail" || attr.starts_with("fail") && attr.len() > 4
+}
+
+/// A call of a check method that checks nothing: unittest's context-manager forms called without
+/// the callable (`self.assertRaises(E)` makes a context manager and checks nothing by itself).
+fn checks_nothing(c: &ast::ExprCall, attr: &str) -> bool {
+    let positional = c.arguments.args.len();
+    match attr {
+        "assertRaises" | "assertWarns" => positional <= 1,
+        "assertRaisesRegex" | "assertWarnsRegex" => positional <= 2,
+        "assertLogs" | "assertNoLogs" => true,
+        _ => false,
+    }
+}
+
+struct Walk<'s, 'a> {
+    scope: &'s ModuleScope<'a>,
+    map: &'s SourceMap<'s>,
+    /// Entry span starts: a site there is an entry.
+    entries: &'s HashSet<u32>,
+    /// Inside a helper (not a test): its own `assert` statements are another finding's.
+    helper: bool,
+    /// Count the assert methods called as statements of the function (not in a class whose base
+    /// the file does not define: `unittest::unknown_classes` counts those).
+    statement_checks: bool,
+    /// Depth of nested functions, lambdas and comprehensions.
+    nested: usize,
+    /// Where each site is, for the message.
+    sites: Vec<(u32, String)>,
+}
+
+impl Walk<'_, '_> {
+    fn site(&mut self, range: TextRange, what: &str) {
+        if self.entries.contains(&range.start().to_u32()) {
+            return;
+        }
+        self.sites
+            .push((self.map.line(range.start()), what.to_string()));
+    }
+
+    fn pytest_check(&self, e: &Expr) -> Option<String> {
+        self.scope
+            .pytest_path(e)
+            .filter(|p| PYTEST_CHECKS.contains(&p.as_str()) || p == "pytest.fail")
+    }
+}
+
+impl<'a> Visitor<'a> for Walk<'_, '_> {
+    fn visit_stmt(&mut self, stmt: &'a Stmt) {
+        match stmt {
+            Stmt::FunctionDef(f) => {
+                self.nested += 1;
+                visitor::walk_body(self, &f.body);
+                self.nested -= 1;
+                return;
+            }
+            Stmt::ClassDef(_) => return,
+            Stmt::Assert(a) if self.nested > 0 && !self.helper => {
+                self.site(a.range, "an `assert` in a function nested in the test");
+            }
+            Stmt::Raise(r) => {
+                let assertion = r.exc.as_deref().is_some_and(|e| {
+                    let callee = match e {
+                        Expr::Call(c) => c.func.as_ref(),
+                        other => other,
+                    };
+                    matches!(callee, Expr::Name(n) if n.id.as_str() == "AssertionError")
+                });
+                if assertion {
+                    self.site(r.range, "`raise AssertionError`");
+                }
+            }
+            Stmt::With(w) => {
+                for item in &w.items {
+                    match (self.pytest_check(&item.context_expr), &item.context_expr) {
+                        (Some(path), Expr::Call(c)) => {
+                            // A test's own block is an entry; a helper's or a nested one is a site.
+                            if self.helper || self.nested > 0 {
+                                self.site(c.range(), &format!("a `with {path}` block"));
+                            }
+                            for arg in &c.arguments.args {
+                                self.visit_expr(arg);
+                            }
+                            for kw in &c.arguments.keywords {
+                                self.visit_expr(&kw.value);
+                            }
+                        }
+                        _ => self.visit_expr(&item.context_expr),
+                    }
+                    if let Some(v) = &item.optional_vars {
+                        self.visit_expr(v);
+                    }
+                }
+                visitor::walk_body(self, &w.body);
+                return;
+            }
+            // A check method called as a statement of the test itself is an entry (or its own
+            // drop); anywhere else it is a site.
+            Stmt::Expr(e) if self.nested == 0 && !self.helper && !self.statement_checks => {
+                if let Expr::Call(c) = e.value.as_ref() {
+                    for arg in &c.arguments.args {
+                        self.visit_expr(arg);
+                    }
+                    for kw in &c.arguments.keywords {
+                        self.visit_expr(&kw.value);
+                    }
+                    if matches!(c.func.as_ref(), Expr::Attribute(a) if is_check_method(a.attr.as_str()))
+                    {
+                        return;
+                    }
+                }
+            }
+            Stmt::Expr(e) if self.nested == 0 && !self.helper => {
+                if let Expr::Call(c) = e.value.as_ref() {
+                    if let Expr::Attribute(attr) = c.func.as_ref() {
+                        if is_check_method(attr.attr.as_str())
+                            && !checks_nothing(c, attr.attr.as_str())
+                        {
+                            let covered = self.entries.contains(&e.range.start().to_u32())
+                                || self.entries.contains(&c.range().start().to_u32());
+                            if !covered {
+                                self.site(
+                                    e.range,
+                                    &format!(
+                                        "`….{}(…)` on an object the extractor does not replay",
+                                        attr.attr
+                                    ),
+                                );
+                            }
+                            for arg in &c.arguments.args {
+                                self.visit_expr(arg);
+                            }
+                            for kw in &c.arguments.keywords {
+                                self.visit_expr(&kw.value);
+                            }
+                            return;
+                        }
+                    }
+                }
+            }
+            _ => {}
+        }
+        visitor::walk_stmt(self, stmt);
+    }
+
+    fn visit_expr(&mut self, expr: &'a Expr) {
+        match expr {
+            Expr::Lambda(_)
+            | Expr::ListComp(_)
+            | Expr::SetComp(_)
+            | Expr::DictComp(_)
+            | Expr::Generator(_) => {
+                self.nested += 1;
+                visitor::walk_expr(self, expr);
+                self.nested -= 1;
+                return;
+            }
+            Expr::Call(c) => {
+                if let Some(path) = self.pytest_check(expr) {
+                    // `with pytest.raises(…)` is the statement's; a call here is the call form.
+                    self.site(c.range(), &format!("`{path}(…)` called"));
+                } else if let Expr::Attribute(attr) = c.func.as_ref() {
+                    if is_check_method(attr.attr.as_str()) {
+                        if !checks_nothing(c, attr.attr.as_str()) {
+                            self.site(
+                                c.range(),
+                                &format!("`….{}(…)` inside an expression", attr.attr),
+                            );
+                        }
+                        // Its receiver is no check; its arguments may hold some.
+                        self.visit_expr(&attr.value);
+                        for arg in &c.arguments.args {
+                            self.visit_expr(arg);
+                        }
+                        for kw in &c.arguments.keywords {
+                            self.visit_expr(&kw.value);
+                        }
+                        return;
+                    }
+                }
+            }
+            // `map(self.assertTrue, xs)`: the method passed as a value.
+            Expr::Attribute(attr) if is_check_method(attr.attr.as_str()) => {
+                self.site(attr.range, &format!("`….{}` passed as a value", attr.attr));
+            }
+            _ => {}
+        }
+        visitor::walk_expr(self, expr);
+    }
+}
+
+/// One finding per function whose checks are counted here: the collected tests (`tests`: their
+/// function and how many cases pytest runs it for) and the helpers the file reads (`called`).
+pub fn findings(
+    body: &[Stmt],
+    tests: &[(&ast::StmtFunctionDef, u32)],
+    called: &HashSet<&str>,
+    scope: &ModuleScope,
+    map: &SourceMap,
+    entries: &[Assertion],
+) -> Vec<Finding> {
+    let entries: HashSet<u32> = entries.iter().map(|a| a.span.start).collect();
+    let test_ranges: HashMap<TextRange, u32> = tests.iter().map(|(f, n)| (f.range, *n)).collect();
+    let mut out = Vec::new();
+    let testcases: HashSet<TextRange> = crate::unittest::testcase_classes(body)
+        .iter()
+        .map(|c| c.range)
+        .collect();
+    let mut report =
+        |f: &ast::StmtFunctionDef, runs: u32, helper: bool, statement_checks: bool, owner: &str| {
+            let mut walk = Walk {
+                scope,
+                map,
+                entries: &entries,
+                helper,
+                statement_checks,
+                nested: 0,
+                sites: Vec::new(),
+            };
+            visitor::walk_body(&mut walk, &f.body);
+            if walk.sites.is_empty() {
+                return;
+            }
+            let n = walk.sites.len() as u32;
+            let first: Vec<String> = walk
+                .sites
+                .iter()
+                .take(3)
+                .map(|(line, what)| format!("{what} (line {line})"))
+                .collect();
+            let more = if walk.sites.len() > 3 { ", …" } else { "" };
+            let how = if helper {
+                format!(
+                    "`{owner}` makes {n} check{} pytest runs as part of the tests that call it",
+                    if n == 1 { "" } else { "s" }
+                )
+            } else {
+                format!(
+                    "`{owner}` makes {n} check{} that {} no entry",
+                    if n == 1 { "" } else { "s" },
+                    if n == 1 { "is" } else { "are" }
+                )
+            };
+            out.push(Finding {
+                shape: Shape::HelperAssertion,
+                rule: Some(Rule::from(Findings::ChecksNotSeen).reference()),
+                line: map.line(f.range.start()),
+                message: format!(
+                    "{how}: {}{more}; this extraction does not see them",
+                    first.join(", ")
+                ),
+                unseen: n * runs.max(1),
+            });
+        };
+    for (i, stmt) in body.iter().enumerate() {
+        // A name the module binds again later is not what pytest collects.
+        let later = &body[i + 1..];
+        match stmt {
+            Stmt::FunctionDef(f) if crate::unittest::rebound_later(later, f.name.as_str()) => {}
+            Stmt::ClassDef(c) if crate::unittest::rebound_later(later, c.name.as_str()) => {}
+            Stmt::FunctionDef(f) => match test_ranges.get(&f.range) {
+                Some(runs) => report(f, *runs, false, true, f.name.as_str()),
+                None if called.contains(f.name.as_str()) => {
+                    report(f, 1, true, true, f.name.as_str())
+                }
+                None => {}
+            },
+            Stmt::ClassDef(c) => {
+                for s in &c.body {
+                    if let Stmt::FunctionDef(f) = s {
+                        if let Some(runs) = test_ranges.get(&f.range) {
+                            let statements = testcases.contains(&c.range);
+                            report(
+                                f,
+                                *runs,
+                                false,
+                                statements,
+                                &format!("{}.{}", c.name, f.name),
+                            );
+                        }
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    out
+}
