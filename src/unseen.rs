@@ -143,6 +143,26 @@ impl<'a> Visitor<'a> for Walk<'_, '_> {
             }
             Stmt::Expr(e) if self.nested == 0 && !self.helper => {
                 if let Expr::Call(c) = e.value.as_ref() {
+                    // `check(f, 3, 9)` with `check` imported from a module the extractor does not
+                    // read (a neighbour, a third-party testing helper): its asserts are unseen.
+                    if let Expr::Name(n) = c.func.as_ref() {
+                        let name = n.id.as_str();
+                        if let Some(crate::module::Global::Import {
+                            module,
+                            stdlib: None,
+                            ..
+                        }) = self.scope.globals.get(name)
+                        {
+                            if (name.starts_with("assert") || name.starts_with("check"))
+                                && !self.scope.is_solution_package(module)
+                            {
+                                self.site(
+                                    e.range,
+                                    &format!("`{name}(…)` (`{module}`, a module the extractor does not read), whose checks it cannot see"),
+                                );
+                            }
+                        }
+                    }
                     if let Expr::Attribute(attr) = c.func.as_ref() {
                         if is_check_method(attr.attr.as_str())
                             && !checks_nothing(c, attr.attr.as_str())
