@@ -1,7 +1,7 @@
 //! The entry point: one pytest file in, one [`Extraction`] out.
 
 use crate::rules::{Evaluator, Findings, Rule};
-use rustc_hash::FxHashSet as HashSet;
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use std::collections::BTreeMap;
 
 use ruff_python_ast::visitor::{self, Visitor};
@@ -256,6 +256,7 @@ fn extract_parsed(
         shared_params: Default::default(),
         written: Default::default(),
         write_limit: limit,
+        reserved_global: Default::default(),
     };
     let mut plan = memo.map(|memo| {
         let analysis = crate::incremental::Analysis {
@@ -316,10 +317,14 @@ fn extract_parsed(
             e.findings
                 .extend(crate::unittest::helper_method_findings(body, &map, &called));
             let mut runs: Vec<(&ast::StmtFunctionDef, u32)> = Vec::new();
+            let mut index: HashMap<TextRange, usize> = HashMap::default();
             for case in &cases {
-                match runs.iter_mut().find(|(f, _)| f.range == case.func.range) {
-                    Some((_, n)) => *n += 1,
-                    None => runs.push((case.func, 1)),
+                match index.get(&case.func.range) {
+                    Some(&i) => runs[i].1 += 1,
+                    None => {
+                        index.insert(case.func.range, runs.len());
+                        runs.push((case.func, 1));
+                    }
                 }
             }
             e.findings.extend(crate::unseen::findings(

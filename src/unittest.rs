@@ -115,7 +115,7 @@ pub fn testcase_classes(body: &[Stmt]) -> Vec<&ast::StmtClassDef> {
 }
 
 /// Whether a statement after a class rebinds or deletes its name at module level.
-pub(crate) fn rebound_later(later: &[Stmt], name: &str) -> bool {
+fn rebound_later(later: &[Stmt], name: &str) -> bool {
     later.iter().any(|s| {
         let mut bound = crate::module::BoundNames::default();
         bound.visit_stmt(s);

@@ -303,12 +303,28 @@ pub fn findings(
                 unseen: n * runs.max(1),
             });
         };
+    // The last module-level statement that binds (or deletes) each name: a name the module binds
+    // again later is not what pytest collects.
+    let mut last: HashMap<String, usize> = HashMap::default();
     for (i, stmt) in body.iter().enumerate() {
-        // A name the module binds again later is not what pytest collects.
-        let later = &body[i + 1..];
+        let mut bound = crate::module::BoundNames::default();
+        bound.visit_stmt(stmt);
+        for name in bound.names {
+            last.insert(name, i);
+        }
+        if let Stmt::Delete(d) = stmt {
+            for t in &d.targets {
+                if let Expr::Name(n) = t {
+                    last.insert(n.id.to_string(), i);
+                }
+            }
+        }
+    }
+    let rebound = |i: usize, name: &str| last.get(name).is_some_and(|&j| j > i);
+    for (i, stmt) in body.iter().enumerate() {
         match stmt {
-            Stmt::FunctionDef(f) if crate::unittest::rebound_later(later, f.name.as_str()) => {}
-            Stmt::ClassDef(c) if crate::unittest::rebound_later(later, c.name.as_str()) => {}
+            Stmt::FunctionDef(f) if rebound(i, f.name.as_str()) => {}
+            Stmt::ClassDef(c) if rebound(i, c.name.as_str()) => {}
             Stmt::FunctionDef(f) => match test_ranges.get(&f.range) {
                 Some(runs) => report(f, *runs, false, true, f.name.as_str()),
                 None if called.contains(f.name.as_str()) => {

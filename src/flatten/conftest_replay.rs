@@ -129,6 +129,7 @@ pub(crate) fn conftest_replay(
         shared_params: Default::default(),
         written: Default::default(),
         write_limit: usize::MAX,
+        reserved_global: Default::default(),
     };
     let mut aliases = Aliases::default();
     let mut pieces = Vec::new();

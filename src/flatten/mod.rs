@@ -62,6 +62,8 @@ pub struct Ctx<'s, 'a> {
     /// would write more stops early (`extract::extract_within`).
     pub written: std::cell::Cell<usize>,
     pub write_limit: usize,
+    /// A module-level name with the extractor's reserved prefix, found once per file.
+    pub reserved_global: std::cell::OnceCell<Option<String>>,
 }
 
 impl Ctx<'_, '_> {
@@ -804,11 +806,16 @@ fn whole_test_reason(ctx: &Ctx, test: &Test) -> Option<Reason> {
     let case = test.case;
     let f = case.func;
     if let Some(name) = reserved_name(f).or_else(|| {
-        ctx.scope
-            .globals
-            .keys()
-            .find(|n| n.starts_with(RESERVED_PREFIX))
-            .cloned()
+        ctx.reserved_global
+            .get_or_init(|| {
+                ctx.scope
+                    .globals
+                    .keys()
+                    .filter(|n| n.starts_with(RESERVED_PREFIX))
+                    .min()
+                    .cloned()
+            })
+            .clone()
     }) {
         return Some(Statements::ReservedName.because(format!(
             "the file uses `{name}`, a name the extractor reserves for its own temporaries (`{RESERVED_PREFIX}…`): a check could read the wrong value"
