@@ -140,6 +140,9 @@ test("a dropped check links to its rule's page, and the address bar can open a r
     const link = p.tid("rule-link").first();
     const code = await link.getAttribute("data-rule");
     assert.match(code, /^[A-Z]\d{3}$/);
+    // The header groups the drops by rule, each a link to its page.
+    await p.tid("dropped-by-rule").locator("summary").click();
+    assert.equal(await p.tid("dropped-by-rule").locator(`[data-rule="${code}"]`).count(), 1);
     await link.click();
     await p.page.locator(`[data-testid="rule-page"][data-rule="${code}"]`).waitFor();
     for (const section of ["What it means", "Why it cannot be kept", "Example", "How to write it so it can be checked"]) {

@@ -253,6 +253,22 @@ struct SummaryData {
     stage: Stage,
     slug: String,
     wrong: usize,
+    /// Dropped checks by the rule that dropped them, most frequent first.
+    by_rule: Vec<(bench_explorer::RuleRef, usize)>,
+}
+
+/// Dropped checks grouped by rule, most frequent first (then by code).
+fn dropped_by_rule(e: &bench_explorer::Extraction) -> Vec<(bench_explorer::RuleRef, usize)> {
+    let mut counts: std::collections::BTreeMap<bench_explorer::RuleRef, usize> =
+        std::collections::BTreeMap::new();
+    for a in e.dropped() {
+        if let Some(r) = &a.rule {
+            *counts.entry(r.clone()).or_default() += 1;
+        }
+    }
+    let mut out: Vec<_> = counts.into_iter().collect();
+    out.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.code.cmp(&b.0.code)));
+    out
 }
 
 /// Counts and the shapes found in the file.
@@ -270,13 +286,14 @@ fn Summary() -> impl IntoView {
                 stage: a.extraction.stage,
                 slug: a.extraction.slug.clone(),
                 wrong: a.tally.wrong,
+                by_rule: dropped_by_rule(&a.extraction),
             })
         })
     });
     view! {
         {move || {
             data.get().map(|d| {
-                let SummaryData { kept, dropped, unseen, tests, shapes, stage, slug, wrong } = d;
+                let SummaryData { kept, dropped, unseen, tests, shapes, stage, slug, wrong, by_rule } = d;
                 let checks = kept + dropped + unseen as usize;
                 view! {
                     <div class="summary" data-testid="summary" data-kept=kept data-dropped=dropped>
@@ -313,6 +330,16 @@ fn Summary() -> impl IntoView {
                                 </button>
                             })}
                         </div>
+                        {(!by_rule.is_empty()).then(|| view! {
+                            <details class="by-rule" data-testid="dropped-by-rule">
+                                <summary>{format!("Dropped, by rule ({})", by_rule.len())}</summary>
+                                <ul>
+                                    {by_rule.into_iter().map(|(rule, n)| view! {
+                                        <li><span class="num">{n}</span><RuleLink rule=rule/></li>
+                                    }).collect_view()}
+                                </ul>
+                            </details>
+                        })}
                         {(!shapes.is_empty()).then(|| view! {
                             <div class="badges" aria-label="Shapes in this file">
                                 {shapes.into_iter().map(|s| view! { <ShapeBadge shape=s/> }).collect_view()}
