@@ -1,0 +1,202 @@
+//! The passes that build a [`ModuleScope`]: for a test file ([`ModuleScope::analyse`]) and for a
+//! conftest ([`ModuleScope::analyse_conftest`]), from the empty scope.
+
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
+use std::rc::Rc;
+
+use ruff_python_ast::{Expr, Stmt};
+use ruff_text_size::{Ranged, TextRange};
+
+use crate::rules::ModuleCode;
+use crate::source::SourceMap;
+
+use super::bindings::FileFacts;
+use super::changes::{global_declared, shared_solution_changes};
+use super::effects::{class_defines, inert_classes};
+use super::solution::{module_binding_name, solution_loaders};
+use super::{kept, Global, ModuleScope, PreludeStmt};
+
+impl<'a> ModuleScope<'a> {
+    /// `errors`: the file's syntax-error ranges; a statement containing one binds only `Computed`
+    /// names (what the parser recovered is not what was written).
+    /// `after_solution`: pytest imported a solution module before the file's code runs (a
+    /// conftest or the test's package imports it), as in [`ModuleScope::analyse_conftest`].
+    pub fn analyse(
+        body: &'a [Stmt],
+        map: &SourceMap,
+        solution_modules: &[String],
+        errors: &[TextRange],
+        after_solution: bool,
+    ) -> Self {
+        let mut scope = ModuleScope::empty(solution_modules);
+        scope.after_solution = after_solution;
+        scope.loaders = solution_loaders(body, &scope.solution_modules);
+        let file = FileFacts::of(body, map);
+        let inert_classes = inert_classes(body);
+        for stmt in body {
+            match syntax_error_in(stmt, map.source, errors) {
+                Some(error) => scope.bind_broken(stmt, map, map.line(error.start())),
+                None => scope.bind(stmt, &file),
+            }
+            // Only once it is defined: a call before the `class` statement raises.
+            if let Stmt::ClassDef(c) = stmt {
+                if inert_classes.contains(c.name.as_str()) {
+                    scope.inert_classes.insert(c.name.to_string());
+                }
+                if scope.definition_effect(stmt).is_none()
+                    && !class_defines(c, "__init_subclass__")
+                    && !class_defines(c, "__set_name__")
+                {
+                    scope.quiet_classes.insert(c.name.to_string());
+                }
+            }
+            if let Stmt::Assign(a) = stmt {
+                if let [Expr::Name(n)] = a.targets.as_slice() {
+                    if scope
+                        .pytest_path(&a.value)
+                        .is_some_and(|p| p.starts_with("pytest.mark."))
+                    {
+                        scope.mark_aliases.insert(n.id.to_string());
+                    }
+                }
+            }
+        }
+        scope.untrust_global_declared(body, map);
+        scope.shared_changes = shared_solution_changes(body, &scope.globals);
+        scope.settle_prelude(body, map);
+        scope.untrust_bindings_after_code(map);
+        scope.module_binding = Rc::from(module_binding_name(body, &scope.globals));
+        scope
+    }
+
+    /// A binding the file makes after module-level code that the fold replays and that may change
+    /// the solution (`solution.configure(...)` then `from solution import MODE`) is a snapshot of
+    /// the solution after that code: the evaluator's bindings, made before anything is replayed,
+    /// are not; and when that import fails, pytest collects no test of the file. So such a name is
+    /// not bound by the evaluator, and every test is dropped, naming the import.
+    fn untrust_bindings_after_code(&mut self, map: &SourceMap) {
+        let Some(first) = self
+            .prelude
+            .iter()
+            .filter(|p| !matches!(p, PreludeStmt::Stmt { inert: true, .. }))
+            .map(|p| p.range())
+            .min_by_key(|r| r.start())
+        else {
+            return;
+        };
+        let code_line = map.line(first.start());
+        let bindings = std::mem::take(&mut self.solution_bindings);
+        for (range, binding) in bindings {
+            if range.start() < first.start() {
+                self.solution_bindings.push((range, binding));
+                continue;
+            }
+            match &binding {
+                crate::model::Binding::Attr { name, attr, .. } => {
+                    let still = matches!(self.globals.get(name), Some(Global::SolutionName { name: n }) if n == attr);
+                    let line = map.line(range.start());
+                    if still {
+                        let why = kept(ModuleCode::SolutionImportAfterModuleCode.because(format!("is taken from the solution after module-level code on line {code_line} that may change it, and the evaluator binds names before anything is replayed")));
+                        self.globals
+                            .insert(name.clone(), Global::Computed { line, why });
+                    }
+                    if !self.global_barriers.iter().any(|(l, _)| *l == line) {
+                        self.global_barriers.push((line, kept(ModuleCode::SolutionImportAfterModuleCode.because(format!("line {line} takes names from the solution after module-level code on line {code_line} that may change it: the evaluator binds them before anything is replayed, and pytest collects no test when that import fails")))));
+                    }
+                }
+                crate::model::Binding::Star { .. } => {
+                    self.star_after_code = Some(code_line);
+                    self.solution_bindings.push((range, binding));
+                }
+                _ => self.solution_bindings.push((range, binding)),
+            }
+        }
+    }
+
+    /// A conftest's scope; `after_solution`: pytest imported a solution module before the
+    /// conftest's code runs (see `Conftest::package`), so its code is replayed as code after the
+    /// solution's import is.
+    pub fn analyse_conftest(
+        body: &'a [Stmt],
+        map: &SourceMap,
+        solution_modules: &[String],
+        after_solution: bool,
+    ) -> Self {
+        let mut scope = ModuleScope::empty(solution_modules);
+        scope.after_solution = after_solution;
+        scope.loaders = solution_loaders(body, &scope.solution_modules);
+        let file = FileFacts::of(body, map);
+        for stmt in body {
+            scope.bind(stmt, &file);
+        }
+        scope.untrust_global_declared(body, map);
+        scope.shared_changes = shared_solution_changes(body, &scope.globals);
+        scope.settle_prelude(body, map);
+        scope
+    }
+
+    /// Nothing bound yet; `solution` and `solution_modules` are the solution's module names.
+    fn empty(solution_modules: &[String]) -> Self {
+        ModuleScope {
+            loaders: HashSet::default(),
+            solution_modules: std::iter::once("solution".to_string())
+                .chain(solution_modules.iter().cloned())
+                .collect(),
+            globals: HashMap::default(),
+            fixtures: HashMap::default(),
+            inert_classes: HashSet::default(),
+            quiet_classes: HashSet::default(),
+            mark_aliases: HashSet::default(),
+            global_barriers: Vec::new(),
+            star_import: false,
+            fixture_functions: HashSet::default(),
+            pytest_aliases: HashMap::default(),
+            shared_changes: Vec::new(),
+            module_skip: None,
+            param_fixtures: HashMap::default(),
+            prelude: Vec::new(),
+            prelude_names: HashSet::default(),
+            imported_from_solution: Vec::new(),
+            solution_bindings: Vec::new(),
+            star_after_code: None,
+            pytest_before_star: None,
+            current: TextRange::default(),
+            module_binding: Rc::from("solution"),
+            conftest_replays: Vec::new(),
+            after_solution: false,
+            constants: HashMap::default(),
+        }
+    }
+
+    /// A function that declares a module-level import or helper `global` may rebind it.
+    fn untrust_global_declared(&mut self, body: &[Stmt], map: &SourceMap) {
+        for (name, range) in global_declared(body) {
+            if let Some(Global::Import { line, .. } | Global::Helper { line, .. }) =
+                self.globals.get(&name)
+            {
+                let why = kept(ModuleCode::GlobalMayRebind.because(format!(
+                    "is bound at module level, but `{}` on line {} may rebind it",
+                    map.snippet(range),
+                    map.line(range.start())
+                )));
+                self.globals
+                    .insert(name, Global::Computed { line: *line, why });
+            }
+        }
+    }
+}
+
+/// The first syntax error within a statement or on the rest of its last line.
+fn syntax_error_in<'e>(
+    stmt: &Stmt,
+    source: &str,
+    errors: &'e [TextRange],
+) -> Option<&'e TextRange> {
+    let rest = &source[stmt.range().end().to_usize()..];
+    let tail = rest.find(['\n', '\r']).map_or(rest.len(), |i| i + 1);
+    let reach = TextRange::new(
+        stmt.range().start(),
+        stmt.range().end() + ruff_text_size::TextSize::new(tail as u32),
+    );
+    errors.iter().find(|e| reach.contains_inclusive(e.start()))
+}

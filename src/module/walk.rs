@@ -1,0 +1,164 @@
+//! Walks of the syntax tree the scope's parts share: the names a statement binds, dotted names,
+//! `if __name__ == "__main__":`, and every expression a statement evaluates at import.
+
+use ruff_python_ast::visitor::{self, Visitor};
+use ruff_python_ast::{self as ast, Expr, Stmt};
+
+use crate::names;
+
+/// Calls a function on every expression of a tree, lambda bodies included.
+pub(super) struct EveryExpr<'f>(pub(super) &'f mut dyn FnMut(&Expr));
+
+impl<'e> Visitor<'e> for EveryExpr<'_> {
+    fn visit_expr(&mut self, expr: &'e Expr) {
+        (self.0)(expr);
+        visitor::walk_expr(self, expr);
+    }
+}
+
+/// `a.b.c` for a chain of attributes on a name.
+pub fn dotted_name(expr: &Expr) -> Option<String> {
+    let mut out = String::new();
+    push_dotted(expr, &mut out).then_some(out)
+}
+
+/// Append `expr`'s dotted name to `out` (one string for the whole chain, not one per level);
+/// false, with `out` partly written, when the chain does not start at a name.
+fn push_dotted(expr: &Expr, out: &mut String) -> bool {
+    match expr {
+        Expr::Name(n) => {
+            out.push_str(n.id.as_str());
+            true
+        }
+        Expr::Attribute(a) => {
+            if !push_dotted(&a.value, out) {
+                return false;
+            }
+            out.push('.');
+            out.push_str(a.attr.as_str());
+            true
+        }
+        _ => false,
+    }
+}
+
+/// `__name__ == "__main__"` (either way round).
+pub(super) fn is_main_guard(test: &Expr) -> bool {
+    let Expr::Compare(c) = test else { return false };
+    let is_name = |e: &Expr| matches!(e, Expr::Name(n) if n.id.as_str() == "__name__");
+    let is_main = |e: &Expr| matches!(e, Expr::StringLiteral(s) if s.value.to_str() == "__main__");
+    c.comparators.len() == 1
+        && matches!(c.ops[0], ast::CmpOp::Eq)
+        && ((is_name(&c.left) && is_main(&c.comparators[0]))
+            || (is_main(&c.left) && is_name(&c.comparators[0])))
+}
+
+/// Every expression a module-level statement evaluates when the file is imported: all of it for a
+/// simple statement; decorators, defaults and annotations of a `def` (not its body); the body of a
+/// class; the tests and bodies of module-level blocks.
+pub(super) fn for_import_time_exprs(stmt: &Stmt, f: &mut dyn FnMut(&Expr)) {
+    struct Walk<'f>(&'f mut dyn FnMut(&Expr));
+    impl<'a> Visitor<'a> for Walk<'_> {
+        fn visit_stmt(&mut self, stmt: &'a Stmt) {
+            match stmt {
+                Stmt::FunctionDef(d) => {
+                    for dec in &d.decorator_list {
+                        self.visit_expr(&dec.expression);
+                    }
+                    for p in d.parameters.iter() {
+                        if let Some(default) = p.default() {
+                            self.visit_expr(default);
+                        }
+                    }
+                }
+                other => visitor::walk_stmt(self, other),
+            }
+        }
+        fn visit_expr(&mut self, expr: &'a Expr) {
+            (self.0)(expr);
+            if let Expr::Lambda(_) = expr {
+                return;
+            }
+            visitor::walk_expr(self, expr);
+        }
+    }
+    Walk(f).visit_stmt(stmt);
+}
+
+/// Names bound anywhere in a statement (assignments, loop targets, imports, `as` targets, defs),
+/// not descending into nested functions or classes.
+#[derive(Default)]
+pub struct BoundNames {
+    pub names: Vec<String>,
+}
+
+impl<'a> Visitor<'a> for BoundNames {
+    fn visit_stmt(&mut self, stmt: &'a Stmt) {
+        match stmt {
+            Stmt::FunctionDef(f) => {
+                self.names.push(f.name.to_string());
+                return;
+            }
+            Stmt::ClassDef(c) => {
+                self.names.push(c.name.to_string());
+                return;
+            }
+            Stmt::Import(i) => {
+                for a in &i.names {
+                    let bound = a
+                        .asname
+                        .as_ref()
+                        .map(|n| n.to_string())
+                        .unwrap_or_else(|| a.name.split('.').next().unwrap_or("").to_string());
+                    self.names.push(bound);
+                }
+            }
+            Stmt::ImportFrom(i) => {
+                for a in &i.names {
+                    self.names
+                        .push(a.asname.as_ref().unwrap_or(&a.name).to_string());
+                }
+            }
+            Stmt::Assign(a) => a
+                .targets
+                .iter()
+                .for_each(|t| names::collect_targets_vec(t, &mut self.names)),
+            Stmt::AnnAssign(a) => names::collect_targets_vec(&a.target, &mut self.names),
+            Stmt::AugAssign(a) => names::collect_targets_vec(&a.target, &mut self.names),
+            Stmt::For(f) => names::collect_targets_vec(&f.target, &mut self.names),
+            Stmt::With(w) => {
+                for item in &w.items {
+                    if let Some(v) = &item.optional_vars {
+                        names::collect_targets_vec(v, &mut self.names);
+                    }
+                }
+            }
+            Stmt::Try(t) => {
+                for h in &t.handlers {
+                    let ast::ExceptHandler::ExceptHandler(h) = h;
+                    if let Some(n) = &h.name {
+                        self.names.push(n.to_string());
+                    }
+                }
+            }
+            Stmt::Delete(d) => d
+                .targets
+                .iter()
+                .for_each(|t| names::collect_targets_vec(t, &mut self.names)),
+            _ => {}
+        }
+        visitor::walk_stmt(self, stmt);
+    }
+    fn visit_expr(&mut self, expr: &'a Expr) {
+        match expr {
+            Expr::Named(n) => {
+                names::collect_targets_vec(&n.target, &mut self.names);
+                self.visit_expr(&n.value);
+            }
+            // Comprehensions and lambdas have their own scopes (walrus targets inside still bind here,
+            // but are rare enough to treat through the walk above).
+            Expr::Lambda(_) => {}
+            _ => visitor::walk_expr(self, expr),
+        }
+    }
+}
