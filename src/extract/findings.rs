@@ -1,0 +1,380 @@
+//! The file's findings: what it shows about the measurement besides its entries (helper asserts,
+//! tests not listed, solution names the slug does not say, imports, dropped tests by shape).
+
+use crate::rules::{Findings, Rule};
+use rustc_hash::FxHashSet as HashSet;
+use std::collections::BTreeMap;
+
+use ruff_python_ast::visitor::{self, Visitor};
+use ruff_python_ast::{self as ast, Stmt};
+use ruff_text_size::TextRange;
+
+use crate::collect;
+use crate::model::{Extraction, Finding, Stage};
+use crate::module::{Global, ModuleScope};
+use crate::shape::Shape;
+use crate::source::SourceMap;
+
+/// A test whose node ids the file alone does not tell: nothing is emitted under an id pytest does
+/// not print, and the file says so.
+pub(super) fn unlisted_finding(map: &SourceMap, u: &collect::Unlisted) -> Finding {
+    Finding {
+        shape: Shape::ParametrizedInputs,
+        rule: Some(Rule::from(Findings::TestIdsUnknown).reference()),
+        line: map.line(u.func.range.start()),
+        message: format!(
+            "`{}`: its test ids cannot be known from the file ({}), so its assertions are not listed",
+            u.name, u.why
+        ),
+        unseen: count_asserts(&u.func.body),
+    }
+}
+
+/// Every name the module reads (loads) and every attribute it reads: a function none of them names
+/// is never called by the file's code.
+pub(super) fn read_names(body: &[Stmt]) -> HashSet<&str> {
+    struct Reads<'a>(HashSet<&'a str>);
+    impl<'a> Visitor<'a> for Reads<'a> {
+        fn visit_expr(&mut self, expr: &'a ast::Expr) {
+            match expr {
+                ast::Expr::Name(n) if n.ctx == ast::ExprContext::Load => {
+                    self.0.insert(n.id.as_str());
+                }
+                ast::Expr::Attribute(a) => {
+                    self.0.insert(a.attr.as_str());
+                }
+                _ => {}
+            }
+            visitor::walk_expr(self, expr);
+        }
+    }
+    let mut reads = Reads(HashSet::default());
+    visitor::walk_body(&mut reads, body);
+    reads.0
+}
+
+/// How many asserts a body holds (nested ones included).
+fn count_asserts(body: &[Stmt]) -> u32 {
+    struct Count(u32);
+    impl<'a> Visitor<'a> for Count {
+        fn visit_stmt(&mut self, stmt: &'a Stmt) {
+            if matches!(stmt, Stmt::Assert(_)) {
+                self.0 += 1;
+            }
+            visitor::walk_stmt(self, stmt);
+        }
+    }
+    let mut count = Count(0);
+    visitor::walk_body(&mut count, body);
+    count.0
+}
+
+/// Asserts outside any collected test: in helpers, fixtures, the loader, module level.
+pub(super) fn helper_asserts<'a>(
+    body: &'a [Stmt],
+    cases: &[collect::Case<'a>],
+    unlisted: &[collect::Unlisted<'a>],
+) -> Vec<(&'a ast::StmtAssert, String)> {
+    let tests: HashSet<TextRange> = cases
+        .iter()
+        .map(|c| c.func.range)
+        .chain(unlisted.iter().map(|u| u.func.range))
+        .collect();
+    struct Finder<'a, 't> {
+        tests: &'t HashSet<TextRange>,
+        scope: Vec<String>,
+        out: Vec<(&'a ast::StmtAssert, String)>,
+    }
+    impl<'a> Visitor<'a> for Finder<'a, '_> {
+        fn visit_stmt(&mut self, stmt: &'a Stmt) {
+            match stmt {
+                Stmt::FunctionDef(f) if self.tests.contains(&f.range) => {}
+                Stmt::FunctionDef(f) => {
+                    self.scope.push(f.name.to_string());
+                    visitor::walk_body(self, &f.body);
+                    self.scope.pop();
+                }
+                Stmt::ClassDef(c) => {
+                    self.scope.push(c.name.to_string());
+                    visitor::walk_body(self, &c.body);
+                    self.scope.pop();
+                }
+                Stmt::Assert(a) => {
+                    let owner = if self.scope.is_empty() {
+                        "<module>".to_string()
+                    } else {
+                        self.scope.join(".")
+                    };
+                    self.out.push((a, owner));
+                }
+                _ => visitor::walk_stmt(self, stmt),
+            }
+        }
+        fn visit_expr(&mut self, _: &'a ast::Expr) {
+            // Statements only: an expression holds no assert.
+        }
+    }
+    let mut finder = Finder {
+        tests: &tests,
+        scope: Vec::new(),
+        out: Vec::new(),
+    };
+    visitor::walk_body(&mut finder, body);
+    finder.out
+}
+
+/// What the file shows about the measurement, by line: helper asserts, solution names the slug
+/// does not say, imported modules assertions need, and one finding per test dropped for a shape.
+pub(super) fn findings(
+    extraction: &Extraction,
+    scope: &ModuleScope,
+    map: &SourceMap,
+    helpers: &[(&ast::StmtAssert, String)],
+    called: &HashSet<&str>,
+    called_at_import: &HashSet<&str>,
+) -> Vec<Finding> {
+    // A helper's assert that an entry stands for (a test calls the helper) is no finding.
+    let entries: HashSet<u32> = extraction.assertions.iter().map(|a| a.span.start).collect();
+    let mut out: Vec<Finding> = helpers
+        .iter()
+        .filter(|(a, _)| {
+            extraction.stage != Stage::Full || !entries.contains(&a.range.start().to_u32())
+        })
+        .map(|(a, owner)| {
+            helper_finding(
+                extraction.stage,
+                scope,
+                map,
+                a,
+                owner,
+                called,
+                called_at_import,
+            )
+        })
+        .collect();
+    out.extend(slug_mismatch_finding(extraction));
+    out.extend(import_findings(extraction, scope));
+    out.extend(dropped_test_findings(extraction));
+    out.sort_by_key(|f| f.line);
+    out
+}
+
+/// The setup and teardown functions pytest calls itself: its xunit-style ones, and unittest's, which
+/// its unittest plugin runs.
+const RUN_AROUND_TESTS: &[&str] = &[
+    "setup_module",
+    "teardown_module",
+    "setup_function",
+    "teardown_function",
+    "setup_class",
+    "teardown_class",
+    "setup_method",
+    "teardown_method",
+    "setUpModule",
+    "tearDownModule",
+    "setUpClass",
+    "tearDownClass",
+    "setUp",
+    "tearDown",
+    "asyncSetUp",
+    "asyncTearDown",
+];
+
+/// The names module-level statements call (`check(f)` at import), outside any `def` or `class`.
+pub(super) fn called_at_import(body: &[Stmt]) -> HashSet<&str> {
+    struct Calls<'a>(HashSet<&'a str>);
+    impl<'a> Visitor<'a> for Calls<'a> {
+        fn visit_stmt(&mut self, stmt: &'a Stmt) {
+            match stmt {
+                Stmt::FunctionDef(_) | Stmt::ClassDef(_) => {}
+                // `if __name__ == "__main__":` does not run under pytest.
+                Stmt::If(i) if is_main_guard(&i.test) => {}
+                _ => visitor::walk_stmt(self, stmt),
+            }
+        }
+        fn visit_expr(&mut self, expr: &'a ast::Expr) {
+            if let ast::Expr::Call(c) = expr {
+                if let ast::Expr::Name(n) = c.func.as_ref() {
+                    self.0.insert(n.id.as_str());
+                }
+            }
+            match expr {
+                ast::Expr::Lambda(_) => {}
+                _ => visitor::walk_expr(self, expr),
+            }
+        }
+    }
+    let mut calls = Calls(HashSet::default());
+    visitor::walk_body(&mut calls, body);
+    calls.0
+}
+
+/// `__name__ == "__main__"` (either way round).
+fn is_main_guard(test: &ast::Expr) -> bool {
+    let ast::Expr::Compare(c) = test else {
+        return false;
+    };
+    let is = |e: &ast::Expr, name: bool| match e {
+        ast::Expr::Name(n) => name && n.id.as_str() == "__name__",
+        ast::Expr::StringLiteral(s) => !name && s.value.to_str() == "__main__",
+        _ => false,
+    };
+    c.ops.len() == 1
+        && matches!(c.ops[0], ast::CmpOp::Eq)
+        && ((is(&c.left, true) && is(&c.comparators[0], false))
+            || (is(&c.left, false) && is(&c.comparators[0], true)))
+}
+
+/// An assert outside any collected test (`owner`: where it is) that no entry stands for. What it
+/// says is true whether or not a test calls `owner`: pytest runs such an assert only as part of
+/// what calls it.
+fn helper_finding(
+    stage: Stage,
+    scope: &ModuleScope,
+    map: &SourceMap,
+    a: &ast::StmtAssert,
+    owner: &str,
+    called: &HashSet<&str>,
+    called_at_import: &HashSet<&str>,
+) -> Finding {
+    let line = map.line(a.range.start());
+    let last = owner.rsplit('.').next().unwrap_or(owner);
+    // pytest (or unittest, through pytest) calls these itself, around the tests.
+    let around = RUN_AROUND_TESTS.contains(&last);
+    // Whether pytest may run it: at import, in a function whose name the file reads, or around
+    // the tests. The loader's own asserts check the harness, not the solution: no check of it is
+    // lost.
+    let reached = around || called.contains(last);
+    let at_import = !around && called_at_import.contains(last);
+    let unseen = owner == "<module>" || (reached && !scope.loaders.contains(owner));
+    let snippet = map.snippet(a.range);
+    let message = if stage == Stage::AsWritten {
+        let place = if owner == "<module>" {
+            "at module level".to_string()
+        } else {
+            format!("in `{owner}`")
+        };
+        format!("`{snippet}` {place} is not inside a test; taken as a check at this stage, it is evaluated out of its context and leaks into the measurement")
+    } else if !reached && owner != "<module>" {
+        format!("`{snippet}` in `{owner}` is not inside a test, and nothing in the file calls `{owner}`: pytest never runs it")
+    } else if owner == "<module>" {
+        format!("`{snippet}` runs at module level, once, when pytest imports the file: if it fails, every test of the file errors; it is not extracted as a check")
+    } else if scope.loaders.contains(owner) {
+        format!("`{snippet}` in the loader `{owner}` checks the harness, not the solution: no check of it")
+    } else if around {
+        format!("`{snippet}` in `{owner}`, which pytest runs itself around the tests (setup or teardown): it is a check of the tests it runs around, and this extraction does not see it")
+    } else if at_import {
+        format!("`{snippet}` in `{owner}` runs when pytest imports the file (module-level code calls `{last}`; if it fails, every test of the file errors), and as part of whatever else calls it: no call of it is extracted here, so it is a check this extraction does not see")
+    } else {
+        format!("`{snippet}` in `{owner}` is not inside a test: pytest runs it only as part of a test or fixture that calls `{owner}`, and no call of it is extracted here, so it is a check this extraction does not see")
+    };
+    let rule = if stage == Stage::AsWritten {
+        Findings::AssertOutsideTestTakenAsCheck
+    } else if !reached && owner != "<module>" {
+        Findings::AssertInUncalledHelper
+    } else if owner == "<module>" {
+        Findings::AssertAtModuleLevel
+    } else if scope.loaders.contains(owner) {
+        Findings::AssertInLoader
+    } else if around {
+        Findings::AssertInSetupOrTeardown
+    } else if at_import {
+        Findings::AssertInHelperCalledAtImport
+    } else {
+        Findings::AssertInHelperNotSeen
+    };
+    Finding {
+        shape: Shape::HelperAssertion,
+        rule: Some(Rule::from(rule).reference()),
+        line,
+        message,
+        unseen: u32::from(stage == Stage::Full && unseen),
+    }
+}
+
+/// The tests call solution names other than the slug.
+fn slug_mismatch_finding(extraction: &Extraction) -> Option<Finding> {
+    let mismatched: Vec<&String> = extraction
+        .solution_names
+        .iter()
+        .filter(|n| **n != extraction.slug)
+        .collect();
+    if mismatched.is_empty() {
+        return None;
+    }
+    let line = extraction
+        .assertions
+        .iter()
+        .find(|a| a.shapes.contains(&Shape::SlugNameMismatch))
+        .map(|a| a.line)
+        .unwrap_or(1);
+    let listed: Vec<String> = mismatched.iter().map(|n| format!("`{n}`")).collect();
+    Some(Finding {
+        unseen: 0,
+        shape: Shape::SlugNameMismatch,
+        rule: Some(Rule::from(Findings::SlugNameMismatch).reference()),
+        line,
+        message: format!(
+            "the tests call {} but the slug is `{}`: a solution that defines only `{}` fails them; name these in the statement",
+            listed.join(", "),
+            extraction.slug,
+            extraction.slug
+        ),
+    })
+}
+
+/// Imported modules that dropped assertions reference, grouped by import.
+fn import_findings(extraction: &Extraction, scope: &ModuleScope) -> Vec<Finding> {
+    let mut imports: BTreeMap<(u32, String), usize> = BTreeMap::new();
+    for a in extraction.dropped() {
+        for name in a.unresolved.iter().flatten() {
+            if let Some(Global::Import { line, .. }) = scope.globals.get(name) {
+                *imports.entry((*line, name.clone())).or_default() += 1;
+            }
+        }
+    }
+    imports
+        .into_iter()
+        .map(|((line, name), count)| Finding {
+        unseen: 0,
+            shape: Shape::StdlibReference,
+            rule: Some(Rule::from(Findings::TestFileImportRead).reference()),
+            line,
+            message: format!(
+                "`{name}`, imported by the test file, is referenced by {count} assertion{}: the evaluation namespace is the solution's, which need not have it, so {} dropped",
+                if count == 1 { "" } else { "s" },
+                if count == 1 { "it is" } else { "they are" }
+            ),
+        })
+        .collect()
+}
+
+/// Other shapes as they occur: one finding per test whose assertions were dropped, under its most
+/// specific shape (imported modules are reported per import, by `import_findings`).
+fn dropped_test_findings(extraction: &Extraction) -> Vec<Finding> {
+    let mut out = Vec::new();
+    let mut seen = HashSet::default();
+    for a in extraction.dropped() {
+        let shape = [
+            Shape::ParametrizedInputs,
+            Shape::InstanceWithSideEffects,
+            Shape::VariableThenAssert,
+        ]
+        .into_iter()
+        .find(|s| a.shapes.contains(s));
+        let Some(shape) = shape else { continue };
+        if a.shapes.contains(&Shape::StdlibReference) {
+            continue;
+        }
+        if seen.insert(a.test.split('[').next().unwrap_or("").to_string()) {
+            out.push(Finding {
+                unseen: 0,
+                shape,
+                rule: a.rule.clone(),
+                line: a.line,
+                message: format!("`{}`: {}", a.test, a.reason.clone().unwrap_or_default()),
+            });
+        }
+    }
+    out
+}

@@ -1,0 +1,477 @@
+//! The entry point: one pytest file in, one [`Extraction`] out.
+
+mod findings;
+mod namespace;
+mod options;
+mod syntax;
+
+pub use options::{slug_from_path, Options};
+
+use findings::{called_at_import, findings, helper_asserts, read_names, unlisted_finding};
+use namespace::{bindings, test_module_name};
+use syntax::{misplaced_starred, starred_error, syntax_errors};
+
+use crate::rules::{Evaluator, Rule};
+use rustc_hash::FxHashMap as HashMap;
+
+use ruff_python_ast::{self as ast, Stmt};
+use ruff_python_parser::{Mode, ParseOptions};
+use ruff_text_size::{TextRange, TextSize};
+
+use crate::collect;
+use crate::flatten::{self, Ctx};
+use crate::guard;
+use crate::incremental::Memo;
+use crate::legacy;
+use crate::model::{Extraction, Stage, CONTRACT_VERSION};
+use crate::module::ModuleScope;
+use crate::source::SourceMap;
+
+/// Extract every assertion of a pytest file. Never panics on any input; syntax errors are listed
+/// and what parses is still extracted.
+pub fn extract(source: &str, options: &Options) -> Extraction {
+    extract_limited(source, options, usize::MAX, None, false).extraction
+}
+
+/// [`extract`], reusing what `memo` remembers of the previous call's extraction where the edit
+/// between the two texts cannot have changed it (`crate::incremental`), and remembering this
+/// one's for the next call. The result is the same as [`extract`]'s.
+pub fn extract_with(source: &str, options: &Options, memo: &mut Memo) -> Extraction {
+    extract_limited(source, options, usize::MAX, Some(memo), false).extraction
+}
+
+/// [`extract`], or `None` as soon as the kept expressions would run to more than
+/// `max_expression_chars` characters in all: a caller that must not wait long (the page's main
+/// thread) tries this first and hands larger work to a worker. An extraction's cost grows with
+/// what it writes (a test's every assert replays what ran before it), so this bounds its time
+/// for a text of bounded size. When it returns `Some`, the extraction is the same as
+/// [`extract`]'s.
+pub fn extract_within(
+    source: &str,
+    options: &Options,
+    max_expression_chars: usize,
+) -> Option<Extraction> {
+    let out = extract_limited(source, options, max_expression_chars, None, false);
+    (!out.over_limit).then_some(out.extraction)
+}
+
+/// The extraction at `options.stage` and, when that is one of the write-up's earlier stages, the
+/// faithful one (`Stage::Full`) of the same text as well, from one parse, one analysis and one
+/// flattening (an earlier stage is built from the faithful stage's flattening anyway): the page
+/// compares the two at every keystroke. Each is exactly what [`extract`] gives for its stage; the
+/// second is `None` at the faithful stage. With a `memo`, as [`extract_with`]; with a limit below
+/// `usize::MAX`, `None` as [`extract_within`] would give.
+pub fn extract_with_faithful(
+    source: &str,
+    options: &Options,
+    max_expression_chars: usize,
+    memo: Option<&mut Memo>,
+) -> Option<(Extraction, Option<Extraction>)> {
+    let out = extract_limited(source, options, max_expression_chars, memo, true);
+    (!out.over_limit).then_some((out.extraction, out.faithful))
+}
+
+/// What one parse of a text gave.
+struct Outcome {
+    /// At the options' stage.
+    extraction: Extraction,
+    /// The faithful stage's, when asked for and the options' stage is an earlier one.
+    faithful: Option<Extraction>,
+    /// The extraction stopped early at the limit of kept expressions' characters (then both
+    /// are incomplete).
+    over_limit: bool,
+}
+
+/// What a caller asks of one parse.
+#[derive(Clone, Copy)]
+struct Want<'o> {
+    options: &'o Options,
+    /// Stop early at this many characters of kept expressions.
+    limit: usize,
+    /// The faithful extraction too, under an earlier stage.
+    faithful_too: bool,
+}
+
+/// The extraction (and the faithful one with `faithful_too`), stopping early at `limit`
+/// characters of kept expressions.
+fn extract_limited(
+    source: &str,
+    options: &Options,
+    limit: usize,
+    mut memo: Option<&mut Memo>,
+    faithful_too: bool,
+) -> Outcome {
+    let (text, too_deep) = guard::guard(source);
+    let parsed = ruff_python_parser::parse_unchecked(&text, ParseOptions::from(Mode::Module));
+    let out = extract_parsed(
+        source,
+        &text,
+        &too_deep,
+        &parsed,
+        Want {
+            options,
+            limit,
+            faithful_too,
+        },
+        memo.as_deref_mut(),
+    );
+    // Freeing a large file's syntax tree takes a twentieth of a keystroke's extraction: with a
+    // memo, its owner frees it later (`Memo::release`), after the result has been sent.
+    if let Some(memo) = memo {
+        memo.set_aside(Box::new(parsed));
+    }
+    out
+}
+
+/// [`extract_limited`] on the parsed (and guarded) text.
+fn extract_parsed(
+    source: &str,
+    text: &str,
+    too_deep: &[guard::TooDeep],
+    parsed: &ruff_python_parser::Parsed<ruff_python_ast::Mod>,
+    want: Want,
+    memo: Option<&mut Memo>,
+) -> Outcome {
+    let Want {
+        options,
+        limit,
+        faithful_too,
+    } = want;
+    let slug = options
+        .slug
+        .clone()
+        .unwrap_or_else(|| slug_from_path(&options.file));
+    let map = SourceMap::new(text, parsed.tokens());
+    let mut extraction = Extraction {
+        version: CONTRACT_VERSION,
+        file: options.file.clone(),
+        slug: slug.clone(),
+        stage: options.stage,
+        solution_names: Vec::new(),
+        bindings: Vec::new(),
+        warning_filters: Vec::new(),
+        assertions: Vec::new(),
+        findings: Vec::new(),
+        syntax_errors: syntax_errors(&map, too_deep, parsed.errors()),
+    };
+    // The faithful extraction of the same text, built from the same parts, when asked for.
+    let faithful_of = |e: &Extraction| {
+        (faithful_too && options.stage != Stage::Full).then(|| Extraction {
+            stage: Stage::Full,
+            ..e.clone()
+        })
+    };
+    let ruff_python_ast::Mod::Module(module) = parsed.syntax() else {
+        return Outcome {
+            faithful: faithful_of(&extraction),
+            extraction,
+            over_limit: false,
+        };
+    };
+    let body = &module.body;
+    // CPython also refuses what ruff's parser accepts: a starred value standing alone.
+    let starred = misplaced_starred(body);
+    extraction
+        .syntax_errors
+        .extend(starred.iter().map(|range| starred_error(&map, *range)));
+    let error_ranges: Vec<TextRange> = parsed
+        .errors()
+        .iter()
+        .map(|e| e.location)
+        .chain(starred.iter().copied())
+        .collect();
+    let scope = module_scope(body, &map, options, &error_ranges);
+    let strategy = options.pytest_config.as_ref().and_then(|c| {
+        c.options
+            .iter()
+            .find(|(k, _)| k == "parametrize_long_str_id_strategy")
+            .map(|(_, v)| v.join(" "))
+    });
+    let long_str = crate::pytest::ids::LongStrIds::of(options.pytest_version, strategy.as_deref());
+    let (mut cases, unlisted) = collect::collect(body, &scope, &map, &long_str);
+    let judgement = options
+        .pytest_config
+        .as_ref()
+        .map(crate::pytest::config::judge)
+        .unwrap_or_default();
+    let warning_plan = crate::pytest::session::apply(
+        &judgement,
+        body,
+        &scope,
+        &map,
+        &test_module_name(options),
+        &mut cases,
+    );
+    let ctx = Ctx {
+        errors: &error_ranges,
+        scope: &scope,
+        map: &map,
+        slug: &slug,
+        shared_params: Default::default(),
+        written: Default::default(),
+        write_limit: limit,
+        reserved_global: Default::default(),
+    };
+    let mut plan = memo.map(|memo| {
+        let analysis = crate::incremental::Analysis {
+            text,
+            options,
+            slug: &slug,
+            body,
+            scope: &scope,
+            has_errors: !error_ranges.is_empty() || !too_deep.is_empty(),
+            non_ascii_names: !text.is_ascii()
+                && parsed.tokens().iter().any(|t| {
+                    t.kind() == ruff_python_ast::token::TokenKind::Name
+                        && !text[ruff_text_size::Ranged::range(t)].is_ascii()
+                }),
+        };
+        (memo.plan(&analysis), memo)
+    });
+    let (full, solution_names) = flatten_cases(&ctx, &cases, plan.as_mut().map(|(p, _)| p));
+    if let Some((plan, memo)) = plan {
+        memo.finish(plan);
+    }
+    if ctx.over_budget() {
+        return Outcome {
+            extraction,
+            faithful: None,
+            over_limit: true,
+        };
+    }
+    extraction.solution_names = solution_names;
+    let helpers = helper_asserts(body, &cases, &unlisted);
+    let called = read_names(body);
+
+    // One stage's extraction from the shared parts and its assertions.
+    let finish = |mut e: Extraction, stage: Stage, assertions: Vec<crate::model::Assertion>| {
+        e.stage = stage;
+        e.assertions = assertions;
+        // Asserts the depth guard removed are still asserts of their tests: report them as dropped.
+        for deep in too_deep.iter().filter(|d| d.is_assert) {
+            let owners = deep_assert_owners(stage, body, &cases, deep);
+            e.assertions.extend(
+                owners
+                    .into_iter()
+                    .map(|test| too_deep_assert(source, &map, deep, test)),
+            );
+        }
+        e.assertions.sort_by_key(|a| a.span.start);
+        e.bindings = bindings(stage, &scope, &e, options);
+        if stage == Stage::Full {
+            apply_warning_plan(&mut e, &warning_plan);
+        }
+        let at_import = called_at_import(body);
+        e.findings = findings(&e, &scope, &map, &helpers, &called, &at_import);
+        if stage == Stage::Full {
+            e.findings
+                .extend(unlisted.iter().map(|u| unlisted_finding(&map, u)));
+            e.findings
+                .extend(crate::unittest::unknown_classes(body, &map));
+            e.findings
+                .extend(crate::unittest::helper_method_findings(body, &map, &called));
+            let mut runs: Vec<(&ast::StmtFunctionDef, u32)> = Vec::new();
+            let mut index: HashMap<TextRange, usize> = HashMap::default();
+            for case in &cases {
+                match index.get(&case.func.range) {
+                    Some(&i) => runs[i].1 += 1,
+                    None => {
+                        index.insert(case.func.range, runs.len());
+                        runs.push((case.func, 1));
+                    }
+                }
+            }
+            e.findings.extend(crate::unseen::findings(
+                body,
+                &runs,
+                &called,
+                &scope,
+                &map,
+                &e.assertions,
+            ));
+            e.findings.sort_by_key(|f| f.line);
+        }
+        e
+    };
+    match options.stage {
+        Stage::Full => Outcome {
+            extraction: finish(extraction, Stage::Full, full),
+            faithful: None,
+            over_limit: false,
+        },
+        stage => {
+            let staged = legacy::extract(stage, body, &scope, &map, &full, &helpers);
+            let faithful = faithful_of(&extraction).map(|e| finish(e, Stage::Full, full));
+            Outcome {
+                extraction: finish(extraction, stage, staged),
+                faithful,
+                over_limit: false,
+            }
+        }
+    }
+}
+
+/// The warning filters the evaluator applies (the configuration's, and each kept check's marks'),
+/// where a kept check needs them.
+fn apply_warning_plan(e: &mut Extraction, plan: &crate::pytest::session::WarningPlan) {
+    let mut needed = false;
+    for a in e.assertions.iter_mut() {
+        if a.status != crate::model::Status::Kept {
+            continue;
+        }
+        if let Some(filters) = plan.marks.get(&a.test) {
+            needed = true;
+            a.warning_filters = filters.iter().map(|f| f.to_contract()).collect();
+        }
+    }
+    if needed {
+        e.warning_filters = plan.config.iter().map(|f| f.to_contract()).collect();
+    }
+}
+
+/// What the file's names mean, with what its conftests do and what the solution defines.
+fn module_scope<'a>(
+    body: &'a [Stmt],
+    map: &SourceMap,
+    options: &Options,
+    error_ranges: &[TextRange],
+) -> ModuleScope<'a> {
+    let prepend = crate::pytest::config::import_mode_is_prepend(options.pytest_config.as_ref());
+    // pytest imported the solution before the file's code runs when a conftest or the test's
+    // own package imported it first.
+    let after_solution = crate::conftest::imports_solution_first(options, prepend);
+    let mut scope = ModuleScope::analyse(
+        body,
+        map,
+        &options.solution_modules,
+        error_ranges,
+        after_solution,
+    );
+    crate::conftest::apply(
+        &mut scope,
+        &options.conftests,
+        &options.solution_modules,
+        prepend,
+    );
+    crate::conftest::apply_package_inits(&mut scope, &options.package_inits);
+    scope
+}
+
+/// The full stage's assertions of every case, in source order, and the solution names they call.
+fn flatten_cases(
+    ctx: &Ctx,
+    cases: &[collect::Case],
+    mut plan: Option<&mut crate::incremental::Plan>,
+) -> (Vec<crate::model::Assertion>, Vec<String>) {
+    let mut solution_names = Vec::new();
+    let mut full: Vec<crate::model::Assertion> = Vec::new();
+    let flatten = |case: &collect::Case, names: &mut Vec<String>| {
+        let mut flat = flatten::flatten_case(ctx, case, names);
+        for a in &mut flat {
+            refuse_uncompilable(a);
+        }
+        flat
+    };
+    for case in cases {
+        if ctx.over_budget() {
+            break;
+        }
+        let flat = match plan.as_deref_mut() {
+            Some(plan) => plan.case(case, &ctx.shared_params, &mut solution_names, |names| {
+                flatten(case, names)
+            }),
+            None => flatten(case, &mut solution_names),
+        };
+        full.extend(flat);
+    }
+    solution_names.sort();
+    solution_names.dedup();
+    full.sort_by_key(|a| a.span.start);
+    (full, solution_names)
+}
+
+/// The tests an assert the depth guard skipped belongs to.
+fn deep_assert_owners(
+    stage: Stage,
+    body: &[Stmt],
+    cases: &[collect::Case],
+    deep: &guard::TooDeep,
+) -> Vec<String> {
+    let at = TextSize::new(deep.start as u32);
+    match stage {
+        Stage::Full => cases
+            .iter()
+            .filter(|c| c.func.range.contains(at))
+            .map(|c| c.id.clone())
+            .collect(),
+        _ => enclosing_function(body, at, "").into_iter().collect(),
+    }
+}
+
+/// An assert the depth guard skipped, reported as dropped for `test`.
+fn too_deep_assert(
+    source: &str,
+    map: &SourceMap,
+    deep: &guard::TooDeep,
+    test: String,
+) -> crate::model::Assertion {
+    let at = TextSize::new(deep.start as u32);
+    let range = TextRange::new(at, TextSize::new(deep.end as u32));
+    let (line, column) = map.line_column(at);
+    crate::model::Assertion {
+        test,
+        line,
+        column,
+        source: source[deep.start..deep.end]
+            .lines()
+            .next()
+            .unwrap_or("")
+            .chars()
+            .take(80)
+            .collect(),
+        status: crate::model::Status::Dropped,
+        expr: None,
+        reason: Some(format!(
+            "it nests more than {} levels deep; the extractor skipped it to protect the page",
+            guard::MAX_DEPTH
+        )),
+        rule: Some(Rule::from(Evaluator::NestedTooDeep).reference()),
+        unresolved: Some(Vec::new()),
+        shapes: Vec::new(),
+        span: map.span(range),
+        origins: Vec::new(),
+        warning_filters: Vec::new(),
+    }
+}
+
+/// The qualified name (`Class::method`) of the function whose body holds `at`.
+fn enclosing_function(body: &[Stmt], at: TextSize, prefix: &str) -> Option<String> {
+    for stmt in body {
+        match stmt {
+            Stmt::FunctionDef(f) if f.range.contains(at) => {
+                let name = format!("{prefix}{}", f.name);
+                return enclosing_function(&f.body, at, &format!("{name}::")).or(Some(name));
+            }
+            Stmt::ClassDef(c) if c.range.contains(at) => {
+                return enclosing_function(&c.body, at, &format!("{prefix}{}::", c.name));
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+/// A kept expression CPython would refuse to compile (an assignment expression a helper brought
+/// into a comprehension's iterable) is dropped, saying so.
+fn refuse_uncompilable(a: &mut crate::model::Assertion) {
+    let Some(why) = a.expr.as_deref().and_then(crate::portable::compile_error) else {
+        return;
+    };
+    a.expr = None;
+    a.status = crate::model::Status::Dropped;
+    a.reason = Some(format!(
+        "once flattened it has {why}, which CPython refuses to compile"
+    ));
+    a.rule = Some(Rule::from(Evaluator::Uncompilable).reference());
+    a.unresolved = Some(Vec::new());
+}

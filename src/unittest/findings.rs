@@ -1,0 +1,181 @@
+//! Findings about unittest checks no entry stands for: in classes the file cannot tell are test
+//! cases, and in methods that are not tests.
+
+use ruff_python_ast::visitor::{self, Visitor};
+use ruff_python_ast::{Expr, Stmt};
+use ruff_text_size::{Ranged, TextRange};
+use rustc_hash::FxHashSet as HashSet;
+
+use super::classes::UnittestNames;
+use super::{nested_checks, testcase_classes};
+use crate::source::SourceMap;
+
+/// Classes that may be unittest test cases the file cannot tell: not named `Test*` (pytest's own
+/// class collection), not derived from unittest's `TestCase` through the file, with a base the file
+/// does not define (an import, an expression). If that base is a `TestCase`, pytest runs their
+/// `test*` methods; their checks are counted as not seen, with a finding.
+pub fn unknown_classes(body: &[Stmt], map: &SourceMap) -> Vec<crate::model::Finding> {
+    let known: HashSet<TextRange> = testcase_classes(body).iter().map(|c| c.range).collect();
+    let file_classes: HashSet<&str> = body
+        .iter()
+        .filter_map(|s| match s {
+            Stmt::ClassDef(c) => Some(c.name.as_str()),
+            _ => None,
+        })
+        .collect();
+    let names = UnittestNames::of(body);
+    let mut unknown: HashSet<&str> = HashSet::default();
+    let mut out = Vec::new();
+    for stmt in body {
+        let Stmt::ClassDef(c) = stmt else { continue };
+        if known.contains(&c.range) {
+            continue;
+        }
+        let Some(base) = c.bases().iter().find(|b| match b {
+            Expr::Name(n) => {
+                unknown.contains(n.id.as_str())
+                    || (n.id.as_str() != "object" && !file_classes.contains(n.id.as_str()))
+            }
+            other => !names.is_testcase(other),
+        }) else {
+            continue;
+        };
+        unknown.insert(c.name.as_str());
+        // pytest collects a `Test…` class either way, and its `assert` statements are entries
+        // (`collect`); its unittest checks (`self.assertEqual`) are not, whichever the base is.
+        let plain_asserts_seen = c.name.starts_with("Test");
+        let mut checks = 0u32;
+        for s in &c.body {
+            if let Stmt::FunctionDef(f) = s {
+                if f.name.starts_with("test") {
+                    let this = f
+                        .parameters
+                        .args
+                        .first()
+                        .map(|p| p.parameter.name.to_string())
+                        .unwrap_or_default();
+                    for stmt in &f.body {
+                        checks += nested_checks(stmt, &this).len() as u32;
+                        if !plain_asserts_seen {
+                            checks += count_asserts(stmt);
+                        }
+                    }
+                }
+            }
+        }
+        if checks == 0 {
+            continue;
+        }
+        out.push(crate::model::Finding {
+            shape: crate::shape::Shape::HelperAssertion,
+            rule: Some(crate::rules::Rule::from(crate::rules::Findings::UnknownTestCaseBase).reference()),
+            line: map.line(c.range.start()),
+            message: if plain_asserts_seen {
+                format!(
+                    "`{}` derives from `{}`, which the file does not define: pytest runs its `test*` methods, and their {checks} unittest check{} (`self.assert…`) are no entry of this extraction",
+                    c.name,
+                    map.snippet(base.range()),
+                    if checks == 1 { "" } else { "s" }
+                )
+            } else {
+                format!(
+                    "`{}` derives from `{}`, which the file does not define: if that is a `unittest.TestCase`, pytest runs the class's `test*` methods and their {checks} check{}, which this extraction does not see",
+                    c.name,
+                    map.snippet(base.range()),
+                    if checks == 1 { "" } else { "s" }
+                )
+            },
+            unseen: checks,
+        });
+    }
+    out
+}
+
+/// How many `assert` statements a statement holds (nested ones too, not in nested functions).
+fn count_asserts(stmt: &Stmt) -> u32 {
+    struct Count(u32);
+    impl<'a> Visitor<'a> for Count {
+        fn visit_stmt(&mut self, stmt: &'a Stmt) {
+            match stmt {
+                Stmt::FunctionDef(_) | Stmt::ClassDef(_) => {}
+                Stmt::Assert(_) => self.0 += 1,
+                _ => visitor::walk_stmt(self, stmt),
+            }
+        }
+    }
+    let mut count = Count(0);
+    count.visit_stmt(stmt);
+    count.0
+}
+
+/// The unittest checks (`self.assertEqual(…)`) in methods of the file's test cases that are not
+/// tests (helpers, `setUp` that cannot be replayed is the test's own reason): pytest makes them only
+/// as part of a test that calls the method, and none is an entry. `read`: the names and attributes
+/// the module reads; a method none reads is never called, and its checks are never made.
+pub fn helper_method_findings(
+    body: &[Stmt],
+    map: &SourceMap,
+    read: &HashSet<&str>,
+) -> Vec<crate::model::Finding> {
+    let mut out = Vec::new();
+    for c in testcase_classes(body) {
+        for stmt in &c.body {
+            let Stmt::FunctionDef(f) = stmt else { continue };
+            if f.name.starts_with("test") || f.name.as_str() == "setUp" {
+                continue;
+            }
+            let Some(this) = f
+                .parameters
+                .args
+                .first()
+                .map(|p| p.parameter.name.to_string())
+            else {
+                continue;
+            };
+            let checks: usize = f.body.iter().map(|s| nested_checks(s, &this).len()).sum();
+            if checks == 0 {
+                continue;
+            }
+            // unittest runs these itself around each test (pytest's unittest plugin calls them).
+            let around = matches!(
+                f.name.as_str(),
+                "tearDown" | "setUpClass" | "tearDownClass" | "asyncSetUp" | "asyncTearDown"
+            );
+            let reached = around || read.contains(f.name.as_str());
+            let rule = if around {
+                crate::rules::Findings::AssertInSetupOrTeardown
+            } else if reached {
+                crate::rules::Findings::UnittestHelperMethodChecks
+            } else {
+                crate::rules::Findings::UnittestHelperMethodUncalled
+            };
+            out.push(crate::model::Finding {
+                shape: crate::shape::Shape::HelperAssertion,
+                rule: Some(crate::rules::Rule::from(rule).reference()),
+                line: map.line(f.range.start()),
+                message: if around {
+                    format!(
+                        "`{}.{}` makes {checks} unittest check{} (`{this}.assert…`): unittest runs it itself around the class's tests, and this extraction does not see them",
+                        c.name,
+                        f.name,
+                        if checks == 1 { "" } else { "s" }
+                    )
+                } else if reached {
+                    format!(
+                        "`{}.{}` makes {checks} unittest check{} (`{this}.assert…`): pytest makes them as part of a test that calls it, and no call of it is extracted here, so this extraction does not see them",
+                        c.name,
+                        f.name,
+                        if checks == 1 { "" } else { "s" }
+                    )
+                } else {
+                    format!(
+                        "`{}.{}` makes unittest checks, and nothing in the file calls it: pytest never makes them",
+                        c.name, f.name
+                    )
+                },
+                unseen: if reached { checks as u32 } else { 0 },
+            });
+        }
+    }
+    out
+}
