@@ -290,16 +290,35 @@ fn first_lines(bytes: &[u8]) -> (&[u8], &[u8]) {
     (&bytes[..one], &bytes[one..two])
 }
 
+/// Whether a file whose first bytes are `head` is read as UTF-8 (no declaration, or one that names
+/// UTF-8; a UTF-8 byte-order mark or not): then its text is exactly what a UTF-8 decoder gives
+/// without the mark, and [`decode`] only adds Python's words for a malformed byte. `head` must hold
+/// the file's first two lines whole (or the whole file): the declaration is on one of them. A
+/// caller with a large file (the page) decodes such a file with its own streaming decoder and calls
+/// [`decode`] for the rest, or for the error.
+pub fn reads_as_utf8(head: &[u8]) -> bool {
+    let body = head.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(head);
+    match declared(body) {
+        None => true,
+        Some((_, name)) => matches!(codec(&name), Some((Codec::Utf8, _))),
+    }
+}
+
+/// The encoding declaration of a file (without its BOM), with its line (1 or 2).
+fn declared(body: &[u8]) -> Option<(u32, String)> {
+    let (one, two) = first_lines(body);
+    declaration(one)
+        .map(|n| (1, n))
+        .or_else(|| blank_or_comment(one).then(|| declaration(two).map(|n| (2, n)))?)
+}
+
 /// The file's text, read as Python reads it; the error says why Python would refuse it.
 pub fn decode(bytes: &[u8], other: &dyn Decoder) -> Result<String, EncodingError> {
     let (bom, body) = match bytes.strip_prefix(b"\xEF\xBB\xBF") {
         Some(rest) => (true, rest),
         None => (false, bytes),
     };
-    let (one, two) = first_lines(body);
-    let declared = declaration(one)
-        .map(|n| (1, n))
-        .or_else(|| blank_or_comment(one).then(|| declaration(two).map(|n| (2, n)))?);
+    let declared = declared(body);
     let (codec, line, name) = match &declared {
         None => (Codec::Utf8, 0, "utf-8".to_string()),
         Some((line, name)) => match codec(name) {
@@ -416,6 +435,34 @@ mod tests {
                 .starts_with("Non-UTF-8 code starting with '\\xe9'"),
             "{err}"
         );
+    }
+
+    #[test]
+    fn reads_as_utf8_exactly_when_decode_is_a_utf8_decoder() {
+        let files: [&[u8]; 9] = [
+            b"x = 1\n",
+            b"\xEF\xBB\xBFx = 1\n",
+            b"# -*- coding: utf-8 -*-\nx = '\xc3\xa9'\n",
+            b"#!/usr/bin/env python\n# coding=UTF_8\nx = 1\n",
+            b"# coding: latin-1\nx = '\xe9'\n",
+            b"\n# vim: set fileencoding=cp1252 :\nx = '\x80'\n",
+            b"\xEF\xBB\xBF# coding: latin-1\nx = 1\n",
+            b"# coding: no-such-codec\nx = 1\n",
+            b"x = 1\n# coding: latin-1\n",
+        ];
+        for bytes in files {
+            let body = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+            let as_utf8 = std::str::from_utf8(body).ok().map(str::to_string);
+            let decoded = read(bytes).ok();
+            assert_eq!(
+                reads_as_utf8(bytes),
+                decoded.is_some() && decoded == as_utf8,
+                "{:?}",
+                String::from_utf8_lossy(bytes)
+            );
+        }
+        // A declaration on line 2 is seen only when `head` holds line 2.
+        assert!(!reads_as_utf8(b"#!python\n# coding: latin-1\n"));
     }
 
     #[test]

@@ -50,6 +50,7 @@
 //   synthTestFile(lines) -> string    a pytest file of at least `lines` lines, the same text as the
 //                                     library's bench_explorer::synth::test_file (src/synth.rs)
 //   heavyInput(name) -> string        issue 11's large inputs ("10mb", "50k", "pairs", "pairs100", "binary", "deep")
+//   heavyBytes() -> Buffer            the "binary" input's bytes (random, fixed seed)
 //
 // Leptos updates the DOM asynchronously: wait for text/attributes (Playwright's expect-like polling
 // via waitForFunction / locator.waitFor), never for a fixed time.
@@ -330,13 +331,8 @@ export function heavyInput(name) {
       for (let i = 0; i < 100; i++) lines.push(`    c.put(${i}, ${i})`, `    assert c.get(${i}) == ${i}`);
       return lines.join("\n") + "\n";
     }
-    case "binary": {
-      let seed = 11;
-      const rnd = () => ((seed = (seed * 1103515245 + 12345) >>> 0) >>> 16) & 0xff;
-      const bin = new Uint8Array(300_000);
-      for (let i = 0; i < bin.length; i++) bin[i] = rnd();
-      return new TextDecoder("utf-8").decode(bin);
-    }
+    case "binary":
+      return new TextDecoder("utf-8").decode(heavyBytes());
     case "deep":
       return `def test_deep():\n    assert ${"(".repeat(50_000)}1${")".repeat(50_000)} == 1\n`;
     case "10mb": {
@@ -348,6 +344,15 @@ export function heavyInput(name) {
     default:
       throw new Error(`heavyInput: unknown input ${name}`);
   }
+}
+
+/** The "binary" input's bytes: 300 KB of random bytes from a fixed seed (a Buffer). */
+export function heavyBytes() {
+  let seed = 11;
+  const rnd = () => ((seed = (seed * 1103515245 + 12345) >>> 0) >>> 16) & 0xff;
+  const bin = Buffer.alloc(300_000);
+  for (let i = 0; i < bin.length; i++) bin[i] = rnd();
+  return bin;
 }
 
 /** JavaScript twin of `bench_explorer::synth::test_file` (src/synth.rs): the same text, byte for byte. */

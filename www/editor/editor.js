@@ -419,6 +419,9 @@ const linkGutter = gutter({
 
 // ---- editors --------------------------------------------------------------------------------
 
+// The newest large paste (`extensions`, paste): a newer one replaces one still being split.
+let pasteGeneration = 0;
+
 function extensions(opts, doc = Text.empty) {
   const exts = [
     lineNumbers(),
@@ -471,6 +474,18 @@ function extensions(opts, doc = Text.empty) {
   exts.push(
     EditorView.domEventHandlers({
       drop: (event) => (event.dataTransfer && event.dataTransfer.files && event.dataTransfer.files.length > 0 ? true : false),
+      // A large paste is split into lines a slice at a time, then inserted as one edit (CodeMirror
+      // would split it in the paste's own task: 10 MB was a long task).
+      paste: (event, view) => {
+        const text = event.clipboardData ? event.clipboardData.getData("text/plain") : "";
+        if (text.length <= SLICE_CHARS || view.state.readOnly) return false;
+        event.preventDefault();
+        const generation = (pasteGeneration += 1);
+        buildText([text], () => generation === pasteGeneration, (doc) =>
+          view.dispatch(view.state.replaceSelection(doc), { userEvent: "input.paste", scrollIntoView: true }),
+        );
+        return true;
+      },
     }),
   );
   return exts;
@@ -493,6 +508,56 @@ function shadowMount(host) {
 const SLICE_CHARS = 512 * 1024;
 const SLICE_MS = 8;
 const LINE_BREAKS = /\r\n?|\n/;
+
+// Builds a document from `parts` (strings to be joined), a slice of about SLICE_MS at a time (for
+// 10 MB, one split was a long task; joining the parts here spares a 10 MB string flattened at
+// once), then calls `done(doc)`: at once for a small text, else in a later task, unless `live()`
+// has turned false meanwhile (a newer text replaced this one).
+function buildText(parts, live, done) {
+  if (parts.length === 1 && parts[0].length <= SLICE_CHARS) return done(Text.of(parts[0].split(LINE_BREAKS)));
+  let doc = null;
+  let part = 0;
+  let at = 0;
+  // The end of the previous part after its last line feed, which goes with the next part (so that
+  // a \r\n pair is never split).
+  let carry = "";
+  const step = () => {
+    if (!live()) return;
+    const t0 = performance.now();
+    while (part < parts.length && performance.now() - t0 < SLICE_MS) {
+      const s = parts[part];
+      const last = part === parts.length - 1;
+      let end = Math.min(s.length, at + SLICE_CHARS);
+      // Cut after a line feed, so that no line (nor a \r\n pair) is split.
+      if (end < s.length) {
+        const nl = s.indexOf("\n", end);
+        end = nl < 0 ? s.length : nl + 1;
+      }
+      let piece;
+      if (end === s.length && !last) {
+        const nl = s.lastIndexOf("\n");
+        const cut = nl < at ? at : nl + 1;
+        piece = carry + s.slice(at, cut);
+        carry = s.slice(cut);
+      } else {
+        piece = carry + s.slice(at, end);
+        carry = "";
+      }
+      if (piece.length) {
+        const lines = Text.of(piece.split(LINE_BREAKS));
+        doc = doc ? doc.append(lines) : lines;
+      }
+      at = end;
+      if (at >= s.length) {
+        part++;
+        at = 0;
+      }
+    }
+    if (part < parts.length) setTimeout(step, 0);
+    else done(doc || Text.empty);
+  };
+  step();
+}
 
 function sameDiagnostics(state, diags) {
   let i = 0;
@@ -572,31 +637,12 @@ class Editor {
     return editorMode(this.view);
   }
   // Replace the document. `fresh`: start a new undo history (another file); otherwise one undoable edit.
-  // A large text is split into lines a slice at a time (for 10 MB, one split was a long task) and
-  // then set at once; a newer setDoc drops a pending one.
+  // `text` is a string, or an array of strings to be joined (a file decoded a part at a time). A
+  // large text is split into lines a slice at a time (`buildText`) and then set at once; a newer
+  // setDoc drops a pending one.
   setDoc(text, fresh) {
     const generation = (this.docGeneration = (this.docGeneration || 0) + 1);
-    if (text.length <= SLICE_CHARS) return this.applyDoc(Text.of(text.split(LINE_BREAKS)), fresh);
-    let doc = null;
-    let at = 0;
-    const step = () => {
-      if (generation !== this.docGeneration) return;
-      const t0 = performance.now();
-      while (at < text.length && performance.now() - t0 < SLICE_MS) {
-        let end = Math.min(text.length, at + SLICE_CHARS);
-        // Cut after a line feed, so that no line (nor a \r\n pair) is split.
-        if (end < text.length) {
-          const nl = text.indexOf("\n", end);
-          end = nl < 0 ? text.length : nl + 1;
-        }
-        const part = Text.of(text.slice(at, end).split(LINE_BREAKS));
-        doc = doc ? doc.append(part) : part;
-        at = end;
-      }
-      if (at < text.length) setTimeout(step, 0);
-      else this.applyDoc(doc, fresh);
-    };
-    step();
+    buildText(typeof text === "string" ? [text] : text, () => generation === this.docGeneration, (doc) => this.applyDoc(doc, fresh));
   }
   applyDoc(doc, fresh) {
     if (fresh) {

@@ -561,6 +561,40 @@ pub fn load_text(
     problem: Option<&'static str>,
     origin: SourceOrigin,
 ) {
+    let modified = problem
+        .and_then(bench::find)
+        .is_some_and(|p| p.test != text);
+    prepare_load(app, name, problem, origin, modified);
+    js::with_editor(|e| e.set_doc(text, true));
+}
+
+/// [`load_text`] for a JavaScript string, or an array of strings to be joined (a file opened from
+/// disk), which is not copied into the wasm unless it may be a bench problem's text.
+pub fn load_js_text(
+    app: AppState,
+    name: &str,
+    text: &JsValue,
+    problem: Option<&'static str>,
+    origin: SourceOrigin,
+) {
+    let modified = problem.and_then(bench::find).is_some_and(|p| {
+        let joined: js_sys::JsString = match text.dyn_ref::<js_sys::Array>() {
+            Some(parts) => parts.join(""),
+            None => text.clone().unchecked_into(),
+        };
+        joined.length() as usize != p.test.encode_utf16().count() || joined != p.test
+    });
+    prepare_load(app, name, problem, origin, modified);
+    js::with_editor(|e| e.set_doc_js(text, true));
+}
+
+fn prepare_load(
+    app: AppState,
+    name: &str,
+    problem: Option<&'static str>,
+    origin: SourceOrigin,
+    modified: bool,
+) {
     app.problem.set(problem);
     app.file_name.set(if name.trim().is_empty() {
         "test_scratch.py".to_string()
@@ -568,13 +602,8 @@ pub fn load_text(
         name.to_string()
     });
     app.origin.set(origin);
-    app.modified.set(
-        problem
-            .and_then(bench::find)
-            .is_some_and(|p| p.test != text),
-    );
+    app.modified.set(modified);
     app.selected.set(None);
-    js::with_editor(|e| e.set_doc(text, true));
 }
 
 /// Show a short message for a few seconds.

@@ -9,6 +9,25 @@ use wasm_bindgen::prelude::*;
 
 #[wasm_bindgen]
 extern "C" {
+    /// The browser's `TextDecoder`, bound so that `decode` returns a JavaScript string: a large
+    /// file's text is decoded a part at a time and handed to the editor without ever being copied
+    /// into the wasm (`ui::source`).
+    #[wasm_bindgen(js_name = TextDecoder)]
+    pub type PartDecoder;
+    #[wasm_bindgen(constructor, js_class = TextDecoder, catch)]
+    pub fn new(label: &str, options: &JsValue) -> Result<PartDecoder, JsValue>;
+    /// Decodes one part; `options` is `{stream: true}` for every part but the last. Throws (with
+    /// `fatal: true`) on a malformed sequence.
+    #[wasm_bindgen(method, catch, js_class = TextDecoder, js_name = decode)]
+    pub fn decode_part(
+        this: &PartDecoder,
+        part: &js_sys::Uint8Array,
+        options: &JsValue,
+    ) -> Result<js_sys::JsString, JsValue>;
+}
+
+#[wasm_bindgen]
+extern "C" {
     /// One CodeMirror editor (`Editor` in editor.js).
     pub type EditorHandle;
 
@@ -22,6 +41,10 @@ extern "C" {
     pub fn doc_length(this: &EditorHandle) -> u32;
     #[wasm_bindgen(method, js_name = setDoc)]
     pub fn set_doc(this: &EditorHandle, text: &str, fresh: bool);
+    /// [`EditorHandle::set_doc`] with a JavaScript string or an array of strings to be joined,
+    /// never copied into the wasm (a file opened from disk: `ui::source`).
+    #[wasm_bindgen(method, js_name = setDoc)]
+    pub fn set_doc_js(this: &EditorHandle, text: &JsValue, fresh: bool);
     #[wasm_bindgen(method, js_name = setDiagnostics)]
     pub fn set_diagnostics(this: &EditorHandle, list: &JsValue);
     #[wasm_bindgen(method, js_name = setLinks)]

@@ -197,6 +197,17 @@ fn StatusBar() -> impl IntoView {
     }
 }
 
+thread_local! {
+    /// The newest file being read: a file opened while another is still being decoded replaces it.
+    static OPENING: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
+/// A file is decoded in parts of this many bytes (a few milliseconds each)...
+const PART_BYTES: u32 = 1 << 20;
+/// ...as many as fit in a task of about this many milliseconds: no task of the page runs long,
+/// whatever the size of the file (issue 28).
+const SLICE_MS: f64 = 8.0;
+
 fn read_file(app: AppState, file: web_sys::File) {
     if file.size() > MAX_FILE_BYTES {
         engine::toast(
@@ -212,35 +223,151 @@ fn read_file(app: AppState, file: web_sys::File) {
     let Ok(reader) = web_sys::FileReader::new() else {
         return;
     };
+    let generation = OPENING.with(|g| {
+        g.set(g.get() + 1);
+        g.get()
+    });
     let name = file.name();
     let r2 = reader.clone();
     let onload = Closure::once_into_js(move || {
         let Some(buffer) = r2.result().ok() else {
             return;
         };
-        let bytes = js_sys::Uint8Array::new(&buffer).to_vec();
-        // Read as Python reads it (PEP 263); what Python would refuse is still shown, and said.
-        let (text, refused) = match bench_explorer::encoding::decode(&bytes, &BrowserDecoder) {
-            Ok(text) => (text, None),
-            Err(e) => (String::from_utf8_lossy(&bytes).into_owned(), Some(e)),
-        };
-        let problem = bench::problems()
-            .iter()
-            .find(|p| p.test_name == name)
-            .map(|p| p.slug);
-        engine::load_text(app, &name, &text, problem, SourceOrigin::File);
-        engine::toast(
-            app,
-            match refused {
-                None => format!("Opened {name}"),
-                Some(e) => {
-                    format!("Opened {name}, which Python would not read ({e}); shown as UTF-8")
-                }
-            },
-        );
+        let bytes = js_sys::Uint8Array::new(&buffer);
+        // Read as Python reads it (PEP 263). A file read as UTF-8 (nearly all) is decoded by the
+        // browser a part per task and never copied into the wasm; any other is decoded here, whole.
+        if bench_explorer::encoding::reads_as_utf8(&first_two_lines(&bytes)) {
+            decode_in_parts(app, name, bytes, generation, None);
+        } else {
+            match bench_explorer::encoding::decode(&bytes.to_vec(), &BrowserDecoder) {
+                Ok(text) => opened(app, &name, &js_sys::JsString::from(text).into(), None),
+                Err(e) => decode_in_parts(app, name, bytes, generation, Some(e)),
+            }
+        }
     });
     reader.set_onload(Some(onload.unchecked_ref()));
     let _ = reader.read_as_array_buffer(&file);
+}
+
+/// The file's first two lines whole (or the whole file), where an encoding declaration may be.
+fn first_two_lines(bytes: &js_sys::Uint8Array) -> Vec<u8> {
+    let len = bytes.length();
+    let mut take = len.min(4096);
+    loop {
+        let head = bytes.subarray(0, take).to_vec();
+        if take == len || head.iter().filter(|&&b| b == b'\n').count() >= 2 {
+            return head;
+        }
+        take = len.min(take.saturating_mul(4));
+    }
+}
+
+/// A file being decoded: the bytes, how far, the text so far.
+struct Decoding {
+    app: AppState,
+    name: String,
+    bytes: js_sys::Uint8Array,
+    generation: u64,
+    decoder: js::PartDecoder,
+    at: u32,
+    /// The text decoded so far, a string per part (joined by the editor: one 10 MB string made at
+    /// once would be a long task).
+    parts: js_sys::Array,
+    refused: Option<bench_explorer::encoding::EncodingError>,
+}
+
+/// Decodes `bytes` as UTF-8 a part at a time, each slice of parts in a task of its own, then puts
+/// the text in the editor. With `refused` (Python would not read the file), the text is shown with
+/// each malformed sequence replaced, and the message says why. A strict decode that meets a
+/// malformed sequence asks [`bench_explorer::encoding::decode`] for Python's words, and starts
+/// again so.
+fn decode_in_parts(
+    app: AppState,
+    name: String,
+    bytes: js_sys::Uint8Array,
+    generation: u64,
+    refused: Option<bench_explorer::encoding::EncodingError>,
+) {
+    let options = js_sys::Object::new();
+    let _ = js_sys::Reflect::set(&options, &"fatal".into(), &refused.is_none().into());
+    let Ok(decoder) = js::PartDecoder::new("utf-8", &options) else {
+        return;
+    };
+    decode_slice(Decoding {
+        app,
+        name,
+        bytes,
+        generation,
+        decoder,
+        at: 0,
+        parts: js_sys::Array::new(),
+        refused,
+    });
+}
+
+fn decode_slice(mut d: Decoding) {
+    if OPENING.with(|g| g.get()) != d.generation {
+        return;
+    }
+    let len = d.bytes.length();
+    let stream = js_sys::Object::new();
+    let _ = js_sys::Reflect::set(&stream, &"stream".into(), &true.into());
+    let t0 = js::now_ms();
+    while d.at < len && js::now_ms() - t0 < SLICE_MS {
+        let end = len.min(d.at.saturating_add(PART_BYTES));
+        let options: JsValue = if end < len {
+            stream.clone().into()
+        } else {
+            js_sys::Object::new().into()
+        };
+        match d
+            .decoder
+            .decode_part(&d.bytes.subarray(d.at, end), &options)
+        {
+            Ok(part) => {
+                d.parts.push(&part);
+            }
+            Err(_) => {
+                match bench_explorer::encoding::decode(&d.bytes.to_vec(), &BrowserDecoder) {
+                    Ok(text) => opened(d.app, &d.name, &js_sys::JsString::from(text).into(), None),
+                    Err(e) => set_timeout(
+                        move || decode_in_parts(d.app, d.name, d.bytes, d.generation, Some(e)),
+                        std::time::Duration::ZERO,
+                    ),
+                }
+                return;
+            }
+        }
+        d.at = end;
+    }
+    if d.at < len {
+        set_timeout(move || decode_slice(d), std::time::Duration::ZERO);
+    } else {
+        opened(d.app, &d.name, &d.parts.into(), d.refused);
+    }
+}
+
+/// The text of a file opened: into the editor, and a word of what happened.
+fn opened(
+    app: AppState,
+    name: &str,
+    text: &JsValue,
+    refused: Option<bench_explorer::encoding::EncodingError>,
+) {
+    let problem = bench::problems()
+        .iter()
+        .find(|p| p.test_name == name)
+        .map(|p| p.slug);
+    engine::load_js_text(app, name, text, problem, SourceOrigin::File);
+    engine::toast(
+        app,
+        match refused {
+            None => format!("Opened {name}"),
+            Some(e) => {
+                format!("Opened {name}, which Python would not read ({e}); shown as UTF-8")
+            }
+        },
+    );
 }
 
 /// The browser's own decoders for the encodings the library leaves to the caller (no encoding
