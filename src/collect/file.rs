@@ -1,0 +1,159 @@
+//! The file as a whole: [`collect`], the entry point (the module's marks and fixtures, then its
+//! body), `__test__ = False` at module level, and what makes pytest run no test of the file as
+//! written (a test that is a generator, `pytest_plugins`).
+
+use rustc_hash::FxHashSet as HashSet;
+
+use ruff_python_ast::visitor::Visitor;
+use ruff_python_ast::{self as ast, Expr, Stmt};
+use ruff_text_size::Ranged;
+
+use crate::module::ModuleScope;
+use crate::names;
+use crate::pytest::ids;
+use crate::pytest::value::{Evaluator, Place};
+use crate::rules::{Collection, Reason};
+use crate::source::SourceMap;
+
+use super::body::Within;
+use super::fixtures::Fixtures;
+use super::marks::{pytestmark, Mark};
+use super::{kept, Case, Collector, Unlisted};
+
+/// Every test case of the module, in source order, and the tests whose ids cannot be known.
+pub fn collect<'a>(
+    body: &'a [Stmt],
+    scope: &ModuleScope<'a>,
+    map: &SourceMap,
+    long_str: &ids::LongStrIds,
+) -> (Vec<Case<'a>>, Vec<Unlisted<'a>>) {
+    let module_marks: Vec<Mark<'a>> = pytestmark(body)
+        .into_iter()
+        .map(|expr| Mark {
+            expr,
+            place: Place::module(),
+            own: false,
+        })
+        .collect();
+    let fixtures = Fixtures::of(body, scope, None, None);
+    let mut c = Collector {
+        scope,
+        map,
+        eval: Evaluator {
+            scope,
+            module: body,
+            imports: Default::default(),
+        },
+        cases: Vec::new(),
+        unlisted: Vec::new(),
+        class_fixtures: Vec::new(),
+        exclude: HashSet::default(),
+        unittest_classes: crate::unittest::testcase_classes(body)
+            .iter()
+            .map(|c| c.range)
+            .collect(),
+        reorder: None,
+        long_str: long_str.clone(),
+    };
+    // `__test__ = False` at module level: pytest collects nothing from the file.
+    if assigns_false_test(body) {
+        return (Vec::new(), Vec::new());
+    }
+    let generate = module_def(body, "pytest_generate_tests").map(|f| map.line(f.range.start()));
+    c.collect_in(Within {
+        body,
+        prefix: "",
+        marks: &module_marks,
+        setup: &[],
+        fixtures: &fixtures,
+        generate,
+    });
+    if let Some(why) = &c.reorder {
+        for case in &mut c.cases {
+            if let Some((name, value)) = case
+                .params
+                .iter()
+                .find(|(_, v)| !names::is_immutable_literal(v))
+            {
+                case.not_run.get_or_insert_with(|| {
+                    kept(Collection::ParamObjectReordered.because(format!(
+                        "`{name}` is the object `{}` (line {}) that pytest may hand another test first: {why}",
+                        map.snippet(value.range()),
+                        map.line(value.range().start())
+                    )))
+                });
+            }
+        }
+    }
+    c.cases.extend(crate::unittest::cases(body, map));
+    if let Some(why) = file_blocker(body, &c.cases, map) {
+        for case in &mut c.cases {
+            case.not_run = Some(kept(why.clone()));
+        }
+    }
+    (c.cases, c.unlisted)
+}
+
+/// Whether a body assigns `__test__` a value other than `True` (pytest then skips what it names).
+fn assigns_false_test(body: &[Stmt]) -> bool {
+    body.iter().any(|s| {
+        matches!(s, Stmt::Assign(a)
+        if matches!(a.targets.as_slice(), [Expr::Name(n)] if n.id.as_str() == "__test__")
+            && !matches!(a.value.as_ref(), Expr::BooleanLiteral(b) if b.value))
+    })
+}
+
+/// What makes pytest run no test of the file as written, or every test under code the extractor
+/// does not see: a collected test that is a generator (pytest 9 refuses the whole file), or
+/// `pytest_plugins` in the test file (plugins whose hooks may skip, fail or change any test).
+fn file_blocker(body: &[Stmt], cases: &[Case], map: &SourceMap) -> Option<Reason> {
+    for stmt in body {
+        if let Stmt::Assign(a) = stmt {
+            if a.targets
+                .iter()
+                .any(|t| matches!(t, Expr::Name(n) if n.id.as_str() == "pytest_plugins"))
+            {
+                return Some(Collection::PluginsInTestFile.because(format!(
+                    "the test file loads plugins (`pytest_plugins`, line {}), whose hooks may skip, fail or change any test",
+                    map.line(stmt.range().start())
+                )));
+            }
+        }
+    }
+    cases.iter().find(|c| is_generator(c.func)).map(|c| {
+        Collection::TestIsGenerator.because(format!(
+            "the test `{}` (line {}) contains `yield`: pytest 9 refuses to collect the file (\"'yield' keyword is allowed in fixtures, but not in tests\")",
+            c.func.name,
+            map.line(c.func.range.start())
+        ))
+    })
+}
+
+/// Whether a function's own body (not a nested function, class or lambda) yields.
+fn is_generator(f: &ast::StmtFunctionDef) -> bool {
+    struct Finder(bool);
+    impl<'a> Visitor<'a> for Finder {
+        fn visit_stmt(&mut self, stmt: &'a Stmt) {
+            if !matches!(stmt, Stmt::FunctionDef(_) | Stmt::ClassDef(_)) {
+                ruff_python_ast::visitor::walk_stmt(self, stmt);
+            }
+        }
+        fn visit_expr(&mut self, expr: &'a Expr) {
+            match expr {
+                Expr::Yield(_) | Expr::YieldFrom(_) => self.0 = true,
+                Expr::Lambda(_) => {}
+                _ => ruff_python_ast::visitor::walk_expr(self, expr),
+            }
+        }
+    }
+    let mut finder = Finder(false);
+    ruff_python_ast::visitor::walk_body(&mut finder, &f.body);
+    finder.0
+}
+
+fn module_def<'a>(body: &'a [Stmt], name: &str) -> Option<&'a ast::StmtFunctionDef> {
+    body.iter().rev().find_map(|s| match s {
+        Stmt::FunctionDef(f) if f.name.as_str() == name => Some(f),
+        _ => None,
+    })
+}
