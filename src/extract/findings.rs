@@ -1,7 +1,8 @@
 //! The file's findings: what it shows about the measurement besides its entries (helper asserts,
 //! tests not listed, solution names the slug does not say, imports, dropped tests by shape).
 
-use crate::rules::{Findings, Rule};
+use crate::pytest::config::CollectedNames;
+use crate::rules::{Config as ConfigRules, Findings, Rule};
 use rustc_hash::FxHashSet as HashSet;
 use std::collections::BTreeMap;
 
@@ -132,6 +133,7 @@ pub(super) fn findings(
     helpers: &[(&ast::StmtAssert, String)],
     called: &HashSet<&str>,
     called_at_import: &HashSet<&str>,
+    config_names: Option<&CollectedNames>,
 ) -> Vec<Finding> {
     // A helper's assert that an entry stands for (a test calls the helper) is no finding.
     let entries: HashSet<u32> = extraction.assertions.iter().map(|a| a.span.start).collect();
@@ -141,15 +143,12 @@ pub(super) fn findings(
             extraction.stage != Stage::Full || !entries.contains(&a.range.start().to_u32())
         })
         .map(|(a, owner)| {
-            helper_finding(
-                extraction.stage,
-                scope,
-                map,
-                a,
-                owner,
+            let callers = Callers {
                 called,
                 called_at_import,
-            )
+                config_names,
+            };
+            helper_finding(extraction.stage, scope, map, a, owner, &callers)
         })
         .collect();
     out.extend(slug_mismatch_finding(extraction));
@@ -228,16 +227,43 @@ fn is_main_guard(test: &ast::Expr) -> bool {
 /// An assert outside any collected test (`owner`: where it is) that no entry stands for. What it
 /// says is true whether or not a test calls `owner`: pytest runs such an assert only as part of
 /// what calls it.
+/// What may call a function of the file: the names the file calls, those module-level code calls,
+/// and the names the configuration makes tests.
+struct Callers<'a> {
+    called: &'a HashSet<&'a str>,
+    called_at_import: &'a HashSet<&'a str>,
+    config_names: Option<&'a CollectedNames>,
+}
+
 fn helper_finding(
     stage: Stage,
     scope: &ModuleScope,
     map: &SourceMap,
     a: &ast::StmtAssert,
     owner: &str,
-    called: &HashSet<&str>,
-    called_at_import: &HashSet<&str>,
+    callers: &Callers,
 ) -> Finding {
+    let Callers {
+        called,
+        called_at_import,
+        config_names,
+    } = *callers;
     let line = map.line(a.range.start());
+    // A test only the configuration's names make one (the extractor collects by pytest's default
+    // names): pytest runs its checks, and no entry stands for them.
+    if let Some(names) = config_names.filter(|n| stage == Stage::Full && n.collects(owner)) {
+        return Finding {
+            shape: Shape::HelperAssertion,
+            rule: Some(Rule::from(ConfigRules::IniChangesCollection).reference()),
+            line,
+            message: format!(
+                "`{}` in `{owner}`, which pytest collects as a test under the configuration's `{}`: this extraction collects tests by pytest's default names, so it keeps no check of it",
+                map.snippet(a.range),
+                names.said
+            ),
+            unseen: 1,
+        };
+    }
     let last = owner.rsplit('.').next().unwrap_or(owner);
     // pytest (or unittest, through pytest) calls these itself, around the tests.
     let around = RUN_AROUND_TESTS.contains(&last);

@@ -262,7 +262,19 @@ fn extract_parsed(
             apply_warning_plan(&mut e, &warning_plan);
         }
         let at_import = called_at_import(body);
-        e.findings = findings(&e, &scope, &map, &helpers, &called, &at_import);
+        let config_names = options
+            .pytest_config
+            .as_ref()
+            .and_then(crate::pytest::config::CollectedNames::of);
+        e.findings = findings(
+            &e,
+            &scope,
+            &map,
+            &helpers,
+            &called,
+            &at_import,
+            config_names.as_ref(),
+        );
         if stage == Stage::Full {
             e.findings
                 .extend(unlisted.iter().map(|u| unlisted_finding(&map, u)));

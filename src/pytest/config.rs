@@ -303,6 +303,103 @@ fn other_option(key: &str, joined: &str) -> Option<Reason> {
     }
 }
 
+/// The names pytest collects as tests under the configuration's `python_functions` and
+/// `python_classes`, when either is not pytest's default (`None` when both are): the extractor
+/// collects by the default names, so a function only the configured names make a test is one whose
+/// checks pytest runs and no entry stands for.
+pub struct CollectedNames {
+    functions: Vec<String>,
+    classes: Vec<String>,
+    /// The option as written, for messages (`python_functions = test_* check_*`).
+    pub said: String,
+}
+
+impl CollectedNames {
+    pub fn of(config: &Config) -> Option<CollectedNames> {
+        let get = |key: &str, default: &str| -> Vec<String> {
+            config
+                .options
+                .iter()
+                .rev()
+                .find(|(k, _)| k == key)
+                .map(|(_, v)| v.join(" ").split_whitespace().map(str::to_string).collect())
+                .unwrap_or_else(|| vec![default.to_string()])
+        };
+        let functions = get("python_functions", "test");
+        let classes = get("python_classes", "Test");
+        let said: Vec<String> = [
+            ("python_functions", &functions),
+            ("python_classes", &classes),
+        ]
+        .into_iter()
+        .filter(|(key, words)| !is_default(key, &words.join(" ")))
+        .map(|(key, words)| format!("{key} = {}", words.join(" ")))
+        .collect();
+        (!said.is_empty()).then(|| CollectedNames {
+            functions,
+            classes,
+            said: said.join("`, `"),
+        })
+    }
+
+    /// Whether pytest collects a function of this dotted owner (`check_x`, `CheckY.check_x`) as a
+    /// test: a module-level function, or a method of a module-level class, whose names match.
+    pub fn collects(&self, owner: &str) -> bool {
+        match owner.split('.').collect::<Vec<_>>()[..] {
+            [function] => matches_prefix_or_glob(&self.functions, function),
+            [class, method] => {
+                matches_prefix_or_glob(&self.classes, class)
+                    && matches_prefix_or_glob(&self.functions, method)
+            }
+            _ => false,
+        }
+    }
+}
+
+/// pytest's `_matches_prefix_or_glob_option`: the name starts with one of the words, or matches
+/// one that holds a glob character (`fnmatch`).
+fn matches_prefix_or_glob(words: &[String], name: &str) -> bool {
+    words.iter().any(|w| {
+        name.starts_with(w.as_str())
+            || (w.contains(['*', '?', '[']) && fnmatch(w.as_bytes(), name.as_bytes()))
+    })
+}
+
+/// `fnmatch.fnmatch` on a POSIX system (case-sensitive): `*`, `?`, `[seq]`, `[!seq]`.
+fn fnmatch(pattern: &[u8], name: &[u8]) -> bool {
+    match pattern.split_first() {
+        None => name.is_empty(),
+        Some((b'*', rest)) => (0..=name.len()).any(|i| fnmatch(rest, &name[i..])),
+        Some((b'?', rest)) => !name.is_empty() && fnmatch(rest, &name[1..]),
+        Some((b'[', rest)) => {
+            let negate = rest.first() == Some(&b'!');
+            let body = if negate { &rest[1..] } else { rest };
+            // `]` first in the set is a member; no closing `]` makes `[` a plain character.
+            let close = body.iter().skip(1).position(|&b| b == b']').map(|i| i + 1);
+            match (close, name.split_first()) {
+                (None, Some((&c, tail))) => c == b'[' && fnmatch(rest, tail),
+                (None, None) | (Some(_), None) => false,
+                (Some(end), Some((&c, tail))) => {
+                    let set = &body[..end];
+                    let mut hit = false;
+                    let mut i = 0;
+                    while i < set.len() {
+                        if i + 2 < set.len() && set[i + 1] == b'-' {
+                            hit |= set[i] <= c && c <= set[i + 2];
+                            i += 3;
+                        } else {
+                            hit |= set[i] == c;
+                            i += 1;
+                        }
+                    }
+                    hit != negate && fnmatch(&body[end + 1..], tail)
+                }
+            }
+        }
+        Some((&p, rest)) => name.first() == Some(&p) && fnmatch(rest, &name[1..]),
+    }
+}
+
 /// pytest's boolean ini values: `true`, `yes`, `on`, `1`… (`strtobool`).
 fn is_true(value: &str) -> bool {
     matches!(
@@ -522,6 +619,36 @@ mod tests {
     }
 
     use super::*;
+
+    #[test]
+    fn names_collected_as_pytest_matches_them() {
+        assert!(CollectedNames::of(&config(&[("python_functions", &["test"])])).is_none());
+        let c = CollectedNames::of(&config(&[("python_functions", &["test_* check_*"])])).unwrap();
+        assert_eq!(c.said, "python_functions = test_* check_*");
+        assert!(c.collects("check_empty"));
+        assert!(c.collects("TestA.check_b"));
+        assert!(!c.collects("helper"));
+        assert!(
+            !c.collects("CheckA.check_b"),
+            "the class must match python_classes"
+        );
+        assert!(!c.collects("outer.inner.check_c"));
+        // A word without a glob character is a prefix; globs follow fnmatch.
+        let c = CollectedNames::of(&config(&[
+            ("python_functions", &["should"]),
+            ("python_classes", &["*Suite [AB]?"]),
+        ]))
+        .unwrap();
+        assert!(c.collects("should_add") && c.collects("shouldnt"));
+        assert!(
+            c.collects("MySuite.should_x")
+                && c.collects("Ax.should_x")
+                && c.collects("Bz.should_y")
+        );
+        assert!(!c.collects("Cx.should_x") && !c.collects("Suited.should_x"));
+        assert!(fnmatch(b"[!a]x", b"bx") && !fnmatch(b"[!a]x", b"ax"));
+        assert!(fnmatch(b"t[a-c]*", b"tb_1") && !fnmatch(b"t[a-c]*", b"td"));
+    }
 
     fn config(options: &[(&str, &[&str])]) -> Config {
         Config {
