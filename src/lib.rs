@@ -24,6 +24,7 @@ mod unseen;
 
 pub mod bench;
 pub mod mutants;
+pub mod runner;
 pub mod verdict;
 
 pub mod model;

@@ -12,7 +12,7 @@ use std::rc::Rc;
 use std::sync::Arc;
 use std::time::Duration;
 
-use bench_explorer::{extract, Stage};
+use bench_explorer::{extract, runner, Stage};
 use leptos::prelude::*;
 use wasm_bindgen::prelude::*;
 
@@ -297,11 +297,11 @@ pub fn run_file(app: AppState, rs: RunState) {
         }
         let wall = js::now_ms() - started;
         let (status, view) = match reply {
-            Reply::Result {
+            Reply::Result(runner::Reply {
                 evals,
                 pytest,
                 timings,
-            } => {
+            }) => {
                 let run = file_run(&extraction, &evals, pytest.as_ref(), timings);
                 (
                     RunStatus::Done,
@@ -496,11 +496,11 @@ fn bench_step(rs: RunState, plan: Rc<Vec<BenchJob>>, i: usize, limit: u32) {
     );
     python::run(rs.py, &req, limit, move |reply| {
         let (outcome, loop_ms, pytest_ms) = match reply {
-            Reply::Result {
+            Reply::Result(runner::Reply {
                 evals,
                 pytest,
                 timings,
-            } => {
+            }) => {
                 let mut pytest_ms = None;
                 let truth = match (truth, pytest) {
                     (Some(t), _) => t,

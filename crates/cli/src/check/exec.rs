@@ -10,6 +10,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use bench_explorer::model::{Binding, WarningFilter};
+use bench_explorer::runner::Reply;
 
 use super::sandbox::Sandbox;
 use crate::Fatal;
@@ -90,15 +91,44 @@ pub struct KeptExpr<'a> {
 }
 
 /// What came back: `ok` with runner.py's reply, or `timeout` / `crashed` with a sentence.
-#[derive(Deserialize)]
 pub struct Answer {
     pub status: String,
-    #[serde(default)]
     pub detail: Option<String>,
-    #[serde(default)]
-    pub reply: Option<Value>,
-    #[serde(default)]
+    pub reply: Option<Reply>,
     pub wall_ms: f64,
+}
+
+/// An answer as zygote.py writes it, its reply not read yet.
+#[derive(Deserialize)]
+struct Wire {
+    status: String,
+    #[serde(default)]
+    detail: Option<String>,
+    #[serde(default)]
+    reply: Option<Value>,
+    #[serde(default)]
+    wall_ms: f64,
+}
+
+impl From<Wire> for Answer {
+    /// A reply that is not runner.py's shape (the child runs the solution, which could alter
+    /// what it writes) is a crash, as the page takes an unreadable reply from its worker.
+    fn from(wire: Wire) -> Answer {
+        match wire.reply.map(serde_json::from_value::<Reply>).transpose() {
+            Ok(reply) => Answer {
+                status: wire.status,
+                detail: wire.detail,
+                reply,
+                wall_ms: wire.wall_ms,
+            },
+            Err(e) => Answer {
+                status: "crashed".into(),
+                detail: Some(format!("unreadable reply from the Python runner ({e})")),
+                reply: None,
+                wall_ms: wire.wall_ms,
+            },
+        }
+    }
 }
 
 /// A running fork server. Dropping it closes its input (it then exits) and reaps it.
@@ -173,7 +203,7 @@ impl Zygote {
         if self.stdout.read_line(&mut line)? == 0 {
             return Err(std::io::ErrorKind::UnexpectedEof.into());
         }
-        Ok(serde_json::from_str(&line)?)
+        Ok(serde_json::from_str::<Wire>(&line)?.into())
     }
 }
 
@@ -181,5 +211,33 @@ impl Drop for Zygote {
     fn drop(&mut self) {
         drop(self.stdin.take());
         let _ = self.child.wait();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn answer(line: &str) -> Answer {
+        serde_json::from_str::<Wire>(line).unwrap().into()
+    }
+
+    #[test]
+    fn answers_are_read_with_their_reply() {
+        let ok = answer(
+            r#"{"id": null, "wall_ms": 3.5, "status": "ok", "reply": {"evals": [{"id": 0, "outcome": "pass"}], "pytest": null, "timings": {"eval_ms": 1.0, "pytest_ms": 0.0}}}"#,
+        );
+        assert_eq!((ok.status.as_str(), ok.wall_ms), ("ok", 3.5));
+        assert_eq!(ok.reply.unwrap().evals.len(), 1);
+        let timeout = answer(
+            r#"{"id": null, "wall_ms": 5000.0, "status": "timeout", "detail": "killed after 5 s (wall-clock limit)"}"#,
+        );
+        assert_eq!(timeout.status, "timeout");
+        assert!(timeout.reply.is_none() && timeout.detail.is_some());
+        // Not runner.py's shape: a crash, with why.
+        let odd = answer(r#"{"wall_ms": 1.0, "status": "ok", "reply": {"evals": [{"id": "x"}]}}"#);
+        assert_eq!(odd.status, "crashed");
+        assert!(odd.reply.is_none());
+        assert!(odd.detail.unwrap().starts_with("unreadable reply"));
     }
 }

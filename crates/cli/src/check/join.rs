@@ -1,16 +1,16 @@
-//! Joining both views into one row per assertion, each with the library's verdict
-//! ([`bench_explorer::verdict`]). The only rule added here is the page's (crates/web's
-//! `run_results::Truth`): when pytest could not collect the file, or the pair never finished (killed
-//! at its limit, crashed), an assertion's test counts as a pytest *error*, so a broken solution is a
-//! solution bug, never a measurement bug blamed on the extractor.
+//! Both views of a pair as the CLI reports them: one row per assertion, each with the library's
+//! verdict. The reply is read and joined by the library ([`bench_explorer::runner`], the page's
+//! reader too), with its rule: when pytest could not collect the file, or the pair never finished
+//! (killed at its limit, crashed), an assertion's test counts as a pytest *error*, so a broken
+//! solution is a solution bug, never a measurement bug blamed on the extractor.
 
 use std::collections::BTreeMap;
 
 use bench_explorer::model::Status;
-use bench_explorer::verdict::{pytest_outcome_for, verdict, EvalOutcome, PytestOutcome, Verdict};
+use bench_explorer::runner;
+use bench_explorer::verdict::{EvalOutcome, PytestOutcome, Verdict};
 use bench_explorer::{Extraction, Shape};
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
 
 use super::exec::Answer;
 use super::sandbox::Mode;
@@ -77,72 +77,34 @@ pub struct PairResult {
     pub mutants: Option<Vec<super::mutants::MutantRun>>,
 }
 
-fn eval_outcome(word: Option<&str>) -> EvalOutcome {
-    match word {
-        Some("pass") => EvalOutcome::Pass,
-        Some("fail") => EvalOutcome::Fail,
-        _ => EvalOutcome::Error,
-    }
-}
-
-/// The rows of a pair from its answer. `answer` is `None`-like (timeout, crash) when no reply came.
+/// The rows of a pair from its answer: pytest's tests, its collection errors, and one row per
+/// assertion. A pair that did not finish (timeout, crash) has no reply: no test ran.
 pub fn join(extraction: &Extraction, answer: &Answer) -> (Vec<TestOutcome>, Vec<String>, Vec<Row>) {
     let reply = answer.reply.as_ref().filter(|_| answer.status == "ok");
-    let pytest = reply.and_then(|r| r.get("pytest")).filter(|p| !p.is_null());
+    let pytest = reply.and_then(|r| r.pytest.as_ref());
     let tests: Vec<TestOutcome> = pytest
-        .and_then(|p| p.get("tests"))
-        .and_then(Value::as_array)
-        .map(|tests| {
-            tests
+        .map(|p| {
+            p.tests
                 .iter()
                 .map(|t| TestOutcome {
-                    name: t["name"].as_str().unwrap_or("").to_string(),
-                    outcome: t["outcome"]
-                        .as_str()
-                        .and_then(PytestOutcome::parse)
-                        .unwrap_or(PytestOutcome::Error),
+                    name: t.name.clone(),
+                    outcome: t.outcome,
                 })
                 .collect()
         })
         .unwrap_or_default();
     let collection_errors: Vec<String> = pytest
-        .and_then(|p| p.get("collection_errors"))
-        .and_then(Value::as_array)
-        .map(|errs| {
-            errs.iter()
-                .map(|e| e["crash"].as_str().unwrap_or("").to_string())
-                .collect()
-        })
-        .unwrap_or_default();
-    // No test ran at all: the file was not collected, or the pair never finished.
-    let nothing_ran = reply.is_none() || !collection_errors.is_empty();
-    let outcomes: Vec<(String, PytestOutcome)> =
-        tests.iter().map(|t| (t.name.clone(), t.outcome)).collect();
-    let evals: BTreeMap<u64, &Value> = reply
-        .and_then(|r| r.get("evals"))
-        .and_then(Value::as_array)
-        .map(|evals| {
-            evals
+        .map(|p| {
+            p.collection_errors
                 .iter()
-                .filter_map(|e| Some((e["id"].as_u64()?, e)))
+                .map(|e| e.crash.clone())
                 .collect()
         })
         .unwrap_or_default();
-    let rows = extraction
-        .assertions
-        .iter()
-        .enumerate()
-        .map(|(i, a)| {
-            let pytest = match pytest_outcome_for(&a.test, &outcomes) {
-                PytestOutcome::NotATest if nothing_ran => PytestOutcome::Error,
-                o => o,
-            };
-            let ev = evals.get(&(i as u64));
-            let eval = match a.status {
-                Status::Dropped => None,
-                Status::Kept => Some(eval_outcome(ev.and_then(|e| e["outcome"].as_str()))),
-            };
-            let error = ev.and_then(|e| e["error"].as_str()).map(str::to_string);
+    let rows = runner::join(extraction, reply)
+        .into_iter()
+        .map(|c| {
+            let a = c.assertion;
             Row {
                 test: a.test.clone(),
                 line: a.line,
@@ -150,10 +112,10 @@ pub fn join(extraction: &Extraction, answer: &Answer) -> (Vec<TestOutcome>, Vec<
                 expr: a.expr.clone(),
                 source: a.source.clone(),
                 shapes: a.shapes.clone(),
-                eval,
-                error,
-                pytest,
-                verdict: verdict(a.status, eval, pytest),
+                eval: c.outcome,
+                error: c.error().map(str::to_string),
+                pytest: c.pytest,
+                verdict: c.verdict,
             }
         })
         .collect();
@@ -162,11 +124,7 @@ pub fn join(extraction: &Extraction, answer: &Answer) -> (Vec<TestOutcome>, Vec<
 
 /// Verdict counts of some rows.
 pub fn count(rows: &[Row]) -> BTreeMap<Verdict, usize> {
-    let mut counts = BTreeMap::new();
-    for r in rows {
-        *counts.entry(r.verdict).or_insert(0) += 1;
-    }
-    counts
+    runner::count(rows.iter().map(|r| r.verdict))
 }
 
 #[cfg(test)]
@@ -206,7 +164,7 @@ mod tests {
         let answer = Answer {
             status: "ok".into(),
             detail: None,
-            reply: Some(reply),
+            reply: Some(serde_json::from_value(reply).unwrap()),
             wall_ms: 1.0,
         };
         let (tests, _, rows) = join(&extraction(), &answer);
@@ -215,5 +173,36 @@ mod tests {
         assert_eq!(verdicts, [Verdict::Agree, Verdict::MeasurementBug]);
         assert_eq!(rows[1].error.as_deref(), Some("NameError: x"));
         assert_eq!(count(&rows)[&Verdict::Agree], 1);
+    }
+
+    #[test]
+    fn collection_errors_are_reported_and_their_tests_count_as_errors() {
+        let reply = serde_json::json!({
+            "evals": [{"id": 0, "outcome": "error", "error": "ImportError: f"},
+                      {"id": 1, "outcome": "error", "error": "ImportError: f"}],
+            "pytest": {"tests": [], "collection_errors": [{"nodeid": "test_x.py", "message": "…", "crash": "ImportError: f"}]},
+        });
+        let answer = Answer {
+            status: "ok".into(),
+            detail: None,
+            reply: Some(serde_json::from_value(reply).unwrap()),
+            wall_ms: 1.0,
+        };
+        let (tests, errors, rows) = join(&extraction(), &answer);
+        assert!(tests.is_empty());
+        assert_eq!(errors, ["ImportError: f"]);
+        assert!(rows
+            .iter()
+            .all(|r| r.pytest == PytestOutcome::Error && r.verdict == Verdict::SolutionBug));
+        // A reply that came with another status is not read: the pair never finished.
+        let late = Answer {
+            status: "timeout".into(),
+            ..answer
+        };
+        let (tests, errors, rows) = join(&extraction(), &late);
+        assert!(tests.is_empty() && errors.is_empty());
+        assert!(rows
+            .iter()
+            .all(|r| r.eval == Some(EvalOutcome::Error) && r.error.is_none()));
     }
 }

@@ -236,7 +236,7 @@ mod tests {
         Answer {
             status: status.into(),
             detail: None,
-            reply: Some(reply),
+            reply: serde_json::from_value(reply).unwrap(),
             wall_ms: 2.0,
         }
     }

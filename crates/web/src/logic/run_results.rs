@@ -4,18 +4,17 @@
 //! ([`bench_explorer::verdict`]). Also the whole-bench run: its plan and its totals in the form of
 //! the write-up's tables. Pure Rust over serde types, tested natively by `tests/web_logic.rs`.
 //!
-//! The verdict itself is never decided here: every row and every total goes through
-//! [`verdict`] and [`summarise`]. This module only prepares their inputs, with one addition the
-//! library cannot know about: when pytest could not collect the test file at all (the solution or
-//! the file does not import), no test of it ran, and an assertion's test counts as an *error* —
-//! not as "not a test", which would blame the extractor for a broken solution.
+//! Neither the reply's shape nor the verdict is decided here: the worker's result is the library's
+//! [`runner::Reply`] (the CLI reads the same), joined with the extraction by [`runner::checks`],
+//! with its rule for a file pytest could not collect (an assertion's test counts as an *error*,
+//! not as "not a test"). This module arranges the joined rows for the page.
 
 use std::collections::BTreeMap;
 
 use bench_explorer::model::{Binding, Extraction, Stage, Status, WarningFilter};
-use bench_explorer::verdict::{
-    pytest_outcome_for, summarise, verdict, EvalOutcome, PytestOutcome, RunSummary, Verdict,
-};
+use bench_explorer::runner;
+pub use bench_explorer::runner::{CollectionError, Eval, Pytest, PytestTest, Timings, Truth};
+use bench_explorer::verdict::{PytestOutcome, RunSummary, Verdict};
 use serde::{Deserialize, Serialize};
 
 use super::grouping::split_case;
@@ -158,12 +157,8 @@ pub fn request(
 #[derive(Clone, Debug, PartialEq, Deserialize)]
 #[serde(tag = "type", rename_all = "kebab-case")]
 pub enum Reply {
-    Result {
-        evals: Vec<Eval>,
-        pytest: Option<Pytest>,
-        #[serde(default)]
-        timings: Timings,
-    },
+    /// `runner.py`'s reply, which the worker sends with the envelope's fields.
+    Result(runner::Reply),
     Error {
         #[serde(default)]
         message: String,
@@ -189,126 +184,6 @@ impl Reply {
         serde_json::from_str(json).unwrap_or_else(|e| Reply::Failed {
             message: format!("unreadable reply from the Python worker ({e})"),
         })
-    }
-}
-
-/// The bench loop's result for one kept assertion.
-#[derive(Clone, Debug, PartialEq, Deserialize)]
-pub struct Eval {
-    pub id: usize,
-    pub outcome: EvalOutcome,
-    #[serde(default)]
-    pub error: Option<String>,
-    #[serde(default)]
-    pub traceback: Option<String>,
-    /// `solution` (executing the solution failed) or `assertion`.
-    #[serde(default)]
-    pub phase: Option<String>,
-    /// A short repr of the expression's value.
-    #[serde(default)]
-    pub value: Option<String>,
-    #[serde(default)]
-    pub output: String,
-    #[serde(default)]
-    pub duration_ms: f64,
-}
-
-#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
-pub struct Pytest {
-    #[serde(default)]
-    pub tests: Vec<PytestTest>,
-    #[serde(default)]
-    pub collection_errors: Vec<CollectionError>,
-    #[serde(default)]
-    pub exit_code: i64,
-    #[serde(default)]
-    pub output: String,
-}
-
-#[derive(Clone, Debug, PartialEq, Deserialize)]
-pub struct PytestTest {
-    pub nodeid: String,
-    /// The node id without its file part: the extractor's `test`.
-    pub name: String,
-    pub outcome: String,
-    #[serde(default)]
-    pub message: String,
-    #[serde(default)]
-    pub crash: String,
-    #[serde(default)]
-    pub line: Option<u32>,
-    #[serde(default)]
-    pub duration: f64,
-}
-
-#[derive(Clone, Debug, PartialEq, Deserialize)]
-pub struct CollectionError {
-    #[serde(default)]
-    pub nodeid: String,
-    #[serde(default)]
-    pub message: String,
-    #[serde(default)]
-    pub crash: String,
-}
-
-#[derive(Clone, Copy, Debug, Default, PartialEq, Deserialize)]
-pub struct Timings {
-    #[serde(default)]
-    pub eval_ms: f64,
-    #[serde(default)]
-    pub pytest_ms: f64,
-    #[serde(default)]
-    pub total_ms: f64,
-}
-
-// ------------------------------------------------------------------------------ ground truth
-
-/// pytest's outcomes for one run, as the verdict needs them.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Truth {
-    /// `(name, outcome)` per test node, names as the extraction contract writes them.
-    pub outcomes: Vec<(String, PytestOutcome)>,
-    /// pytest could not collect the file (an import error, a syntax error): no test ran.
-    pub collection_failed: bool,
-}
-
-impl Truth {
-    pub fn from_pytest(p: &Pytest) -> Truth {
-        Truth {
-            outcomes: p
-                .tests
-                .iter()
-                .map(|t| {
-                    (
-                        t.name.clone(),
-                        PytestOutcome::parse(&t.outcome).unwrap_or(PytestOutcome::Error),
-                    )
-                })
-                .collect(),
-            collection_failed: !p.collection_errors.is_empty(),
-        }
-    }
-
-    /// pytest's outcome for an assertion's `test` (see the module's note on collection errors).
-    pub fn outcome_for(&self, test: &str) -> PytestOutcome {
-        match pytest_outcome_for(test, &self.outcomes) {
-            PytestOutcome::NotATest if self.collection_failed => PytestOutcome::Error,
-            o => o,
-        }
-    }
-
-    /// The outcomes with an `error` entry for each test of `extraction` that never ran because
-    /// the file could not be collected: what [`summarise`] is given.
-    pub fn effective_outcomes(&self, extraction: &Extraction) -> Vec<(String, PytestOutcome)> {
-        let mut out = self.outcomes.clone();
-        if self.collection_failed {
-            for a in &extraction.assertions {
-                if pytest_outcome_for(&a.test, &out) == PytestOutcome::NotATest {
-                    out.push((a.test.clone(), PytestOutcome::Error));
-                }
-            }
-        }
-        out
     }
 }
 
@@ -383,17 +258,6 @@ impl FileRun {
     }
 }
 
-/// Pair each assertion with its loop outcome (by id = index).
-fn evals_by_index(extraction: &Extraction, evals: &[Eval]) -> Vec<Option<Eval>> {
-    let mut out: Vec<Option<Eval>> = vec![None; extraction.assertions.len()];
-    for e in evals {
-        if let Some(slot) = out.get_mut(e.id) {
-            *slot = Some(e.clone());
-        }
-    }
-    out
-}
-
 /// Both views of one run, matched assertion by assertion.
 pub fn file_run(
     extraction: &Extraction,
@@ -402,42 +266,40 @@ pub fn file_run(
     timings: Timings,
 ) -> FileRun {
     let truth = pytest.map(Truth::from_pytest).unwrap_or_default();
-    let by_index = evals_by_index(extraction, evals);
+    let checks = runner::checks(extraction, Some(evals), &truth);
     let crash_of = |test: &str| -> String {
         pytest
             .into_iter()
             .flat_map(|p| p.tests.iter())
             .find(|t| t.name == test || split_case(&t.name).0 == test)
-            .filter(|t| t.outcome != "passed")
+            .filter(|t| t.outcome != PytestOutcome::Passed)
             .map(|t| t.crash.clone())
             .unwrap_or_default()
     };
 
     let mut groups: Vec<RowGroup> = Vec::new();
     let mut missing = 0;
-    for (i, a) in extraction.assertions.iter().enumerate() {
-        let eval = by_index[i].clone();
-        if a.status == Status::Kept && eval.is_none() {
+    for c in &checks {
+        let a = c.assertion;
+        if a.status == Status::Kept && c.eval.is_none() {
             missing += 1;
         }
-        let p = truth.outcome_for(&a.test);
-        let v = verdict(a.status, eval.as_ref().map(|e| e.outcome), p);
         let row = RunRow {
-            index: i,
+            index: c.index,
             test: a.test.clone(),
             line: a.line,
             source: a.source.clone(),
             kept: a.status == Status::Kept,
             expr: a.expr.clone(),
             reason: a.reason.clone(),
-            eval,
-            pytest: p,
-            pytest_crash: if p == PytestOutcome::Passed {
+            eval: c.eval.cloned(),
+            pytest: c.pytest,
+            pytest_crash: if c.pytest == PytestOutcome::Passed {
                 String::new()
             } else {
                 crash_of(&a.test)
             },
-            verdict: v,
+            verdict: c.verdict,
         };
         let (name, _) = split_case(&a.test);
         match groups.iter_mut().find(|g| g.name == name) {
@@ -450,17 +312,8 @@ pub fn file_run(
         }
     }
 
-    let pairs: Vec<_> = extraction
-        .assertions
-        .iter()
-        .zip(by_index.iter())
-        .map(|(a, e)| (a, e.as_ref().map(|e| e.outcome)))
-        .collect();
-    let summary = summarise(&pairs, &truth.effective_outcomes(extraction));
-    let mut counts = BTreeMap::new();
-    for r in groups.iter().flat_map(|g| g.rows.iter()) {
-        *counts.entry(r.verdict).or_insert(0) += 1;
-    }
+    let summary = runner::summary(extraction, &checks, &truth);
+    let counts = runner::count(checks.iter().map(|c| c.verdict));
 
     let pytest_rows = pytest
         .map(|p| {
@@ -480,7 +333,7 @@ pub fn file_run(
                     PytestRow {
                         name: t.name.clone(),
                         nodeid: t.nodeid.clone(),
-                        outcome: PytestOutcome::parse(&t.outcome).unwrap_or(PytestOutcome::Error),
+                        outcome: t.outcome,
                         crash: t.crash.clone(),
                         message: t.message.clone(),
                         line: t.line,
@@ -737,22 +590,10 @@ pub struct JobResult {
 
 /// Summarise one job from its reply and the problem's pytest outcomes.
 pub fn job_outcome(extraction: &Extraction, evals: &[Eval], truth: &Truth) -> JobOutcome {
-    let by_index = evals_by_index(extraction, evals);
-    let pairs: Vec<_> = extraction
-        .assertions
-        .iter()
-        .zip(by_index.iter())
-        .map(|(a, e)| (a, e.as_ref().map(|e| e.outcome)))
-        .collect();
-    let mut counts = BTreeMap::new();
-    for (a, e) in &pairs {
-        *counts
-            .entry(verdict(a.status, *e, truth.outcome_for(&a.test)))
-            .or_insert(0) += 1;
-    }
+    let checks = runner::checks(extraction, Some(evals), truth);
     JobOutcome::Done {
-        summary: summarise(&pairs, &truth.effective_outcomes(extraction)),
-        counts,
+        summary: runner::summary(extraction, &checks, truth),
+        counts: runner::count(checks.iter().map(|c| c.verdict)),
     }
 }
 
@@ -871,6 +712,7 @@ pub fn format_ms(ms: f64) -> String {
 mod tests {
     use super::*;
     use bench_explorer::model::Kept;
+    use bench_explorer::verdict::EvalOutcome;
     use bench_explorer::{extract, Options};
 
     const TEST: &str = r#"import pytest
@@ -931,7 +773,7 @@ def test_loop():
                 .map(|(n, o)| PytestTest {
                     nodeid: format!("test_add.py::{n}"),
                     name: n.to_string(),
-                    outcome: o.to_string(),
+                    outcome: PytestOutcome::parse(o).unwrap(),
                     message: String::new(),
                     crash: if *o == "passed" {
                         String::new()
@@ -1068,11 +910,11 @@ def test_loop():
                 "pytest":{"tests":[{"nodeid":"t.py::test_a","name":"test_a","outcome":"passed","message":"","crash":"","line":3,"duration":0.01}],"collection_errors":[],"exit_code":0,"output":""},
                 "timings":{"eval_ms":1,"pytest_ms":2,"total_ms":3.5},"memory_bytes":123}"#,
         );
-        let Reply::Result {
+        let Reply::Result(runner::Reply {
             evals,
             pytest,
             timings,
-        } = r
+        }) = r
         else {
             panic!("{r:?}")
         };
