@@ -19,6 +19,7 @@ mod portable;
 mod pytest;
 mod readable;
 mod source;
+mod stdlib;
 mod unittest;
 mod unseen;
 

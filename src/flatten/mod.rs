@@ -17,7 +17,7 @@
 mod assertion;
 mod conftest_replay;
 mod effects;
-pub(crate) use effects::{is_builtin_base, is_stdlib, stmt_is_inert};
+pub(crate) use effects::stmt_is_inert;
 mod emit;
 mod items;
 mod lifetimes;

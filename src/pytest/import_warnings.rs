@@ -182,7 +182,7 @@ impl Walk<'_, '_> {
         };
         let first = dotted.split('.').next().unwrap_or("");
         match self.scope.globals.get(first) {
-            None => crate::flatten::is_builtin_base(&dotted),
+            None => crate::stdlib::is_builtin_base(&dotted),
             Some(Global::Helper { kind: "class", .. }) => first == dotted,
             Some(Global::Import { module, .. }) => {
                 let full = format!("{module}{}", &dotted[first.len()..]);
