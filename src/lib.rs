@@ -5,6 +5,7 @@
 //! The library is pure: no I/O, no UI, no platform-specific types. The CLI (`crates/cli/`) and the web
 //! page (`crates/web/`) are thin layers over [`extract`].
 
+mod case;
 mod collect;
 mod conftest;
 pub mod encoding;

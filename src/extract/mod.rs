@@ -18,6 +18,7 @@ use ruff_python_ast::{self as ast, Stmt};
 use ruff_python_parser::{Mode, ParseOptions};
 use ruff_text_size::{TextRange, TextSize};
 
+use crate::case::Case;
 use crate::collect;
 use crate::flatten::{self, Ctx};
 use crate::guard;
@@ -360,12 +361,12 @@ fn module_scope<'a>(
 /// The full stage's assertions of every case, in source order, and the solution names they call.
 fn flatten_cases(
     ctx: &Ctx,
-    cases: &[collect::Case],
+    cases: &[Case],
     mut plan: Option<&mut crate::incremental::Plan>,
 ) -> (Vec<crate::model::Assertion>, Vec<String>) {
     let mut solution_names = Vec::new();
     let mut full: Vec<crate::model::Assertion> = Vec::new();
-    let flatten = |case: &collect::Case, names: &mut Vec<String>| {
+    let flatten = |case: &Case, names: &mut Vec<String>| {
         let mut flat = flatten::flatten_case(ctx, case, names);
         for a in &mut flat {
             refuse_uncompilable(a);
@@ -394,7 +395,7 @@ fn flatten_cases(
 fn deep_assert_owners(
     stage: Stage,
     body: &[Stmt],
-    cases: &[collect::Case],
+    cases: &[Case],
     deep: &guard::TooDeep,
 ) -> Vec<String> {
     let at = TextSize::new(deep.start as u32);

@@ -10,7 +10,7 @@ use ruff_text_size::{Ranged, TextSize};
 
 use super::items::{Aliases, Item, Kind, Piece};
 use super::Ctx;
-use crate::collect::Case;
+use crate::case::Case;
 use crate::model::{Assertion, Origin, Status};
 use crate::names::{self, Facts, Ident, Replacement};
 use crate::shape::Shape;

@@ -34,7 +34,7 @@ use ruff_python_ast::visitor::Visitor;
 use ruff_python_ast::{self as ast, Expr, Stmt};
 use ruff_text_size::{Ranged, TextRange};
 
-use crate::collect::Case;
+use crate::case::Case;
 use crate::model::Assertion;
 use crate::module::{BoundNames, Fixture, Global, ModuleScope, PreludeStmt};
 use crate::source::SourceMap;

@@ -24,7 +24,7 @@ use super::import_warnings::import_warnings;
 use super::markexpr::MarkExpr;
 use super::marks::{file_marks, param_marks, test_marks, MarkUse, ParamMarks};
 use super::warnings::{any_error, attribution_reason, decides_error, in_effect, Filter};
-use crate::collect::{kept, Case};
+use crate::case::{kept, Case};
 use crate::module::ModuleScope;
 use crate::rules::{Collection, Reason};
 use crate::source::SourceMap;

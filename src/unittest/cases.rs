@@ -6,7 +6,7 @@ use rustc_hash::FxHashSet as HashSet;
 
 use super::reasons::{class_reason, method_reason, setup_reason};
 use super::testcase_classes;
-use crate::collect::{kept, Case};
+use crate::case::{kept, Case};
 use crate::source::SourceMap;
 
 /// The test cases of the module's unittest classes: one per `test*` method a class has (its own
