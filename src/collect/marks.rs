@@ -181,7 +181,7 @@ fn mark_not_run(path: &str, via: &str, line: u32) -> Option<Reason> {
         "pytest.mark.xfail" => Some(Collection::XfailMark.because(format!(
             "marked `xfail`{via} (line {line}): pytest expects it to fail"
         ))),
-        // `filterwarnings` marks, like `-m`, are read per test by `pytest::session`.
+        // `filterwarnings` marks, like `-m`, are read per test by `extract::session`.
         _ => None,
     }
 }

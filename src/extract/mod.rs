@@ -3,6 +3,7 @@
 mod findings;
 mod namespace;
 mod options;
+mod session;
 mod syntax;
 
 pub use options::{slug_from_path, Options};
@@ -195,7 +196,7 @@ fn extract_parsed(
         .as_ref()
         .map(crate::pytest::config::judge)
         .unwrap_or_default();
-    let warning_plan = crate::pytest::session::apply(
+    let warning_plan = session::apply(
         &judgement,
         body,
         &scope,
@@ -314,7 +315,7 @@ fn extract_parsed(
 
 /// The warning filters the evaluator applies (the configuration's, and each kept check's marks'),
 /// where a kept check needs them.
-fn apply_warning_plan(e: &mut Extraction, plan: &crate::pytest::session::WarningPlan) {
+fn apply_warning_plan(e: &mut Extraction, plan: &session::WarningPlan) {
     let mut needed = false;
     for a in e.assertions.iter_mut() {
         if a.status != crate::model::Status::Kept {
