@@ -42,34 +42,6 @@ const DECLARING_HOOKS: &[&str] = &[
 /// not inert (a docstring, `pass`, standard-library imports, plain `def`s and classes, literal
 /// bindings) runs before every test of the file, and may change the solution (`import solution;
 /// solution.SCALE = 10`): a barrier to every test, naming the file and the line.
-/// Whether pytest has imported a solution module before the test file's own code runs: a
-/// conftest (pytest imports every one from the rootdir down before the test module) or a package
-/// `__init__.py` imports it at its top level, or (in the `prepend` import mode) the test or a
-/// conftest sits inside a solution package, which is imported before its submodules.
-pub fn imports_solution_first(options: &crate::Options, prepend: bool) -> bool {
-    let is_solution = |module: &str| {
-        std::iter::once("solution")
-            .chain(options.solution_modules.iter().map(String::as_str))
-            .any(|m| module == m || module.strip_prefix(m).is_some_and(|r| r.starts_with('.')))
-    };
-    let files = || options.conftests.iter().chain(&options.package_inits);
-    if prepend && files().any(|f| f.package.as_deref().is_some_and(is_solution)) {
-        return true;
-    }
-    files().any(|f| {
-        let Ok(parsed) = parse_module(&f.source) else {
-            return false;
-        };
-        parsed.suite().iter().any(|stmt| match stmt {
-            Stmt::Import(i) => i.names.iter().any(|a| is_solution(a.name.as_str())),
-            Stmt::ImportFrom(i) => {
-                i.level == 0 && i.module.as_ref().is_some_and(|m| is_solution(m.as_str()))
-            }
-            _ => false,
-        })
-    })
-}
-
 pub fn apply_package_inits(scope: &mut ModuleScope, inits: &[Conftest]) {
     // The solution package's own `__init__.py` (tests inside it) is the solution's import.
     let outside: Vec<&Conftest> = inits

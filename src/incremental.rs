@@ -56,10 +56,10 @@ use ruff_text_size::{Ranged, TextRange};
 use rustc_hash::FxHashMap as HashMap;
 
 use crate::case::Case;
-use crate::extract::Options;
 use crate::model::{Assertion, Span};
 use crate::module::{Fixture, Global, ModuleScope, PreludeStmt};
 use crate::names::{Rendered, Replacement};
+use crate::options::Options;
 
 /// What the last extraction leaves for the next one.
 #[derive(Default)]

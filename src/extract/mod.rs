@@ -2,11 +2,8 @@
 
 mod findings;
 mod namespace;
-mod options;
 mod session;
 mod syntax;
-
-pub use options::{slug_from_path, Options};
 
 use findings::{called_at_import, findings, helper_asserts, read_names, unlisted_finding};
 use namespace::{bindings, test_module_name};
@@ -16,7 +13,7 @@ use crate::rules::{Evaluator, Rule};
 use rustc_hash::FxHashMap as HashMap;
 
 use ruff_python_ast::{self as ast, Stmt};
-use ruff_python_parser::{Mode, ParseOptions};
+use ruff_python_parser::{parse_module, Mode, ParseOptions};
 use ruff_text_size::{TextRange, TextSize};
 
 use crate::case::Case;
@@ -27,6 +24,7 @@ use crate::incremental::Memo;
 use crate::legacy;
 use crate::model::{Extraction, Stage, CONTRACT_VERSION};
 use crate::module::ModuleScope;
+use crate::options::{slug_from_path, Options};
 use crate::source::SourceMap;
 
 /// Extract every assertion of a pytest file. Never panics on any input; syntax errors are listed
@@ -341,7 +339,7 @@ fn module_scope<'a>(
     let prepend = crate::pytest::config::import_mode_is_prepend(options.pytest_config.as_ref());
     // pytest imported the solution before the file's code runs when a conftest or the test's
     // own package imported it first.
-    let after_solution = crate::conftest::imports_solution_first(options, prepend);
+    let after_solution = imports_solution_first(options, prepend);
     let mut scope = ModuleScope::analyse(
         body,
         map,
@@ -357,6 +355,34 @@ fn module_scope<'a>(
     );
     crate::conftest::apply_package_inits(&mut scope, &options.package_inits);
     scope
+}
+
+/// Whether pytest has imported a solution module before the test file's own code runs: a
+/// conftest (pytest imports every one from the rootdir down before the test module) or a package
+/// `__init__.py` imports it at its top level, or (in the `prepend` import mode) the test or a
+/// conftest sits inside a solution package, which is imported before its submodules.
+fn imports_solution_first(options: &crate::Options, prepend: bool) -> bool {
+    let is_solution = |module: &str| {
+        std::iter::once("solution")
+            .chain(options.solution_modules.iter().map(String::as_str))
+            .any(|m| module == m || module.strip_prefix(m).is_some_and(|r| r.starts_with('.')))
+    };
+    let files = || options.conftests.iter().chain(&options.package_inits);
+    if prepend && files().any(|f| f.package.as_deref().is_some_and(is_solution)) {
+        return true;
+    }
+    files().any(|f| {
+        let Ok(parsed) = parse_module(&f.source) else {
+            return false;
+        };
+        parsed.suite().iter().any(|stmt| match stmt {
+            Stmt::Import(i) => i.names.iter().any(|a| is_solution(a.name.as_str())),
+            Stmt::ImportFrom(i) => {
+                i.level == 0 && i.module.as_ref().is_some_and(|m| is_solution(m.as_str()))
+            }
+            _ => false,
+        })
+    })
 }
 
 /// The full stage's assertions of every case, in source order, and the solution names they call.
