@@ -4,6 +4,8 @@ mod findings;
 mod namespace;
 mod session;
 mod syntax;
+#[cfg(test)]
+mod tests;
 
 use findings::{called_at_import, findings, helper_asserts, read_names, unlisted_finding};
 use namespace::{bindings, test_module_name};
