@@ -11,8 +11,7 @@ use crate::rules::{Collection, Reason};
 use crate::source::SourceMap;
 
 use super::fixtures::Fixtures;
-use super::parametrize::Parametrize;
-use super::{kept, CaseReason, Collector};
+use super::{kept, CaseReason, Collector, Parametrize};
 
 /// A mark expression and where it is evaluated.
 #[derive(Clone, Copy)]

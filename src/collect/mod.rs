@@ -17,16 +17,21 @@
 //!   parametrized fixture's cases and replayed values;
 //! - `parametrize`: a test's parametrizations in pytest's order and their combinations, with ids;
 //! - `param_sets`: one parametrization's parameter sets, `pytest.param`, `ids=`, and pytest's ids.
+//!
+//! What the submodules share is here: the [`Collector`], and one parametrization (`Parametrize`)
+//! with its parameter sets (`ParamSet`), which `marks`, `fixtures` and `param_sets` read and
+//! `parametrize` combines.
 
 use rustc_hash::FxHashSet as HashSet;
 
-use ruff_python_ast as ast;
+use ruff_python_ast::{self as ast, Expr};
 use ruff_text_size::TextRange;
 
 use crate::case::{kept, Case, CaseReason};
 use crate::module::ModuleScope;
-use crate::pytest::ids;
+use crate::pytest::ids::{self, Id};
 use crate::pytest::value::Evaluator;
+use crate::rules::Reason;
 use crate::source::SourceMap;
 
 mod body;
@@ -67,4 +72,47 @@ struct Collector<'s, 'a> {
     reorder: Option<String>,
     /// How pytest names a long string in an id it generates (its version's rule).
     long_str: ids::LongStrIds,
+}
+
+/// One parametrization (a mark, or a parametrized fixture), expanded.
+struct Parametrize<'a> {
+    names: Vec<String>,
+    sets: Vec<ParamSet<'a>>,
+    line: u32,
+    /// Per name: its value goes through a fixture.
+    indirect: Vec<bool>,
+    /// Per name: a fixture whose value is its param; the value is handed to flatten as is.
+    pass_through: Vec<bool>,
+    /// Why no case of it can be replayed.
+    not_run: Option<Reason>,
+    /// Its scope (pytest's order: session 4 … function 0): pytest reorders the tests of the file
+    /// around a parametrization wider than function.
+    scope: u8,
+}
+
+struct ParamSet<'a> {
+    /// The source expression of each value, when the file spells them out.
+    exprs: Option<Vec<&'a Expr>>,
+    range: TextRange,
+    id: Id,
+    not_run: Option<Reason>,
+    /// Values that go through fixtures (by the index of their name): the fixture's value for
+    /// them, as Python source that reads only builtins.
+    replay: Vec<(usize, String)>,
+}
+
+impl<'a> Parametrize<'a> {
+    /// A parametrization of direct arguments (not through fixtures).
+    fn new(names: Vec<String>, sets: Vec<ParamSet<'a>>, line: u32) -> Self {
+        let n = names.len();
+        Parametrize {
+            names,
+            sets,
+            line,
+            indirect: vec![false; n],
+            pass_through: vec![false; n],
+            not_run: None,
+            scope: 0,
+        }
+    }
 }
