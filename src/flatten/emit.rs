@@ -8,7 +8,8 @@ use std::rc::Rc;
 use ruff_python_ast::{self as ast, Expr, OperatorPrecedence as Prec};
 use ruff_text_size::{Ranged, TextSize};
 
-use super::items::{Aliases, Item, Kind, Piece};
+use super::items::{Item, Kind, Piece};
+use super::resolve::Aliases;
 use super::Ctx;
 use crate::case::Case;
 use crate::model::{Assertion, Origin, Status};

@@ -38,7 +38,8 @@ use crate::case::Case;
 use crate::model::Assertion;
 use crate::module::{BoundNames, Fixture, Global, ModuleScope, PreludeStmt};
 use crate::source::SourceMap;
-use items::{Aliases, Bound, Item};
+use items::{Bound, Item};
+use resolve::Aliases;
 use walk::Walk;
 use whole_test::whole_test_reason;
 

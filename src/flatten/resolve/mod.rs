@@ -6,14 +6,13 @@ mod asserting_helper;
 mod globals;
 mod helper_lambda;
 
-pub use aliases::{is_alias_stmt, loader_calls, local_aliases};
+pub use aliases::{is_alias_stmt, loader_calls, local_aliases, Aliases};
 pub(super) use asserting_helper::helper_check;
 pub use globals::{frame_read, resolve_global};
 
 use ruff_python_ast::visitor::{self, Visitor};
 use ruff_python_ast::{Expr, Stmt, StmtFunctionDef};
 
-use super::items::Aliases;
 use super::Ctx;
 use crate::module::Global;
 use crate::names::{self, Replacement};
