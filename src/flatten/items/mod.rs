@@ -3,7 +3,6 @@
 //! reads, whether it is inert (see `effects`), and how it is replayed inside an expression (or why
 //! it cannot be).
 
-mod control;
 mod raises;
 mod reads;
 mod statement;
