@@ -15,7 +15,10 @@ const MAX_LINES: usize = 1_000;
 /// Every `.rs` file under `src/`, with its module path (`["flatten", "items", "raises"]`).
 fn modules() -> Vec<(PathBuf, Vec<String>)> {
     fn walk(dir: &Path, prefix: &[String], out: &mut Vec<(PathBuf, Vec<String>)>) {
-        let mut entries: Vec<_> = fs::read_dir(dir).unwrap().map(|e| e.unwrap().path()).collect();
+        let mut entries: Vec<_> = fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .collect();
         entries.sort();
         for path in entries {
             let name = path.file_stem().unwrap().to_string_lossy().to_string();
@@ -33,7 +36,11 @@ fn modules() -> Vec<(PathBuf, Vec<String>)> {
         }
     }
     let mut out = Vec::new();
-    walk(&Path::new(env!("CARGO_MANIFEST_DIR")).join("src"), &[], &mut out);
+    walk(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("src"),
+        &[],
+        &mut out,
+    );
     out
 }
 
@@ -63,7 +70,10 @@ fn code_only(text: &str) -> String {
                     i += 1;
                 }
             }
-        } else if b[i] == b'r' && (b.get(i + 1) == Some(&b'"') || b.get(i + 1) == Some(&b'#')) && (i == 0 || !(b[i - 1].is_ascii_alphanumeric() || b[i - 1] == b'_')) {
+        } else if b[i] == b'r'
+            && (b.get(i + 1) == Some(&b'"') || b.get(i + 1) == Some(&b'#'))
+            && (i == 0 || !(b[i - 1].is_ascii_alphanumeric() || b[i - 1] == b'_'))
+        {
             // A raw string: r"…", r#"…"#.
             let mut j = i + 1;
             let mut hashes = 0;
@@ -81,7 +91,14 @@ fn code_only(text: &str) -> String {
                 if j >= b.len() {
                     break;
                 }
-                if b[j] == b'"' && b[j + 1..].iter().take(hashes).filter(|&&c| c == b'#').count() == hashes {
+                if b[j] == b'"'
+                    && b[j + 1..]
+                        .iter()
+                        .take(hashes)
+                        .filter(|&&c| c == b'#')
+                        .count()
+                        == hashes
+                {
                     j += 1 + hashes;
                     break;
                 }
@@ -190,7 +207,8 @@ fn paths(code: &str) -> Vec<(Vec<String>, usize)> {
     let mut found = Vec::new();
     let mut i = 0;
     while i < b.len() {
-        let is_start = i == 0 || !(b[i - 1].is_ascii_alphanumeric() || b[i - 1] == b'_' || b[i - 1] == b':');
+        let is_start =
+            i == 0 || !(b[i - 1].is_ascii_alphanumeric() || b[i - 1] == b'_' || b[i - 1] == b':');
         let end = ident(i);
         if end > i && is_start {
             let word = &code[i..end];
@@ -269,14 +287,20 @@ fn no_import_cycle_between_library_modules() {
             let Some(target) = resolve(module, &p, &known) else {
                 continue;
             };
-            let common = module.iter().zip(&target).take_while(|(a, b)| a == b).count();
+            let common = module
+                .iter()
+                .zip(&target)
+                .take_while(|(a, b)| a == b)
+                .count();
             if common == module.len() || common == target.len() {
                 continue; // a module and its own ancestor or descendant
             }
             let parent = module[..common].to_vec();
             let example = format!(
                 "{}:{line} names {}",
-                path.strip_prefix(env!("CARGO_MANIFEST_DIR")).unwrap_or(path).display(),
+                path.strip_prefix(env!("CARGO_MANIFEST_DIR"))
+                    .unwrap_or(path)
+                    .display(),
                 p.join("::")
             );
             edges
@@ -351,8 +375,19 @@ fn the_reference_reader_reads_what_it_should() {
     let code = code_only(
         "use crate::{a::X, b::{c::Y, Z}};\n// crate::commented::Out\nlet s = \"crate::quoted\";\nsuper::d::f();\n",
     );
-    let found: Vec<String> = paths(&code).into_iter().map(|(p, _)| p.join("::")).collect();
-    assert_eq!(found, ["crate::a::X", "crate::b::c::Y", "crate::b::Z", "super::d::f"]);
+    let found: Vec<String> = paths(&code)
+        .into_iter()
+        .map(|(p, _)| p.join("::"))
+        .collect();
+    assert_eq!(
+        found,
+        [
+            "crate::a::X",
+            "crate::b::c::Y",
+            "crate::b::Z",
+            "super::d::f"
+        ]
+    );
     let known: BTreeSet<Vec<String>> = [vec![], vec!["a".into()], vec!["m".into(), "d".into()]]
         .into_iter()
         .collect();
