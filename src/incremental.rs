@@ -17,7 +17,7 @@
 //! ## Why it is exact
 //!
 //! A case's flattening (`flatten::flatten_case`) is a function of the module's analysis
-//! (`ModuleScope`), the case (`collect::Case`), the file's syntax errors, the slug, and the
+//! (`ModuleScope`), the case (`case::Case`), the file's syntax errors, the slug, and the
 //! parametrize values earlier cases received (`Ctx::shared_params`); it reads the source text only
 //! at the ranges of the syntax nodes those hold. A case is reused only when all of these are equal
 //! to the previous extraction's, position for position once moved by the edit, and none of those
@@ -55,11 +55,11 @@ use ruff_python_ast::{self as ast, Stmt};
 use ruff_text_size::{Ranged, TextRange};
 use rustc_hash::FxHashMap as HashMap;
 
-use crate::collect::Case;
-use crate::extract::Options;
+use crate::case::Case;
 use crate::model::{Assertion, Span};
 use crate::module::{Fixture, Global, ModuleScope, PreludeStmt};
 use crate::names::{Rendered, Replacement};
+use crate::options::Options;
 
 /// What the last extraction leaves for the next one.
 #[derive(Default)]

@@ -5,6 +5,7 @@
 //! The library is pure: no I/O, no UI, no platform-specific types. The CLI (`crates/cli/`) and the web
 //! page (`crates/web/`) are thin layers over [`extract`].
 
+mod case;
 mod collect;
 mod conftest;
 pub mod encoding;
@@ -15,10 +16,12 @@ mod incremental;
 mod legacy;
 mod module;
 mod names;
+mod options;
 mod portable;
 mod pytest;
 mod readable;
 mod source;
+mod stdlib;
 mod unittest;
 mod unseen;
 
@@ -34,11 +37,10 @@ pub mod shape;
 pub mod synth;
 
 pub use conftest::Conftest;
-pub use extract::{
-    extract, extract_with, extract_with_faithful, extract_within, slug_from_path, Options,
-};
+pub use extract::{extract, extract_with, extract_with_faithful, extract_within};
 pub use incremental::{changed_region, Memo, Reuse, MAX_ASIDE};
 pub use model::{Assertion, Extraction, Finding, RuleRef, Stage, Status, SyntaxError};
+pub use options::{slug_from_path, Options};
 pub use portable::parses_everywhere;
 /// pytest's configuration file: whether its options may change how every test runs.
 pub use pytest::config as pytest_config;

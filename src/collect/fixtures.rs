@@ -11,8 +11,7 @@ use crate::pytest::fixture_body::{self, Outcome};
 use crate::pytest::value::{Place, PyValue};
 use crate::rules::Collection;
 
-use super::parametrize::{ParamSet, Parametrize};
-use super::Collector;
+use super::{Collector, ParamSet, Parametrize};
 
 /// A fixture the file defines, as far as parametrization goes.
 #[derive(Clone)]

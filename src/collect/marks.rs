@@ -11,8 +11,7 @@ use crate::rules::{Collection, Reason};
 use crate::source::SourceMap;
 
 use super::fixtures::Fixtures;
-use super::parametrize::Parametrize;
-use super::{kept, CaseReason, Collector};
+use super::{kept, CaseReason, Collector, Parametrize};
 
 /// A mark expression and where it is evaluated.
 #[derive(Clone, Copy)]
@@ -181,7 +180,7 @@ fn mark_not_run(path: &str, via: &str, line: u32) -> Option<Reason> {
         "pytest.mark.xfail" => Some(Collection::XfailMark.because(format!(
             "marked `xfail`{via} (line {line}): pytest expects it to fail"
         ))),
-        // `filterwarnings` marks, like `-m`, are read per test by `pytest::session`.
+        // `filterwarnings` marks, like `-m`, are read per test by `extract::session`.
         _ => None,
     }
 }

@@ -17,14 +17,19 @@
 //!   parametrized fixture's cases and replayed values;
 //! - `parametrize`: a test's parametrizations in pytest's order and their combinations, with ids;
 //! - `param_sets`: one parametrization's parameter sets, `pytest.param`, `ids=`, and pytest's ids.
+//!
+//! What the submodules share is here: the [`Collector`], and one parametrization (`Parametrize`)
+//! with its parameter sets (`ParamSet`), which `marks`, `fixtures` and `param_sets` read and
+//! `parametrize` combines.
 
 use rustc_hash::FxHashSet as HashSet;
 
 use ruff_python_ast::{self as ast, Expr};
 use ruff_text_size::TextRange;
 
+use crate::case::{kept, Case, CaseReason};
 use crate::module::ModuleScope;
-use crate::pytest::ids;
+use crate::pytest::ids::{self, Id};
 use crate::pytest::value::Evaluator;
 use crate::rules::Reason;
 use crate::source::SourceMap;
@@ -39,54 +44,6 @@ mod parametrize;
 
 pub(crate) use classes::constructor_test_classes;
 pub(crate) use file::collect;
-
-/// Why a case is not run (or a setup step that stops its replay), as [`Case`] keeps it. Every site
-/// makes a [`Reason`] with its rule; `Case::not_run` and `Case::setup` keep only its words until
-/// their readers outside collection (flatten's `assertion.rs` and `items::setup`, `incremental.rs`,
-/// `module.rs`'s barriers) take a `Reason`: then this becomes `Reason` and [`kept`] the identity.
-pub type CaseReason = Reason;
-
-/// A reason as [`Case`] keeps it (see [`CaseReason`]).
-pub fn kept(reason: Reason) -> CaseReason {
-    reason
-}
-
-/// A reason [`Case`] keeps, handed on (its words while [`CaseReason`] is text).
-pub fn said(reason: &CaseReason) -> CaseReason {
-    reason.clone()
-}
-
-/// One test case: one function (one parametrize combination of it).
-#[derive(Clone)]
-pub struct Case<'a> {
-    /// The pytest node id without the file part.
-    pub id: String,
-    pub func: &'a ast::StmtFunctionDef,
-    /// Whether the function is a method of a test class (its first parameter is the instance).
-    pub is_method: bool,
-    /// Whether it is a `test*` method of a `unittest.TestCase` (`unittest.rs`): its instance is a
-    /// plain `unittest.TestCase()`, where that is exact.
-    pub unittest: bool,
-    /// For a unittest test: the `setUp` its class runs before it, replayed before the body.
-    pub unittest_setup: Option<&'a ast::StmtFunctionDef>,
-    /// Parameter values from parametrize (or a fixture's `params`), by argument name.
-    pub params: Vec<(String, &'a Expr)>,
-    /// For each of `params`, the source range of the case it came from.
-    pub param_ranges: Vec<TextRange>,
-    /// Why pytest will not run this case as a passing check (skip, xfail, not collected…), or why
-    /// the extractor cannot replay it.
-    pub not_run: Option<CaseReason>,
-    /// Whether the function is parametrized (even when its cases could not be expanded).
-    pub parametrized: bool,
-    /// Fixtures requested by `usefixtures`, and setup methods, that run before the test.
-    pub setup: Vec<(u32, CaseReason)>,
-    /// Fixtures the enclosing test classes define (name, line): they override the module's.
-    pub class_fixtures: Vec<(String, u32)>,
-    /// The values of parametrized fixtures the test requests, for this case: Python source that
-    /// reads only builtins (the fixture's body run for the case's param), with the range of the
-    /// param it came from. Bound where the fixture runs, before the test's body.
-    pub fixture_values: Vec<(String, String, TextRange)>,
-}
 
 /// A test pytest collects whose node ids the file alone does not tell: nothing is emitted for it.
 pub struct Unlisted<'a> {
@@ -115,4 +72,47 @@ struct Collector<'s, 'a> {
     reorder: Option<String>,
     /// How pytest names a long string in an id it generates (its version's rule).
     long_str: ids::LongStrIds,
+}
+
+/// One parametrization (a mark, or a parametrized fixture), expanded.
+struct Parametrize<'a> {
+    names: Vec<String>,
+    sets: Vec<ParamSet<'a>>,
+    line: u32,
+    /// Per name: its value goes through a fixture.
+    indirect: Vec<bool>,
+    /// Per name: a fixture whose value is its param; the value is handed to flatten as is.
+    pass_through: Vec<bool>,
+    /// Why no case of it can be replayed.
+    not_run: Option<Reason>,
+    /// Its scope (pytest's order: session 4 … function 0): pytest reorders the tests of the file
+    /// around a parametrization wider than function.
+    scope: u8,
+}
+
+struct ParamSet<'a> {
+    /// The source expression of each value, when the file spells them out.
+    exprs: Option<Vec<&'a Expr>>,
+    range: TextRange,
+    id: Id,
+    not_run: Option<Reason>,
+    /// Values that go through fixtures (by the index of their name): the fixture's value for
+    /// them, as Python source that reads only builtins.
+    replay: Vec<(usize, String)>,
+}
+
+impl<'a> Parametrize<'a> {
+    /// A parametrization of direct arguments (not through fixtures).
+    fn new(names: Vec<String>, sets: Vec<ParamSet<'a>>, line: u32) -> Self {
+        let n = names.len();
+        Parametrize {
+            names,
+            sets,
+            line,
+            indirect: vec![false; n],
+            pass_through: vec![false; n],
+            not_run: None,
+            scope: 0,
+        }
+    }
 }

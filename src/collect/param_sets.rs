@@ -10,8 +10,7 @@ use crate::pytest::value::{self, Callable, Place, PyValue};
 use crate::rules::{Collection, Reason};
 
 use super::marks::case_marks;
-use super::parametrize::{ParamSet, Parametrize};
-use super::Collector;
+use super::{Collector, ParamSet, Parametrize};
 
 impl<'s, 'a> Collector<'s, 'a> {
     pub(super) fn parameter_sets(

@@ -2,15 +2,15 @@
 //! `parametrize` marks with `indirect` and `scope`), and every combination of them with its id.
 
 use ruff_python_ast::{self as ast, Expr};
-use ruff_text_size::{Ranged, TextRange};
+use ruff_text_size::Ranged;
 
 use crate::pytest::ids::Id;
 use crate::pytest::value::{Place, PyValue};
-use crate::rules::{Collection, Reason};
+use crate::rules::Collection;
 
 use super::fixtures::{by_scope, close_over, scope_order, test_argnames, Fixtures};
 use super::marks::{Mark, MarksRead};
-use super::{kept, Case, Collector};
+use super::{kept, Case, Collector, ParamSet, Parametrize};
 
 /// Parametrize combinations expanded per test at most.
 const MAX_CASES: usize = 10_000;
@@ -376,47 +376,4 @@ fn keyword<'a>(call: &'a ast::ExprCall, kw: &str) -> Option<&'a Expr> {
         .iter()
         .find(|k| k.arg.as_ref().is_some_and(|a| a.as_str() == kw))
         .map(|k| &k.value)
-}
-
-/// One parametrization (a mark, or a parametrized fixture), expanded.
-pub(super) struct Parametrize<'a> {
-    pub(super) names: Vec<String>,
-    pub(super) sets: Vec<ParamSet<'a>>,
-    pub(super) line: u32,
-    /// Per name: its value goes through a fixture.
-    pub(super) indirect: Vec<bool>,
-    /// Per name: a fixture whose value is its param; the value is handed to flatten as is.
-    pub(super) pass_through: Vec<bool>,
-    /// Why no case of it can be replayed.
-    pub(super) not_run: Option<Reason>,
-    /// Its scope (pytest's order: session 4 … function 0): pytest reorders the tests of the file
-    /// around a parametrization wider than function.
-    pub(super) scope: u8,
-}
-
-pub(super) struct ParamSet<'a> {
-    /// The source expression of each value, when the file spells them out.
-    pub(super) exprs: Option<Vec<&'a Expr>>,
-    pub(super) range: TextRange,
-    pub(super) id: Id,
-    pub(super) not_run: Option<Reason>,
-    /// Values that go through fixtures (by the index of their name): the fixture's value for
-    /// them, as Python source that reads only builtins.
-    pub(super) replay: Vec<(usize, String)>,
-}
-
-impl<'a> Parametrize<'a> {
-    /// A parametrization of direct arguments (not through fixtures).
-    pub(super) fn new(names: Vec<String>, sets: Vec<ParamSet<'a>>, line: u32) -> Self {
-        let n = names.len();
-        Parametrize {
-            names,
-            sets,
-            line,
-            indirect: vec![false; n],
-            pass_through: vec![false; n],
-            not_run: None,
-            scope: 0,
-        }
-    }
 }

@@ -10,6 +10,7 @@ use ruff_python_ast::visitor::{self, Visitor};
 use ruff_python_ast::{self as ast, Stmt};
 use ruff_text_size::TextRange;
 
+use crate::case::Case;
 use crate::collect;
 use crate::model::{Extraction, Finding, Stage};
 use crate::module::{Global, ModuleScope};
@@ -73,7 +74,7 @@ fn count_asserts(body: &[Stmt]) -> u32 {
 /// Asserts outside any collected test: in helpers, fixtures, the loader, module level.
 pub(super) fn helper_asserts<'a>(
     body: &'a [Stmt],
-    cases: &[collect::Case<'a>],
+    cases: &[Case<'a>],
     unlisted: &[collect::Unlisted<'a>],
 ) -> Vec<(&'a ast::StmtAssert, String)> {
     let tests: HashSet<TextRange> = cases

@@ -2,10 +2,10 @@
 
 mod findings;
 mod namespace;
-mod options;
+mod session;
 mod syntax;
-
-pub use options::{slug_from_path, Options};
+#[cfg(test)]
+mod tests;
 
 use findings::{called_at_import, findings, helper_asserts, read_names, unlisted_finding};
 use namespace::{bindings, test_module_name};
@@ -15,9 +15,10 @@ use crate::rules::{Evaluator, Rule};
 use rustc_hash::FxHashMap as HashMap;
 
 use ruff_python_ast::{self as ast, Stmt};
-use ruff_python_parser::{Mode, ParseOptions};
+use ruff_python_parser::{parse_module, Mode, ParseOptions};
 use ruff_text_size::{TextRange, TextSize};
 
+use crate::case::Case;
 use crate::collect;
 use crate::flatten::{self, Ctx};
 use crate::guard;
@@ -25,6 +26,7 @@ use crate::incremental::Memo;
 use crate::legacy;
 use crate::model::{Extraction, Stage, CONTRACT_VERSION};
 use crate::module::ModuleScope;
+use crate::options::{slug_from_path, Options};
 use crate::source::SourceMap;
 
 /// Extract every assertion of a pytest file. Never panics on any input; syntax errors are listed
@@ -194,7 +196,7 @@ fn extract_parsed(
         .as_ref()
         .map(crate::pytest::config::judge)
         .unwrap_or_default();
-    let warning_plan = crate::pytest::session::apply(
+    let warning_plan = session::apply(
         &judgement,
         body,
         &scope,
@@ -325,7 +327,7 @@ fn extract_parsed(
 
 /// The warning filters the evaluator applies (the configuration's, and each kept check's marks'),
 /// where a kept check needs them.
-fn apply_warning_plan(e: &mut Extraction, plan: &crate::pytest::session::WarningPlan) {
+fn apply_warning_plan(e: &mut Extraction, plan: &session::WarningPlan) {
     let mut needed = false;
     for a in e.assertions.iter_mut() {
         if a.status != crate::model::Status::Kept {
@@ -351,7 +353,7 @@ fn module_scope<'a>(
     let prepend = crate::pytest::config::import_mode_is_prepend(options.pytest_config.as_ref());
     // pytest imported the solution before the file's code runs when a conftest or the test's
     // own package imported it first.
-    let after_solution = crate::conftest::imports_solution_first(options, prepend);
+    let after_solution = imports_solution_first(options, prepend);
     let mut scope = ModuleScope::analyse(
         body,
         map,
@@ -369,15 +371,43 @@ fn module_scope<'a>(
     scope
 }
 
+/// Whether pytest has imported a solution module before the test file's own code runs: a
+/// conftest (pytest imports every one from the rootdir down before the test module) or a package
+/// `__init__.py` imports it at its top level, or (in the `prepend` import mode) the test or a
+/// conftest sits inside a solution package, which is imported before its submodules.
+fn imports_solution_first(options: &crate::Options, prepend: bool) -> bool {
+    let is_solution = |module: &str| {
+        std::iter::once("solution")
+            .chain(options.solution_modules.iter().map(String::as_str))
+            .any(|m| module == m || module.strip_prefix(m).is_some_and(|r| r.starts_with('.')))
+    };
+    let files = || options.conftests.iter().chain(&options.package_inits);
+    if prepend && files().any(|f| f.package.as_deref().is_some_and(is_solution)) {
+        return true;
+    }
+    files().any(|f| {
+        let Ok(parsed) = parse_module(&f.source) else {
+            return false;
+        };
+        parsed.suite().iter().any(|stmt| match stmt {
+            Stmt::Import(i) => i.names.iter().any(|a| is_solution(a.name.as_str())),
+            Stmt::ImportFrom(i) => {
+                i.level == 0 && i.module.as_ref().is_some_and(|m| is_solution(m.as_str()))
+            }
+            _ => false,
+        })
+    })
+}
+
 /// The full stage's assertions of every case, in source order, and the solution names they call.
 fn flatten_cases(
     ctx: &Ctx,
-    cases: &[collect::Case],
+    cases: &[Case],
     mut plan: Option<&mut crate::incremental::Plan>,
 ) -> (Vec<crate::model::Assertion>, Vec<String>) {
     let mut solution_names = Vec::new();
     let mut full: Vec<crate::model::Assertion> = Vec::new();
-    let flatten = |case: &collect::Case, names: &mut Vec<String>| {
+    let flatten = |case: &Case, names: &mut Vec<String>| {
         let mut flat = flatten::flatten_case(ctx, case, names);
         for a in &mut flat {
             refuse_uncompilable(a);
@@ -406,7 +436,7 @@ fn flatten_cases(
 fn deep_assert_owners(
     stage: Stage,
     body: &[Stmt],
-    cases: &[collect::Case],
+    cases: &[Case],
     deep: &guard::TooDeep,
 ) -> Vec<String> {
     let at = TextSize::new(deep.start as u32);

@@ -1,9 +1,9 @@
 //! The namespace a stage's kept expressions are evaluated in, and the name pytest imports the test
 //! module under.
 
-use super::Options;
 use crate::model::{Extraction, Stage};
 use crate::module::ModuleScope;
+use crate::options::Options;
 
 /// The namespace the stage's kept expressions are evaluated in (contract version 2): the
 /// write-up's stages keep the solution's own globals, as the loop they reproduce did; the full

@@ -7,9 +7,9 @@ use ruff_python_ast::visitor::Visitor;
 use ruff_python_ast::{self as ast, Expr};
 use ruff_text_size::Ranged;
 
-use super::items::{Aliases, Item, Kind, Piece};
+use super::items::{Item, Kind, Piece};
 use super::replay::{self, Replay};
-use super::resolve::{self, Resolution};
+use super::resolve::{self, Aliases, Resolution};
 use super::{emit, Ctx, Test};
 use crate::model::{Assertion, Origin, OriginRole};
 use crate::module::Global;

@@ -37,8 +37,9 @@
 
 use ruff_text_size::Ranged;
 
-use super::items::{self, Aliases, Blocker};
-use super::{emit, resolve, Ctx};
+use super::items::{self, Blocker};
+use super::resolve::{self, Aliases};
+use super::{emit, Ctx};
 use crate::module::{Global, ModuleScope, PreludeStmt};
 use crate::names::{self, Replacement};
 use crate::rules::{ModuleCode, Reason};

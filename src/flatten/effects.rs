@@ -18,6 +18,8 @@
 
 use ruff_python_ast::{self as ast, Expr, Stmt, UnaryOp};
 
+use crate::stdlib::{is_builtin_base, is_stdlib};
+
 /// Whether evaluating `expr` can neither run user code nor raise. `bound(name)` says whether a
 /// name is certainly bound where the expression is evaluated.
 pub fn expr_is_inert(expr: &Expr, bound: &dyn Fn(&str) -> bool) -> bool {
@@ -76,32 +78,6 @@ pub fn is_hashable_literal(expr: &Expr) -> bool {
     }
 }
 
-/// Builtin classes a test class may derive from without running user code at class creation.
-const BUILTIN_BASES: &[&str] = &[
-    "object",
-    "Exception",
-    "ValueError",
-    "TypeError",
-    "KeyError",
-    "IndexError",
-    "RuntimeError",
-    "LookupError",
-    "ArithmeticError",
-    "int",
-    "str",
-    "float",
-    "list",
-    "dict",
-    "tuple",
-    "set",
-];
-
-/// Whether `name` is a builtin class a class may derive from without running user code at class
-/// creation (when the file does not shadow it).
-pub fn is_builtin_base(name: &str) -> bool {
-    BUILTIN_BASES.contains(&name)
-}
-
 /// Whether executing a statement inside a test can neither run user code nor raise.
 /// `bound` is as for [`expr_is_inert`]; `builtin(name)` says whether a name is the builtin one (not
 /// shadowed by the test file).
@@ -138,7 +114,7 @@ pub fn stmt_is_inert(
                     args.keywords.is_empty()
                         && args.args.iter().all(|b| {
                             matches!(b, Expr::Name(n)
-                                if BUILTIN_BASES.contains(&n.id.as_str()) && builtin(n.id.as_str()))
+                                if is_builtin_base(n.id.as_str()) && builtin(n.id.as_str()))
                         })
                 })
                 && c.body.iter().all(|s| match s {
@@ -174,12 +150,6 @@ fn function_def_is_inert(
         && f.parameters.iter().all(|p| {
             annotation_ok(p.annotation()) && p.default().is_none_or(|d| expr_is_inert(d, bound))
         })
-}
-
-/// Whether `module` (dotted) is in the standard library of every Python from 3.9 on.
-pub fn is_stdlib(module: &str) -> bool {
-    let top = module.split('.').next().unwrap_or(module);
-    ruff_python_stdlib::sys::is_known_standard_library(9, top)
 }
 
 #[cfg(test)]

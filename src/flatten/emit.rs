@@ -8,9 +8,10 @@ use std::rc::Rc;
 use ruff_python_ast::{self as ast, Expr, OperatorPrecedence as Prec};
 use ruff_text_size::{Ranged, TextSize};
 
-use super::items::{Aliases, Item, Kind, Piece};
+use super::items::{Item, Kind, Piece};
+use super::resolve::Aliases;
 use super::Ctx;
-use crate::collect::Case;
+use crate::case::Case;
 use crate::model::{Assertion, Origin, Status};
 use crate::names::{self, Facts, Ident, Replacement};
 use crate::shape::Shape;

@@ -17,7 +17,7 @@
 mod assertion;
 mod conftest_replay;
 mod effects;
-pub(crate) use effects::{is_builtin_base, is_stdlib, stmt_is_inert};
+pub(crate) use effects::stmt_is_inert;
 mod emit;
 mod items;
 mod lifetimes;
@@ -34,11 +34,12 @@ use ruff_python_ast::visitor::Visitor;
 use ruff_python_ast::{self as ast, Expr, Stmt};
 use ruff_text_size::{Ranged, TextRange};
 
-use crate::collect::Case;
+use crate::case::Case;
 use crate::model::Assertion;
 use crate::module::{BoundNames, Fixture, Global, ModuleScope, PreludeStmt};
 use crate::source::SourceMap;
-use items::{Aliases, Bound, Item};
+use items::{Bound, Item};
+use resolve::Aliases;
 use walk::Walk;
 use whole_test::whole_test_reason;
 

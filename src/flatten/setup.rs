@@ -9,7 +9,7 @@ use ruff_text_size::{Ranged, TextRange};
 
 use super::items::{self, Blocker, Item, Kind, Piece};
 use super::{effects, is_global_bound, Ctx, Test};
-use crate::collect::Case;
+use crate::case::Case;
 use crate::model::OriginRole;
 use crate::module::{Fixture, PreludeStmt};
 use crate::names::{self, Ident, Replacement};
@@ -73,7 +73,7 @@ fn barrier_items<'a>(ctx: &Ctx<'_, 'a>, case: &Case<'a>, items: &mut Vec<Item<'a
     }
     // Seam: `items::setup` takes text (see `words`).
     for (_, why) in &case.setup {
-        items.push(items::setup(case.func.range, crate::collect::said(why)));
+        items.push(items::setup(case.func.range, crate::case::said(why)));
     }
 }
 

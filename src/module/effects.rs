@@ -225,7 +225,7 @@ impl<'a> ModuleScope<'a> {
         let dotted = dotted_name(expr)?;
         let first = dotted.split('.').next().unwrap_or("");
         match self.globals.get(first) {
-            Some(Global::Import { module, .. }) if crate::flatten::is_stdlib(module) => {
+            Some(Global::Import { module, .. }) if crate::stdlib::is_stdlib(module) => {
                 Some(format!("{module}{}", &dotted[first.len()..]))
             }
             _ => None,
@@ -285,7 +285,7 @@ impl<'a> ModuleScope<'a> {
             if self.quiet_classes.contains(name) {
                 return BaseKind::Quiet;
             }
-            if !self.globals.contains_key(name) && crate::flatten::is_builtin_base(name) {
+            if !self.globals.contains_key(name) && crate::stdlib::is_builtin_base(name) {
                 return BaseKind::Quiet;
             }
         }

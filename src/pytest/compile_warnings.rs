@@ -3,7 +3,7 @@
 //! `SyntaxWarning` since 3.12), `is` with a literal (`SyntaxWarning`), and an `assert` of a tuple,
 //! which pytest's assertion rewriting reports (`PytestAssertRewriteWarning`). Under a filter that
 //! turns them into errors the file fails to collect, so none of its tests passes
-//! ([`super::session`]). (A compiled file pytest cached is not compiled again, so the warning is
+//! (`extract::session`). (A compiled file pytest cached is not compiled again, so the warning is
 //! only issued the first time: the extractor takes that first run.)
 
 use ruff_python_ast::visitor::{self, Visitor};

@@ -3,7 +3,7 @@
 //! runs at import time is the module body, class bodies, decorators and defaults, never a
 //! function's body. pytest imports the file under the configuration's filters only (a test's
 //! `filterwarnings` marks apply while it runs), so under an `error` filter any of these fails the
-//! collection ([`super::session`]):
+//! collection (`extract::session`):
 //!
 //! - importing a module the evaluator does not import: one outside the standard library every
 //!   Python from 3.9 on has (a third-party package, a neighbour, a removed module such as `cgi`,
@@ -182,7 +182,7 @@ impl Walk<'_, '_> {
         };
         let first = dotted.split('.').next().unwrap_or("");
         match self.scope.globals.get(first) {
-            None => crate::flatten::is_builtin_base(&dotted),
+            None => crate::stdlib::is_builtin_base(&dotted),
             Some(Global::Helper { kind: "class", .. }) => first == dotted,
             Some(Global::Import { module, .. }) => {
                 let full = format!("{module}{}", &dotted[first.len()..]);

@@ -7,6 +7,5 @@ pub mod ids;
 pub mod import_warnings;
 pub mod markexpr;
 pub mod marks;
-pub mod session;
 pub mod value;
 pub mod warnings;

@@ -2,7 +2,7 @@
 //! pytest reads them (`parse_warning_filter`). pytest applies them in that order, each inserted at
 //! the front; a warning fails a test exactly when the first filter it matches has the action
 //! `error`, so only whether some filter can turn a warning into an error matters to the extractor
-//! (`pytest::session`).
+//! (`extract::session`).
 
 use crate::rules::{Config, Reason};
 

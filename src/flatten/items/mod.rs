@@ -3,7 +3,6 @@
 //! reads, whether it is inert (see `effects`), and how it is replayed inside an expression (or why
 //! it cannot be).
 
-mod control;
 mod raises;
 mod reads;
 mod statement;
@@ -11,14 +10,14 @@ mod statement;
 pub use raises::{pytest_raises_block, raises_block, raises_rule, Raises};
 pub use statement::statement;
 
-use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
+use rustc_hash::FxHashSet as HashSet;
 
 use ruff_python_ast::{self as ast, Expr};
 use ruff_text_size::TextRange;
 
 use super::Ctx;
 use crate::model::OriginRole;
-use crate::names::{self, Facts, Ident, Replacement};
+use crate::names::{self, Facts, Ident};
 use crate::rules::Reason;
 
 /// How an item is written inside a fold.
@@ -260,6 +259,3 @@ impl Bound {
         }
     }
 }
-
-/// Local aliases of the solution: `sol = _load_solution()`, `f = sol.f`, `from solution import f`.
-pub type Aliases = HashMap<String, Replacement>;

@@ -3,15 +3,19 @@
 
 use std::rc::Rc;
 
+use rustc_hash::FxHashMap as HashMap;
+
 use ruff_python_ast::visitor::{self, Visitor};
 use ruff_python_ast::{Expr, Stmt, StmtFunctionDef};
 use ruff_text_size::Ranged;
 
-use super::super::items::Aliases;
 use super::super::Ctx;
 use super::{module_replacement, shadows_import};
 use crate::module::BoundNames;
 use crate::names::{self, Replacement};
+
+/// Local aliases of the solution: `sol = _load_solution()`, `f = sol.f`, `from solution import f`.
+pub type Aliases = HashMap<String, Replacement>;
 
 /// Local aliases of the solution, bound once each in the test: `sol = _load_solution()`,
 /// `f = sol.f`, `from solution import f`.

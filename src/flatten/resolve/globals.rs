@@ -5,8 +5,8 @@ use std::rc::Rc;
 
 use ruff_python_ast::StmtFunctionDef;
 
-use super::super::items::Aliases;
 use super::super::Ctx;
+use super::aliases::Aliases;
 use super::{module_attr, module_replacement, shadows_import, Resolution};
 use crate::model::{Origin, OriginRole};
 use crate::module::Global;

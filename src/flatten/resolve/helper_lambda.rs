@@ -3,8 +3,8 @@
 use ruff_python_ast::{Expr, Stmt, StmtFunctionDef};
 use ruff_text_size::Ranged;
 
-use super::super::items::Aliases;
 use super::super::Ctx;
+use super::aliases::Aliases;
 use super::globals::Lookup;
 use super::{module_attr, Resolution};
 use crate::module::Global;

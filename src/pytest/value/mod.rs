@@ -12,7 +12,7 @@
 //! - `enums`: attributes: `__name__`, `math` constants, members of the file's enum classes;
 //! - `calls`: calls: `re.compile`, the file's functions, plain classes, builtins;
 //! - `ops`: Python's operators and truth values;
-//! - `repr`: [`py_str`] and [`py_repr`].
+//! - `repr`: [`py_str`] and [`py_repr`], [`float_repr`] and [`complex_repr`].
 
 use ruff_python_ast::{Expr, Stmt};
 use ruff_text_size::TextSize;
@@ -27,7 +27,7 @@ mod ops;
 mod repr;
 
 pub(crate) use names::binds;
-pub(crate) use repr::{py_repr, py_str};
+pub(crate) use repr::{complex_repr, float_repr, py_repr, py_str};
 
 /// How deep names and calls are followed.
 const MAX_DEPTH: usize = 48;

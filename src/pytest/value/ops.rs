@@ -3,8 +3,7 @@
 
 use ruff_python_ast as ast;
 
-use crate::pytest::ids;
-
+use super::repr::complex_repr;
 use super::{PyValue, MAX_LEN};
 
 /// An int converted to float where the conversion is exact (CPython rounds the rest the same way,
@@ -224,7 +223,7 @@ fn complex_binary<'a>(op: ast::Operator, l: &PyValue<'a>, r: &PyValue<'a>) -> Py
         _ => None,
     };
     match result {
-        Some((old, new)) if ids::complex_repr(old.0, old.1) == ids::complex_repr(new.0, new.1) => {
+        Some((old, new)) if complex_repr(old.0, old.1) == complex_repr(new.0, new.1) => {
             PyValue::Complex(new.0, new.1)
         }
         Some(_) => {

@@ -6,11 +6,11 @@
 //! pytest's verdict under them:
 //!
 //! - a warning pytest issues while it collects the file (an unregistered mark, a test class with a
-//!   constructor, what compiling the file warns: [`super::compile_warnings`]) fails the collection
+//!   constructor, what compiling the file warns: [`crate::pytest::compile_warnings`]) fails the collection
 //!   under an `error` filter: every test is dropped;
 //! - a filter that decides by module or line before the last `error` one depends on where a
 //!   warning is attributed, which differs past the test's own frames
-//!   ([`super::warnings::attribution_reason`]): the test is dropped;
+//!   ([`crate::pytest::warnings::attribution_reason`]): the test is dropped;
 //! - a test that returns a value fails under pytest when `PytestReturnNotNoneWarning` is an error.
 
 use std::collections::HashMap;
@@ -18,14 +18,14 @@ use std::collections::HashMap;
 use ruff_python_ast::visitor::{self, Visitor};
 use ruff_python_ast::{Expr, Stmt};
 
-use super::compile_warnings::compile_warnings;
-use super::config::Judgement;
-use super::import_warnings::import_warnings;
-use super::markexpr::MarkExpr;
-use super::marks::{file_marks, param_marks, test_marks, MarkUse, ParamMarks};
-use super::warnings::{any_error, attribution_reason, decides_error, in_effect, Filter};
-use crate::collect::{kept, Case};
+use crate::case::{kept, Case};
 use crate::module::ModuleScope;
+use crate::pytest::compile_warnings::compile_warnings;
+use crate::pytest::config::Judgement;
+use crate::pytest::import_warnings::import_warnings;
+use crate::pytest::markexpr::MarkExpr;
+use crate::pytest::marks::{file_marks, param_marks, test_marks, MarkUse, ParamMarks};
+use crate::pytest::warnings::{any_error, attribution_reason, decides_error, in_effect, Filter};
 use crate::rules::{Collection, Reason};
 use crate::source::SourceMap;
 

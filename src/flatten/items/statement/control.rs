@@ -5,8 +5,9 @@ use rustc_hash::FxHashSet as HashSet;
 use ruff_python_ast::{self as ast, Expr, Stmt};
 use ruff_text_size::{Ranged, TextRange};
 
-use super::super::Ctx;
-use super::{statement, Blocker, Clause, Item, Piece};
+use super::super::super::Ctx;
+use super::super::{Blocker, Clause, Item, Piece};
+use super::statement;
 use crate::names::{self, Facts, Ident};
 use crate::rules::{Reason, Statements};
 

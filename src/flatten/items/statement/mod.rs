@@ -1,5 +1,8 @@
 //! A top-level statement of the test as an item: what it binds and reads, and how it is replayed
-//! (an assignment, a `del`, an augmented assignment), or why it cannot be.
+//! (an assignment, a `del`, an augmented assignment), or why it cannot be. An `if` or a `for` loop
+//! whose body folds is `control`'s, which reads the statements inside it with [`statement`].
+
+mod control;
 
 use rustc_hash::FxHashSet as HashSet;
 
@@ -8,7 +11,6 @@ use ruff_python_ast::{self as ast, Expr, Stmt};
 use ruff_text_size::Ranged;
 
 use super::super::Ctx;
-use super::control::{conditional, for_loop, is_plain_unpack};
 use super::raises::{raises_context, raises_rule};
 use super::reads::{LocalReads, Reads};
 use super::{Blocker, Item, Kind, Piece};
@@ -16,6 +18,7 @@ use crate::model::OriginRole;
 use crate::module::BoundNames;
 use crate::names::{self, Facts, Ident};
 use crate::rules::{self, Reason, Statements};
+use control::{conditional, for_loop, is_plain_unpack};
 
 /// Whether evaluating an augmented or deleted target's parts twice is the same as once: names and
 /// literals only (`obj.attr`, `d[k]`, `d["key"]`).
