@@ -10,7 +10,7 @@ use crate::rules::Reason;
 /// Why a case is not run (or a setup step that stops its replay), as [`Case`] keeps it. Every site
 /// makes a [`Reason`] with its rule; `Case::not_run` and `Case::setup` keep only its words until
 /// their readers outside collection (flatten's `assertion.rs` and `items::setup`, `incremental.rs`,
-/// `module.rs`'s barriers) take a `Reason`: then this becomes `Reason` and [`kept`] the identity.
+/// `module/`'s barriers) take a `Reason`: then this becomes `Reason` and [`kept`] the identity.
 pub type CaseReason = Reason;
 
 /// A reason as [`Case`] keeps it (see [`CaseReason`]).

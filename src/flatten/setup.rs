@@ -16,7 +16,7 @@ use crate::names::{self, Ident, Replacement};
 use crate::rules::{Collection, Reason};
 
 /// A reason's words as `items::setup`, `items::unfoldable_binding` and `Blocker::Reason`
-/// (flatten/items.rs) take them. Seam: the rule is named at each site here and lost there until
+/// (flatten/items/) take them. Seam: the rule is named at each site here and lost there until
 /// they take a `Reason`; then this is the identity.
 fn words(reason: Reason) -> Reason {
     reason

@@ -18,7 +18,7 @@ use crate::rules::{Reason, Statements};
 /// compound statement: what it binds and the locals it mentions) keeps the compound's reason
 /// otherwise. A name bound in one branch only stays unbound when the other runs, in the fold's
 /// lambda as in the test function (a local either way); module-level code needs more, which
-/// `ModuleScope` checks before it replays an `if` (see `module::replayable_if`).
+/// `ModuleScope` checks before it replays an `if` (see `module::prelude::replayable_if`).
 pub(super) fn conditional<'a>(
     ctx: &Ctx<'_, 'a>,
     i: &'a ast::StmtIf,
