@@ -13,10 +13,20 @@
 //! False`), `remove-statement` (an expression statement or augmented assignment → `pass`),
 //! `arithmetic` (`+` ↔ `-`, `*` ↔ `//`, `/` → `*`, `%` → `//`, and the same in `+=` and friends),
 //! `remove-break` / `remove-continue` (→ `pass`), `remove-unary` (`-x` → `x`, `not x` → `x`),
-//! `literal` (`True` ↔ `False` elsewhere than a `return`).
+//! `literal` (`True` ↔ `False` elsewhere than a `return`), `swap-arguments` (in a call, the first two
+//! adjacent positional arguments whose texts differ change places: `f(a, b)` → `f(b, a)`; one
+//! mutant per call, and none for `min`/`max` without a `key`, whose answer does not depend on the
+//! order).
+//!
+//! Ids: the operators come in generations, and a later generation's mutants are numbered after
+//! every mutant of the earlier ones, so adding an operator renames no mutant of a given file (the
+//! first generation is every operator above but `swap-arguments`, the second). The list is in id
+//! order: each generation in source order, one after the other.
 
 use ruff_python_ast::visitor::{self, Visitor};
-use ruff_python_ast::{BoolOp, CmpOp, Expr, Number, Operator, Stmt, UnaryOp};
+use ruff_python_ast::{
+    ArgOrKeyword, BoolOp, CmpOp, Expr, ExprCall, Number, Operator, Stmt, UnaryOp,
+};
 use ruff_text_size::Ranged;
 use serde::{Deserialize, Serialize};
 
@@ -31,8 +41,9 @@ pub struct Edit {
 /// One mutant of a source file.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Mutant {
-    /// `m001`, `m002`, … in source order, numbered before any cap, so a mutant keeps its id
-    /// whatever `--mutants=N` keeps.
+    /// `m001`, `m002`, … in source order within a generation of operators, each generation
+    /// numbered after the earlier ones (see the module's doc); numbered before any cap, so a
+    /// mutant keeps its id whatever `--mutants=N` keeps, and an operator added later renames none.
     pub id: String,
     /// The operator's kebab-case id (`boundary`, `return-none`, …).
     pub operator: String,
@@ -47,6 +58,21 @@ pub struct Mutant {
     /// The changed lines, unified style: `@@ line N @@`, then `-` old lines and `+` new lines.
     pub diff: String,
 }
+
+/// The generation of an operator: 1 for the first set, 2 for `swap-arguments`. A later
+/// generation's mutants are numbered after every earlier one's, so adding an operator keeps the
+/// ids the generator gave before.
+fn generation(operator: &str) -> u8 {
+    match operator {
+        "swap-arguments" => 2,
+        _ => 1,
+    }
+}
+
+/// Calls whose answer does not depend on the order of their positional arguments when they have
+/// no keyword (`min(a, b)` is `min(b, a)`, apart from which of two equal values comes back):
+/// swapping theirs would only add mutants a reader must dismiss as equivalent.
+const SYMMETRIC_CALLS: [&str; 2] = ["min", "max"];
 
 /// A mutation found by the walk, before it is applied and checked.
 struct Candidate {
@@ -165,6 +191,42 @@ impl Walk<'_> {
             operator,
             format!("`{}` → `pass`", short(&self.source[start..end])),
             vec![edit(start, end, "pass")],
+        );
+    }
+
+    /// `swap-arguments`: the first two adjacent positional arguments of `call` (no keyword
+    /// between them) whose texts differ, swapped. One mutant per call at most.
+    fn swap_arguments(&mut self, call: &ExprCall) {
+        let callee = call.func.range();
+        let callee = &self.source[callee.start().to_usize()..callee.end().to_usize()];
+        if call.arguments.keywords.is_empty() && SYMMETRIC_CALLS.contains(&callee) {
+            return;
+        }
+        let text = |e: &Expr| {
+            let r = e.range();
+            (r.start().to_usize(), r.end().to_usize())
+        };
+        let order: Vec<ArgOrKeyword> = call.arguments.iter_source_order().collect();
+        let pair = order.windows(2).find_map(|w| match (w[0], w[1]) {
+            (ArgOrKeyword::Arg(a), ArgOrKeyword::Arg(b)) => {
+                let (a, b) = (text(a), text(b));
+                (self.source[a.0..a.1] != self.source[b.0..b.1]).then_some((a, b))
+            }
+            _ => None,
+        });
+        let Some((a, b)) = pair else {
+            return;
+        };
+        let (first, second) = (&self.source[a.0..a.1], &self.source[b.0..b.1]);
+        self.push(
+            "swap-arguments",
+            format!(
+                "`{}` ↔ `{}` in `{}(…)`",
+                short(first),
+                short(second),
+                short(callee)
+            ),
+            vec![edit(a.0, a.1, second), edit(b.0, b.1, first)],
         );
     }
 }
@@ -307,6 +369,7 @@ impl<'a> Visitor<'a> for Walk<'_> {
                     vec![edit(start, end, gap)],
                 );
             }
+            Expr::Call(call) => self.swap_arguments(call),
             Expr::BooleanLiteral(b) => {
                 let r = b.range();
                 let flipped = if b.value { "False" } else { "True" };
@@ -398,9 +461,10 @@ fn diff(source: &str, mutated: &str, edits: &[Edit]) -> String {
     out
 }
 
-/// Every mutant of `source`, in source order, then at most `cap` of them spread evenly over the
-/// list (the first, then every `len / cap`-th). Deterministic: the same source gives the same
-/// mutants with the same ids. A source that does not parse has none.
+/// Every mutant of `source` in id order (by generation of operator, then source order: see the
+/// module's doc), then at most `cap` of them spread evenly over the list (the first, then every
+/// `len / cap`-th). Deterministic: the same source gives the same mutants with the same ids. A
+/// source that does not parse has none.
 pub fn mutants(source: &str, cap: Option<usize>) -> Vec<Mutant> {
     let Ok(parsed) = ruff_python_parser::parse_module(source) else {
         return Vec::new();
@@ -413,8 +477,14 @@ pub fn mutants(source: &str, cap: Option<usize>) -> Vec<Mutant> {
         walk.visit_stmt(stmt);
     }
     let mut found = walk.found;
-    // Source order; ties keep the walk's order (a stable sort).
-    found.sort_by_key(|c| c.edits.first().map_or(0, |e| e.start));
+    // Id order: by generation, then source order; ties keep the walk's order (a stable sort).
+    // An earlier generation's mutant wins a duplicate, so its id never moves.
+    found.sort_by_key(|c| {
+        (
+            generation(c.operator),
+            c.edits.first().map_or(0, |e| e.start),
+        )
+    });
     let mut seen = std::collections::HashSet::new();
     let mut all = Vec::new();
     for c in found {
@@ -618,6 +688,117 @@ mod tests {
     }
 
     #[test]
+    fn swapped_arguments() {
+        let src =
+            "def f(a, b, xs):\n    g(a, b)\n    h(a, a, b, xs)\n    k(a, a)\n    return g(1, 2)\n";
+        let ms = mutants(src, None);
+        let swaps: Vec<&Mutant> = ms
+            .iter()
+            .filter(|m| m.operator == "swap-arguments")
+            .collect();
+        // One per call: `h` swaps its first pair that differs, `k(a, a)` has none.
+        assert_eq!(swaps.len(), 3, "{swaps:#?}");
+        let g = find(&ms, "    g(b, a)\n");
+        assert_eq!(g.operator, "swap-arguments");
+        assert_eq!(g.description, "line 2: `a` ↔ `b` in `g(…)`");
+        assert_eq!(g.diff, "@@ line 2 @@\n-    g(a, b)\n+    g(b, a)\n");
+        assert_eq!(
+            g.edits,
+            [
+                Edit {
+                    start: 23,
+                    end: 24,
+                    replacement: "b".into()
+                },
+                Edit {
+                    start: 26,
+                    end: 27,
+                    replacement: "a".into()
+                }
+            ]
+        );
+        let h = find(&ms, "h(a, b, a, xs)");
+        assert_eq!(h.description, "line 3: `a` ↔ `b` in `h(…)`");
+        assert!(!ms.iter().any(|m| m.source.contains("h(b, a, a, xs)")));
+        assert!(!ms.iter().any(|m| m.source.contains("h(a, a, xs, b)")));
+        assert_eq!(find(&ms, "return g(2, 1)").line, 5);
+    }
+
+    #[test]
+    fn swapped_arguments_only_where_the_order_can_matter() {
+        let src = "x = min(a, b) + max(a, b, c)\ny = max(a, b, key=len)\nz = f(a, k=1, *b)\nw = q.get(k, [])\n";
+        let swaps: Vec<Mutant> = mutants(src, None)
+            .into_iter()
+            .filter(|m| m.operator == "swap-arguments")
+            .collect();
+        // `min`/`max` without a key are symmetric; with one, ties make the order matter. No swap
+        // across a keyword (`f(*b, k=1, a)` would not parse anyway).
+        let sources: Vec<&str> = swaps.iter().map(|m| m.source.as_str()).collect();
+        assert_eq!(
+            sources,
+            [
+                "x = min(a, b) + max(a, b, c)\ny = max(b, a, key=len)\nz = f(a, k=1, *b)\nw = q.get(k, [])\n",
+                "x = min(a, b) + max(a, b, c)\ny = max(a, b, key=len)\nz = f(a, k=1, *b)\nw = q.get([], k)\n",
+            ]
+        );
+        assert_eq!(swaps[1].description, "line 4: `k` ↔ `[]` in `q.get(…)`");
+        // Nested calls: each call its own mutant. Parentheses around an argument stay where they
+        // are (the argument's own text moves), which keeps the meaning of the swap.
+        let src = "r = outer(inner(1, 2),\n          (x\n           + 1))\n";
+        let ms = mutants(src, None);
+        find(&ms, "outer(inner(2, 1),");
+        let outer = find(
+            &ms,
+            "r = outer(x\n           + 1,\n          (inner(1, 2)))\n",
+        );
+        assert_eq!(outer.line, 1);
+        assert_eq!(
+            outer.diff,
+            "@@ line 1 @@\n-r = outer(inner(1, 2),\n-          (x\n-           + 1))\n\
+             +r = outer(x\n+           + 1,\n+          (inner(1, 2)))\n"
+        );
+        assert_eq!(
+            outer.description,
+            "line 1: `inner(1, 2)` ↔ `x + 1` in `outer(…)`"
+        );
+    }
+
+    #[test]
+    fn a_later_operator_renames_no_earlier_mutant() {
+        let src = "def f(graph, start):\n    seen = set(range(0, 3))\n    return walk(graph, start) < 1\n";
+        let ms = mutants(src, None);
+        // The list is in id order: the first generation, numbered as if `swap-arguments` did
+        // not exist (m001… in source order), then the swaps, in source order too.
+        for (i, m) in ms.iter().enumerate() {
+            assert_eq!(m.id, format!("m{:03}", i + 1), "{ms:#?}");
+        }
+        let operators = ops(&ms);
+        let n = operators
+            .iter()
+            .position(|o| *o == "swap-arguments")
+            .unwrap();
+        assert_eq!(ms.len(), n + 2, "{operators:?}");
+        assert!(operators[..n].iter().all(|o| *o != "swap-arguments"));
+        let lines: Vec<u32> = ms[..n].iter().map(|m| m.line).collect();
+        assert!(lines.windows(2).all(|w| w[0] <= w[1]), "{lines:?}");
+        assert!(ms[n].source.contains("range(3, 0)"));
+        assert_eq!(ms[n].line, 2);
+        assert!(ms[n + 1].source.contains("walk(start, graph)"));
+        assert_eq!(ms[n + 1].line, 3);
+        // The first generation keeps the ids it had before the swaps existed: the constant of
+        // line 2 first, the return's last constant last.
+        assert_eq!(find(&ms, "range(1, 3)").id, "m001");
+        assert_eq!(find(&ms, "walk(graph, start) < 0").id, format!("m{n:03}"));
+        // A cap keeps ids whatever the generation.
+        let all = mutants(src, None);
+        for cap in 1..all.len() {
+            for m in mutants(src, Some(cap)) {
+                assert!(all.contains(&m), "{} changed under the cap", m.id);
+            }
+        }
+    }
+
+    #[test]
     fn every_bench_solution_gives_parsing_mutants() {
         let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("problems");
         let mut folders: Vec<_> = std::fs::read_dir(&root)
@@ -638,6 +819,14 @@ mod tests {
                 assert_ne!(m.source, source);
                 assert!(ruff_python_parser::parse_module(&m.source).is_ok());
             }
+            // The first generation's ids are consecutive in source order, the swaps' after them.
+            let first: Vec<&str> = ms
+                .iter()
+                .filter(|m| m.operator != "swap-arguments")
+                .map(|m| m.id.as_str())
+                .collect();
+            let expected: Vec<String> = (1..=first.len()).map(|i| format!("m{i:03}")).collect();
+            assert_eq!(first, expected, "{}", folder.display());
         }
         assert!(total >= 200, "{total} mutants in the bench");
     }
