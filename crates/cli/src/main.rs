@@ -119,7 +119,8 @@ enum Command {
         /// Write one JSON line per (problem, solution) as it finishes (merge with `report`).
         #[arg(long, value_name = "FILE", group = "format")]
         jsonl: Option<PathBuf>,
-        /// Write JUnit XML for CI systems (the table still goes to standard output).
+        /// Write JUnit XML for CI systems (the table still goes to standard output); with `--mutants`,
+        /// a suite of mutants per solution: a survivor or a measurement difference is a failure.
         #[arg(long, value_name = "FILE", group = "format")]
         junit: Option<PathBuf>,
         /// Run the candidates without the sandbox (bubblewrap), with all your rights: only for

@@ -1,5 +1,6 @@
 //! Writing a [`Report`]: the human table (one line per problem and solution, then what lies, then
-//! totals by verdict and by shape) and JUnit XML for CI systems.
+//! totals by verdict and by shape) and JUnit XML for CI systems (with `--mutants`, a suite of
+//! mutants per pair).
 
 use std::io::{self, Write};
 
@@ -8,7 +9,7 @@ use bench_explorer::model::Status;
 use bench_explorer::verdict::Verdict;
 
 use super::join::{PairResult, RunStatus};
-use super::mutants::{MutantRun, Score};
+use super::mutants::{Difference, MutantRun, Outcome, Score};
 use super::report::Report;
 use super::sandbox::Mode;
 
@@ -248,7 +249,8 @@ fn xml(text: &str) -> String {
 
 /// JUnit XML: a suite per (problem, solution), a case per assertion. Measurement bugs, phantom
 /// passes and solution bugs are failures (typed by verdict), a pair killed or crashed is an error,
-/// a dropped assertion is skipped.
+/// a dropped assertion is skipped. With `--mutants`, each pair has a second suite,
+/// `<problem>/<solution> mutants` (see [`mutant_suite`]).
 pub fn junit(out: &mut impl Write, report: &Report) -> io::Result<()> {
     let t = &report.totals;
     let failures = |p: &PairResult| {
@@ -256,8 +258,24 @@ pub fn junit(out: &mut impl Write, report: &Report) -> io::Result<()> {
             + cell(p, Verdict::PhantomPass)
             + cell(p, Verdict::SolutionBug)
     };
-    let total_failures: usize = report.pairs.iter().map(failures).sum();
-    let total_cases: usize = report.pairs.iter().map(|p| p.rows.len()).sum();
+    let mutant_cases = |p: &PairResult| p.mutants.as_ref().map_or(0, Vec::len);
+    let mutant_failures = |p: &PairResult| {
+        p.mutants
+            .iter()
+            .flatten()
+            .filter(|m| mutant_failure(m).is_some())
+            .count()
+    };
+    let total_failures: usize = report
+        .pairs
+        .iter()
+        .map(|p| failures(p) + mutant_failures(p))
+        .sum();
+    let total_cases: usize = report
+        .pairs
+        .iter()
+        .map(|p| p.rows.len() + mutant_cases(p))
+        .sum();
     writeln!(out, r#"<?xml version="1.0" encoding="UTF-8"?>"#)?;
     writeln!(
         out,
@@ -328,6 +346,101 @@ pub fn junit(out: &mut impl Write, report: &Report) -> io::Result<()> {
             }
         }
         writeln!(out, "  </testsuite>")?;
+        if let Some(runs) = &p.mutants {
+            mutant_suite(out, p, runs, mutant_failures(p))?;
+        }
     }
     writeln!(out, "</testsuites>")
+}
+
+/// A mutant's JUnit failure, when it is one: `(type, message)`. A survivor is a failure (the test
+/// file lets that wrong program through, or it is equivalent, which no run tells apart); so is a
+/// mutant the two views judge differently (a measurement difference: the bench loop would accept
+/// what pytest rejects, or the reverse), which comes first when both hold.
+fn mutant_failure(m: &MutantRun) -> Option<(&'static str, String)> {
+    let kind = match (m.difference, m.outcome) {
+        (Some(Difference::ChecksMiss), _) => "checks-miss",
+        (Some(Difference::ChecksOnly), _) => "checks-only",
+        (None, Outcome::Survived) => "survived",
+        (None, _) => return None,
+    };
+    let message = match m.difference {
+        Some(d) => format!(
+            "measurement difference: {} (pytest: {}; checks: {}); {}: {}",
+            d.label(),
+            list(&m.killed_by_tests),
+            list(&m.killed_by_checks),
+            m.outcome.label(),
+            m.description
+        ),
+        None => format!("{}: {}", m.outcome.label(), m.description),
+    };
+    Some((kind, message))
+}
+
+/// The suite of a pair's mutants: one case per mutant, named by its id, operator and change
+/// (``m002 [constant] line 13: `1` → `2` ``), in the kill matrix's order. A killed mutant passes,
+/// and says in its output how (`killed` by which tests and checks, `killed by the time limit`,
+/// `killed (crashed)`); a survivor or a measurement difference is a failure whose message says so
+/// and whose text is the mutant's diff. The suite's properties hold the score.
+fn mutant_suite(
+    out: &mut impl Write,
+    p: &PairResult,
+    runs: &[MutantRun],
+    failures: usize,
+) -> io::Result<()> {
+    let score = Score::of(p);
+    let time: f64 = runs.iter().map(|m| m.wall_ms).sum::<f64>() / 1000.0;
+    writeln!(
+        out,
+        r#"  <testsuite name="{}" tests="{}" failures="{failures}" errors="0" skipped="0" time="{time:.3}">"#,
+        xml(&format!("{}/{} mutants", p.problem, p.solution)),
+        runs.len(),
+    )?;
+    if let Some(s) = score {
+        writeln!(
+            out,
+            r#"    <properties><property name="sandbox" value="{}"/><property name="mutation-score" value="{:.4}"/><property name="generated" value="{}"/><property name="killed" value="{}"/><property name="survived" value="{}"/><property name="timeouts" value="{}"/><property name="crashes" value="{}"/><property name="differences" value="{}"/></properties>"#,
+            p.sandbox.id(),
+            s.score,
+            s.generated,
+            s.killed,
+            s.survived,
+            s.timeouts,
+            s.crashes,
+            s.differences
+        )?;
+    }
+    for m in runs {
+        write!(
+            out,
+            r#"    <testcase classname="{}.{}.mutants" name="{}" time="{:.3}">"#,
+            xml(&p.problem),
+            xml(&p.solution.replace('.', "_")),
+            xml(&format!("{} [{}] {}", m.id, m.operator, m.description)),
+            m.wall_ms / 1000.0
+        )?;
+        if let Some((kind, message)) = mutant_failure(m) {
+            write!(
+                out,
+                r#"<failure type="{kind}" message="{}">{}</failure>"#,
+                xml(&message),
+                xml(&m.diff)
+            )?;
+        }
+        // A run stopped at the time limit or that crashed gave no reply: no test or check to name.
+        let how = match m.outcome {
+            Outcome::Timeout | Outcome::Crashed => {
+                format!("{} (the run gave no reply)", m.outcome.label())
+            }
+            _ => format!(
+                "{}; failing tests: {}; failing checks: {}",
+                m.outcome.label(),
+                list(&m.killed_by_tests),
+                list(&m.killed_by_checks)
+            ),
+        };
+        writeln!(out, "<system-out>{}</system-out></testcase>", xml(&how))?;
+    }
+    writeln!(out, "  </testsuite>")
 }
