@@ -256,6 +256,10 @@ const inline = (() => {
 })();
 hook.crashInlineExtraction = () => inline.crashForTest();
 
+// The page's compiled wasm module (start() sets it): the on-page instance and the extraction
+// worker run it too, so the extractor is downloaded and compiled once.
+let pageModule = null;
+
 window.benchExtract = (() => {
   let worker = null;
   let running = null;
@@ -267,15 +271,9 @@ window.benchExtract = (() => {
   let namesTable = null;
   const wasmUrls = () => {
     const me = document.querySelector("script[data-bench-js]");
-    const js = new URL(me.dataset.benchJs, document.baseURI);
-    // The worker's own build (crates/web/src/worker_main.rs) has fixed file names (Trunk does not
-    // hash a worker's): the page's hash, as a query, keeps a cache from serving an older build.
-    const build = (/-([0-9a-f]+)\.js$/.exec(js.pathname) || [])[1] || "";
-    const own = (file) => new URL(`${file}${build ? `?v=${build}` : ""}`, js).href;
     return {
-      js: js.href,
+      js: new URL(me.dataset.benchJs, document.baseURI).href,
       wasm: new URL(me.dataset.benchWasm, document.baseURI).href,
-      worker: { js: own("bench-explorer-worker.js"), wasm: own("bench-explorer-worker_bg.wasm") },
     };
   };
   const stop = () => {
@@ -292,7 +290,7 @@ window.benchExtract = (() => {
       namesTable = reply.namesTable;
       inline.registerNamesTable(namesTable);
     }
-    // Which wasm the worker runs: its own build, or the page's if that could not be loaded.
+    // How the worker got the page's wasm: "module" (the page's compiled module) or "fetched".
     if (reply.build) hook.workerBuild = reply.build;
     if (job && job.gen === reply.gen) job.onReply(job.gen, reply);
     next();
@@ -304,7 +302,15 @@ window.benchExtract = (() => {
       e.preventDefault();
       finish({ gen: running ? running.gen : -1, error: e.message || "the extraction worker stopped" });
     };
-    worker.postMessage({ type: "init", ...wasmUrls(), namesTable });
+    // The page's compiled module goes with it: the worker runs the page's wasm, and neither
+    // downloads nor compiles it again. A browser that cannot send a module to a worker (a
+    // DataCloneError) sends the URL: the worker fetches it, from the HTTP cache.
+    const init = { type: "init", ...wasmUrls(), namesTable };
+    try {
+      worker.postMessage({ ...init, module: pageModule });
+    } catch {
+      worker.postMessage(init);
+    }
   };
   const next = () => {
     if (running || !waiting) return;
@@ -379,6 +385,7 @@ async function start() {
   // warm-ups and the extraction worker once the page is idle.
   let started;
   const afterStart = new Promise((r) => (started = r)).then(() => new Promise((r) => (window.requestIdleCallback ? requestIdleCallback(r, { timeout: 2000 }) : setTimeout(r, 500))));
+  pageModule = module;
   await inline.prepare(module, { js, wasm: wasmUrl }, afterStart);
   await bindings.default({ module_or_path: module });
   started();

@@ -1,14 +1,16 @@
-// The extraction worker: the extractor's wasm run off the main thread. It loads its own build
-// (bench-explorer-worker: the same library without the page, compiled for speed; see
-// crates/web/src/worker_main.rs), or, should that fail, the page's own wasm, whose `main` starts
-// nothing here (there is no window). Each request calls benchWorkerAnalyze
-// (crates/web/src/worker.rs), which extracts, compares with the faithful extractor, groups, and
-// returns the result as JSON parts for the page to decode a few at a time.
+// The extraction worker: the extractor's wasm run off the main thread. It runs the page's own
+// wasm (one download and one compilation for the page, its on-page instance and this worker): the
+// page sends its compiled WebAssembly.Module, or, where a module cannot be sent, the wasm's URL,
+// fetched here from the HTTP cache. The page's `main` starts nothing here (there is no window).
+// Each request calls benchWorkerAnalyze (crates/web/src/worker.rs), which extracts, compares with
+// the faithful extractor, groups, and returns the result as JSON parts for the page to decode a
+// few at a time.
 //
-// Messages in: {type: "init", js, wasm, worker: {js, wasm}, namesTable?} once, then for each request {type: "part", text} one or more
+// Messages in: {type: "init", js, wasm, module?, namesTable?} once, then for each request {type: "part", text} one or more
 // times (the text, in order) and {type: "extract", gen, request}.
 // Messages out: {gen, build, modified, parts: [Uint8Array of UTF-8 JSON], namesTable?, namesNotice?}
-// or {gen, build, error}; `build` is "worker" or "page", the wasm it runs. For a text that contains `\N`, benchWorkerAnalyze first fetches the Unicode names
+// or {gen, build, error}; `build` says how the worker got the page's wasm: "module" (sent by the page)
+// or "fetched". For a text that contains `\N`, benchWorkerAnalyze first fetches the Unicode names
 // table (unicode-names-<hash>.bin, next to this file) with a synchronous request, once.
 
 let bindings = null;
@@ -98,26 +100,15 @@ self.onmessage = async (e) => {
     parts = [];
   }
   if (m.type === "init") {
-    const load = async (js, wasm) => {
-      const b = await import(js);
-      await b.default({ module_or_path: wasm });
+    try {
+      const b = await import(m.js);
+      await b.default({ module_or_path: m.module || m.wasm });
       // The names table a previous worker loaded (the page keeps it): no need to fetch it again.
       if (m.namesTable) b.benchRegisterNamesTable(m.namesTable);
-      return b;
-    };
-    try {
-      bindings = m.worker ? await load(m.worker.js, m.worker.wasm) : null;
-      build = bindings ? "worker" : null;
-    } catch {
-      bindings = null;
-    }
-    if (!bindings) {
-      try {
-        bindings = await load(m.js, m.wasm);
-        build = "page";
-      } catch (err) {
-        failed = String((err && err.message) || err);
-      }
+      bindings = b;
+      build = m.module ? "module" : "fetched";
+    } catch (err) {
+      failed = String((err && err.message) || err);
     }
     for (const q of queue.splice(0)) run(q);
     warm();

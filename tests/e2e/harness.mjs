@@ -191,6 +191,8 @@ async function openPage(session, opts = {}) {
     wait = true,
     allow = [],
     block = [],
+    // A script run in the page before its own (Playwright's addInitScript).
+    init = null,
   } = opts;
   const context = await session.browser.newContext({ viewport, colorScheme, deviceScaleFactor: 1 });
   for (const re of block) await context.route(re, (route) => route.abort("failed"));
@@ -225,6 +227,7 @@ async function openPage(session, opts = {}) {
       } catch {}
     }
   }, intro);
+  if (init) await context.addInitScript(init);
 
   const page = await context.newPage();
   page.on("console", (m) => {

@@ -8,10 +8,10 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { startSession, synthTestFile, ROOT } from "./harness.mjs";
+import { startSession, synthTestFile, ROOT, DIST } from "./harness.mjs";
 
 let session;
 before(async () => {
@@ -76,19 +76,22 @@ test("a bench file is extracted on the page, with the CLI's result", async () =>
   await p.close();
 });
 
-test("a large file goes to the worker", async () => {
+test("a large file goes to the worker, which runs the page's wasm: one download, one compilation", async () => {
   const p = await session.open();
   await p.page.waitForFunction(() => window.__benchExplorer.inlineWarm === true, null, { timeout: 30_000 });
   await p.setText(synthTestFile(2_000));
   assert.equal(await p.hook("lastInline"), false);
   assert.ok((await p.hook("lastKept")) > 100, "the worker's result is shown");
-  // The worker runs its own build (crates/web/src/worker_main.rs), not the page's wasm.
-  assert.equal(await p.hook("workerBuild"), "worker");
+  // The page sent its compiled module: the worker fetched no wasm.
+  assert.equal(await p.hook("workerBuild"), "module");
+  // And the build has one wasm of the extractor, the page's (issue 28: one copy of the extractor).
+  const wasm = readdirSync(DIST).filter((f) => f.endsWith(".wasm"));
+  assert.equal(wasm.length, 1, `one wasm in dist/: ${wasm.join(", ")}`);
   p.assertClean();
   await p.close();
 });
 
-test("when the worker's own build cannot be loaded, the worker runs the page's wasm, with the same result", async () => {
+test("where a module cannot be sent to a worker, the worker fetches the page's wasm, with the same result", async () => {
   const text = synthTestFile(2_000);
   const kept = async (p) => {
     await p.setText(text);
@@ -97,13 +100,22 @@ test("when the worker's own build cannot be loaded, the worker runs the page's w
   };
   const normal = await session.open();
   const a = await kept(normal);
-  assert.equal(await normal.hook("workerBuild"), "worker");
+  assert.equal(await normal.hook("workerBuild"), "module");
   normal.assertClean();
   await normal.close();
 
-  const p = await session.open({ block: [/bench-explorer-worker/], allow: [/bench-explorer-worker/] });
+  // A browser whose postMessage cannot clone a WebAssembly.Module throws a DataCloneError.
+  const p = await session.open({
+    init: () => {
+      const post = Worker.prototype.postMessage;
+      Worker.prototype.postMessage = function (m, ...rest) {
+        if (m && m.module) throw new DOMException("WebAssembly.Module could not be cloned.", "DataCloneError");
+        return post.call(this, m, ...rest);
+      };
+    },
+  });
   const b = await kept(p);
-  assert.equal(await p.hook("workerBuild"), "page");
+  assert.equal(await p.hook("workerBuild"), "fetched");
   assert.deepEqual(b, a);
   p.assertClean();
   await p.close();

@@ -34,10 +34,13 @@ import {
   foldGutter,
   foldKeymap,
   indentUnit,
+  LanguageSupport,
 } from "@codemirror/language";
 import { search, searchKeymap, highlightSelectionMatches } from "@codemirror/search";
 import { lintGutter, lintKeymap, setDiagnostics, forEachDiagnostic } from "@codemirror/lint";
-import { python } from "@codemirror/lang-python";
+// The Python language without lang-python's completion sources (the editor offers no completion):
+// `python()` would bring @codemirror/autocomplete into the bundle.
+import { pythonLanguage } from "@codemirror/lang-python";
 // A dependency of @codemirror/language (always installed with it): the highlight tags.
 import { tags as t } from "@lezer/highlight";
 // Only the compressor: the page reads links with its own bounded decompressor
@@ -316,7 +319,7 @@ const escapedView = ViewPlugin.fromClass(
 
 const mode = new Compartment();
 const costlyExtensions = () => [
-  python(),
+  new LanguageSupport(pythonLanguage),
   syntaxHighlighting(highlight),
   bracketMatching(),
   highlightSelectionMatches(),

@@ -11,7 +11,7 @@
 //!   (`www/py/`): the bench loop's view and pytest's, side by side, for a file or the whole bench.
 //! - `state`: shared signals, provided as context.
 //! - `worker`: the entry points of the extraction worker (`www/extract-worker.js` runs them off the
-//!   main thread, from the worker's own build, `src/worker_main.rs`; `engine` talks to it).
+//!   main thread, in this same wasm, which the page sends it compiled; `engine` talks to it).
 //! - `ui/`: the components.
 //!
 //! Everything but `logic/` touches the DOM and compiles for wasm32 only (`src/main.rs` starts it).

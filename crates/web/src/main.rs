@@ -1,9 +1,9 @@
 //! The page's entry point: `trunk build` compiles this crate to wasm32 (see `index.html`).
 
 ///
-/// The extraction worker (`www/extract-worker.js`) runs its own build (`src/worker_main.rs`), or
-/// this wasm if that cannot be loaded: in a worker there is no window, so it starts nothing and
-/// only answers `benchWorkerAnalyze` calls.
+/// The extraction worker (`www/extract-worker.js`) runs this wasm too (the page sends it the
+/// compiled module): in a worker there is no window, so it starts nothing and only answers
+/// `benchWorkerAnalyze` calls.
 #[cfg(target_arch = "wasm32")]
 fn main() {
     // boot.js also runs a second instance on the page, for small extractions (`benchNoStart` set

@@ -1,7 +1,7 @@
-//! The extraction worker's entry point. `www/extract-worker.js` loads the worker's own build of
-//! this crate (`src/worker_main.rs`, compiled for speed) in a module Web Worker, or else the page's
-//! wasm (where `main` starts nothing: there is no window), and calls `benchWorkerAnalyze` for each
-//! request; the page (`engine.rs`) decodes the parts one task at a time.
+//! The extraction worker's entry point. `www/extract-worker.js` runs the page's wasm (the page sends
+//! its compiled module; `main` starts nothing there: there is no window) in a module Web Worker,
+//! and calls `benchWorkerAnalyze` for each request; the page (`engine.rs`) decodes the parts one
+//! task at a time.
 //!
 //! The Unicode names table (crates/unicode-names) is not in the wasm: for a text that contains
 //! `\N`, the worker fetches it from the page's folder (a synchronous request, allowed in a worker)
