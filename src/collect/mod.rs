@@ -72,6 +72,9 @@ struct Collector<'s, 'a> {
     reorder: Option<String>,
     /// How pytest names a long string in an id it generates (its version's rule).
     long_str: ids::LongStrIds,
+    /// Whether pytest escapes strings in ids (the configuration's no-escaping key), and why it
+    /// fails the file's collection, once an id makes it.
+    escaping: ids::Escaping,
 }
 
 /// One parametrization (a mark, or a parametrized fixture), expanded.
