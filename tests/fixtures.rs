@@ -135,13 +135,15 @@ fn run_fixture(dir: &Path) -> Result<(), String> {
                 }]
             })
             .unwrap_or_default(),
-        // And the pytest.ini that configures it, as the CLI reads the rootdir's.
-        pytest_config: std::fs::read_to_string(dir.join("pytest.ini"))
-            .ok()
-            .and_then(|text| {
+        // And the ini file that configures it, as the CLI reads the rootdir's: the first of
+        // `pytest.ini`, `tox.ini` with `[pytest]`, `setup.cfg` with `[tool:pytest]`.
+        pytest_config: ["pytest.ini", "tox.ini", "setup.cfg"]
+            .iter()
+            .find_map(|file| {
+                let text = std::fs::read_to_string(dir.join(file)).ok()?;
                 Some(bench_explorer::pytest_config::Config {
-                    name: "pytest.ini".to_string(),
-                    options: bench_explorer::pytest_config::parse_ini("pytest.ini", &text)?,
+                    name: file.to_string(),
+                    options: bench_explorer::pytest_config::parse_ini(file, &text)?,
                 })
             }),
         pytest_version: match expect.pytest_version.as_deref() {

@@ -11,8 +11,9 @@ use crate::pytest::value::Place;
 use crate::rules::Collection;
 
 use super::fixtures::Fixtures;
-use super::marks::Mark;
+use super::marks::{Mark, TestAttr};
 use super::{kept, Case, CaseReason, Collector, Unlisted};
+use crate::module::falsy_literal;
 
 /// A body being collected (the module's or a test class's) and what it inherits from the scopes
 /// around it.
@@ -132,20 +133,6 @@ fn deleted_names(body: &[Stmt]) -> HashSet<(&str, usize)> {
     out
 }
 
-/// Whether an expression is a literal Python takes as false (`Some(true)`) or true (`Some(false)`).
-fn falsy_literal(e: &Expr) -> Option<bool> {
-    match e {
-        Expr::BooleanLiteral(b) => Some(!b.value),
-        Expr::NoneLiteral(_) => Some(true),
-        Expr::NumberLiteral(n) => match &n.value {
-            ast::Number::Int(i) => Some(i.as_u64() == Some(0)),
-            _ => None,
-        },
-        Expr::StringLiteral(s) => Some(s.value.is_empty()),
-        _ => None,
-    }
-}
-
 /// Whether a statement stores `name.__test__` (any `__test__` store when the name is unknown).
 fn stores_test_attr(stmt: &Stmt, name: Option<&str>) -> bool {
     matches!(stmt, Stmt::Assign(a) if a.targets.iter().any(|t| matches!(t,
@@ -167,6 +154,37 @@ impl<'s, 'a> Collector<'s, 'a> {
         let first_case = self.cases.len();
         let rebound = rebound_tests(body, &last_def);
         let deleted = deleted_names(body);
+        // A decorator that sets `__test__` (nose's `nottest`), on the definition the name holds
+        // last: pytest reads the attribute there, and collects nothing under the name when false.
+        let class_body = (!within.prefix.is_empty()).then_some(body);
+        let mut test_attr: HashMap<&str, TestAttr> = HashMap::default();
+        for (&name, &j) in &last_def {
+            let Stmt::FunctionDef(f) = &body[j] else {
+                continue;
+            };
+            // `test_x = nottest(test_x)` after the `def` applies one more, outermost.
+            let rebinding = rebound.get(name).and_then(|range| {
+                body.iter().find_map(|s| match s {
+                    Stmt::Assign(a) if a.range == *range => match a.value.as_ref() {
+                        Expr::Call(c)
+                            if c.arguments.keywords.is_empty()
+                                && matches!(c.arguments.args.as_ref(),
+                                    [Expr::Name(n)] if n.id.as_str() == name) =>
+                        {
+                            Some(c.func.as_ref())
+                        }
+                        _ => None,
+                    },
+                    _ => None,
+                })
+            });
+            if name.starts_with("test") && (rebinding.is_some() || !f.decorator_list.is_empty()) {
+                let applied = rebinding
+                    .into_iter()
+                    .chain(f.decorator_list.iter().map(|d| &d.expression));
+                test_attr.insert(name, self.applied_test_attr(applied, class_body));
+            }
+        }
         for (i, stmt) in body.iter().enumerate() {
             match stmt {
                 // `del test_x` after its definition: pytest finds nothing under the name.
@@ -176,7 +194,26 @@ impl<'s, 'a> Collector<'s, 'a> {
                     if f.name.starts_with("test") && !self.exclude.contains(f.name.as_str()) =>
                 {
                     let shadowed = last_def.get(f.name.as_str()).copied().filter(|&j| j != i);
-                    self.collect_function(&within, f, shadowed, rebound.get(f.name.as_str()));
+                    match test_attr.get(f.name.as_str()) {
+                        // Not collected: no entry, no id (its asserts are a helper's).
+                        Some(TestAttr::False) => {}
+                        // Whether pytest collects it is not known: listed apart, once.
+                        Some(TestAttr::Unknown(why)) => {
+                            if shadowed.is_none() {
+                                self.unlisted.push(Unlisted {
+                                    func: f,
+                                    name: format!("{}{}", within.prefix, f.name),
+                                    why: why.clone(),
+                                });
+                            }
+                        }
+                        _ => self.collect_function(
+                            &within,
+                            f,
+                            shadowed,
+                            rebound.get(f.name.as_str()),
+                        ),
+                    }
                 }
                 Stmt::ClassDef(c)
                     if c.name.starts_with("Test") && !self.unittest_classes.contains(&c.range) =>

@@ -12,7 +12,7 @@ use crate::rules::Collection;
 
 use super::body::Within;
 use super::fixtures::Fixtures;
-use super::marks::class_marks;
+use super::marks::{class_marks, TestAttr};
 use super::{kept, CaseReason, Collector, Unlisted};
 
 /// The base classes of `c` that are classes defined before it in the same body (nearest first).
@@ -104,7 +104,14 @@ impl<'s, 'a> Collector<'s, 'a> {
     /// The tests of a `Test*` class of the body: its own methods, then those it inherits from
     /// bases defined in the body, under the class's marks and setup.
     pub(super) fn collect_class(&mut self, within: &Within<'_, 'a>, c: &'a ast::StmtClassDef) {
-        if self.unlist_decorated_class(within, c) {
+        // A decorator of the file that sets `__test__` to a false value (nose's `nottest`):
+        // pytest collects nothing from the class.
+        let class_body = (!within.prefix.is_empty()).then_some(within.body);
+        let test_attr = self.decorators_test_attr(&c.decorator_list, class_body);
+        if test_attr == TestAttr::False {
+            return;
+        }
+        if self.unlist_decorated_class(within, c, test_attr) {
             return;
         }
         let in_class = !within.prefix.is_empty();
@@ -145,11 +152,13 @@ impl<'s, 'a> Collector<'s, 'a> {
 
     /// A decorator that is not a pytest mark may remake the class (`@dataclass` gives it a
     /// constructor, and pytest then does not collect it): whether and how pytest collects its
-    /// tests is not in the file. Lists its tests apart and says so.
+    /// tests is not in the file (a decorator that may set `__test__`, `test_attr`, says so). Lists
+    /// its tests apart and says so.
     fn unlist_decorated_class(
         &mut self,
         within: &Within<'_, 'a>,
         c: &'a ast::StmtClassDef,
+        test_attr: TestAttr,
     ) -> bool {
         let map = self.map;
         let Some(d) = c
@@ -159,12 +168,16 @@ impl<'s, 'a> Collector<'s, 'a> {
         else {
             return false;
         };
-        let why = format!(
-            "its class `{}` is decorated with `@{}` (line {}), which may give it a constructor (pytest then does not collect it) or change its tests",
-            c.name,
-            map.snippet(d.expression.range()),
-            map.line(d.range().start())
-        );
+        let why = match test_attr {
+            // A decorator that may set `__test__` says so.
+            TestAttr::Unknown(why) => format!("its class `{}`: {why}", c.name),
+            _ => format!(
+                "its class `{}` is decorated with `@{}` (line {}), which may give it a constructor (pytest then does not collect it) or change its tests",
+                c.name,
+                map.snippet(d.expression.range()),
+                map.line(d.range().start())
+            ),
+        };
         for s in &c.body {
             if let Stmt::FunctionDef(f) = s {
                 if f.name.starts_with("test") {
@@ -218,8 +231,23 @@ impl<'s, 'a> Collector<'s, 'a> {
         let (own_init, own_not_a_test) = self.body_setup(c, &mut setup);
         // A constructor inherited from a base class of this body: pytest does not collect it either.
         let has_init = own_init || inherits_init(body, c);
-        let not_a_test = own_not_a_test || inherits_not_a_test(body, c);
+        let not_a_test = own_not_a_test
+            || inherits_not_a_test(body, c)
+            || self.inherits_test_false_from_decorator(body, c);
         (!has_init && !not_a_test).then_some(setup)
+    }
+
+    /// `__test__` set to a false value by a decorator of a base defined in `body` (`@nottest class
+    /// Base`), unless the class sets its own: the class inherits it.
+    fn inherits_test_false_from_decorator(&self, body: &'a [Stmt], c: &ast::StmtClassDef) -> bool {
+        let sets_test = c.body.iter().any(|s| {
+            matches!(s, Stmt::Assign(a)
+            if matches!(a.targets.as_slice(), [Expr::Name(n)] if n.id.as_str() == "__test__"))
+        });
+        !sets_test
+            && bases_in(body, c)
+                .iter()
+                .any(|b| self.decorators_test_attr(&b.decorator_list, None) == TestAttr::False)
     }
 
     /// A base other than `object`, whose setup and fixtures the file does not show.

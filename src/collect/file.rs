@@ -26,6 +26,7 @@ pub fn collect<'a>(
     scope: &ModuleScope<'a>,
     map: &SourceMap,
     long_str: &ids::LongStrIds,
+    escaping: &ids::EscapeMode,
 ) -> (Vec<Case<'a>>, Vec<Unlisted<'a>>) {
     let module_marks: Vec<Mark<'a>> = pytestmark(body)
         .into_iter()
@@ -54,6 +55,7 @@ pub fn collect<'a>(
             .collect(),
         reorder: None,
         long_str: long_str.clone(),
+        escaping: ids::Escaping::new(escaping.clone()),
     };
     // `__test__ = False` at module level: pytest collects nothing from the file.
     if assigns_false_test(body) {
@@ -86,7 +88,12 @@ pub fn collect<'a>(
         }
     }
     c.cases.extend(crate::unittest::cases(body, map));
-    if let Some(why) = file_blocker(body, &c.cases, map) {
+    // An id pytest cannot make (under the no-escaping key) fails the collection of the whole file.
+    let refused = c
+        .escaping
+        .refused()
+        .map(|why| Collection::IdEscapingRefusesFile.because(why));
+    if let Some(why) = refused.or_else(|| file_blocker(body, &c.cases, map)) {
         for case in &mut c.cases {
             case.not_run = Some(kept(why.clone()));
         }

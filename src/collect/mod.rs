@@ -7,12 +7,13 @@
 //! One concept per submodule:
 //! - `file`: the entry point [`collect`], `__test__ = False` at module level, and files pytest
 //!   refuses or whose tests run under plugins (a generator test, `pytest_plugins`);
-//! - `body`: one module or class body: shadowing, `del`, `__test__` stores, rebound names,
-//!   aliases, and each `test*` function's cases;
+//! - `body`: one module or class body: shadowing, `del`, `__test__` stores (after the `def` or by
+//!   a decorator), rebound names, aliases, and each `test*` function's cases;
 //! - `classes`: `Test*` classes: inherited tests, constructors, `__test__`, decorated classes,
 //!   setup methods and autouse fixtures, [`constructor_test_classes`];
 //! - `marks`: the marks a test carries and what each says (skip, xfail, `usefixtures`,
-//!   `parametrize`, other decorators, a `pytest.param`'s marks);
+//!   `parametrize`, other decorators, a `pytest.param`'s marks), and what decorators that are not
+//!   marks do to `__test__` (nose's `nottest`);
 //! - `fixtures`: the file's fixtures (scope, `params`, `autouse`), a test's fixture closure, and a
 //!   parametrized fixture's cases and replayed values;
 //! - `parametrize`: a test's parametrizations in pytest's order and their combinations, with ids;
@@ -72,6 +73,9 @@ struct Collector<'s, 'a> {
     reorder: Option<String>,
     /// How pytest names a long string in an id it generates (its version's rule).
     long_str: ids::LongStrIds,
+    /// Whether pytest escapes strings in ids (the configuration's no-escaping key), and why it
+    /// fails the file's collection, once an id makes it.
+    escaping: ids::Escaping,
 }
 
 /// One parametrization (a mark, or a parametrized fixture), expanded.

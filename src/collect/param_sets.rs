@@ -226,7 +226,11 @@ impl<'s, 'a> Collector<'s, 'a> {
             return Ok(Some(Id::Hidden));
         }
         match self.eval.eval(value, at) {
-            PyValue::Str(s) => Ok(Some(Id::Shown(ids::ascii_escaped_str(&s)))),
+            PyValue::Str(s) => {
+                Ok(Some(Id::Shown(self.escaping.str_id(&s).map_err(
+                    |why| how.fail(&format!("a `pytest.param` id: {why}")),
+                )?)))
+            }
             PyValue::None => Ok(None),
             PyValue::Unknown(why) => {
                 Err(how.fail(&format!("a `pytest.param` id is computed ({why})")))
@@ -271,9 +275,10 @@ impl<'s, 'a> Collector<'s, 'a> {
         let unknown = |why: String| how.fail(&format!("the id of a case cannot be known: {why}"));
         match ids {
             Ids::List(list) if list.get(index).is_some_and(|v| *v != PyValue::None) => {
-                Ok(Id::Shown(ids::explicit_id(&list[index]).map_err(
-                    |why| how.fail(&format!("an `ids` entry: {why}")),
-                )?))
+                Ok(Id::Shown(
+                    ids::explicit_id(&list[index], &self.escaping)
+                        .map_err(|why| how.fail(&format!("an `ids` entry: {why}")))?,
+                ))
             }
             Ids::Callable(f) => {
                 let mut parts = Vec::new();
@@ -285,11 +290,13 @@ impl<'s, 'a> Collector<'s, 'a> {
                                 "its `ids` callable cannot be evaluated here ({why})"
                             )))
                         }
-                        r => ids::idval_from_value(&r).map_err(|why| how.fail(&why))?,
+                        r => ids::idval_from_value(&r, &self.escaping)
+                            .map_err(|why| how.fail(&why))?,
                     };
                     parts.push(match from_fn {
                         Some(s) => s,
-                        None => ids::idval(v, name, index, &self.long_str).map_err(unknown)?,
+                        None => ids::idval(v, name, index, &self.long_str, &self.escaping)
+                            .map_err(unknown)?,
                     });
                 }
                 Ok(Id::Shown(parts.join("-")))
@@ -297,7 +304,10 @@ impl<'s, 'a> Collector<'s, 'a> {
             _ => {
                 let mut parts = Vec::new();
                 for (v, name) in vals.iter().zip(how.names) {
-                    parts.push(ids::idval(v, name, index, &self.long_str).map_err(unknown)?);
+                    parts.push(
+                        ids::idval(v, name, index, &self.long_str, &self.escaping)
+                            .map_err(unknown)?,
+                    );
                 }
                 Ok(Id::Shown(parts.join("-")))
             }
@@ -431,7 +441,7 @@ fn unique_ids(sets: &mut [ParamSet], how: &SetsOf) -> Result<(), String> {
     if all.iter().filter(|i| **i == Id::Hidden).count() > 1 {
         return Err(how.fail("several cases hide their ids: pytest fails to collect it"));
     }
-    ids::make_unique(&mut all);
+    ids::make_unique(&mut all).map_err(|why| how.fail(&why))?;
     for (set, id) in sets.iter_mut().zip(all) {
         set.id = id;
     }

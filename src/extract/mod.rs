@@ -190,7 +190,20 @@ fn extract_parsed(
             .map(|(_, v)| v.join(" "))
     });
     let long_str = crate::pytest::ids::LongStrIds::of(options.pytest_version, strategy.as_deref());
-    let (mut cases, unlisted) = collect::collect(body, &scope, &map, &long_str);
+    let escaping = crate::pytest::ids::EscapeMode::of(
+        options
+            .pytest_config
+            .as_ref()
+            .and_then(|c| {
+                c.options
+                    .iter()
+                    .rev()
+                    .find(|(k, _)| k == crate::pytest::ids::NO_ESCAPING_KEY)
+            })
+            .map(|(_, v)| v.join(" "))
+            .as_deref(),
+    );
+    let (mut cases, unlisted) = collect::collect(body, &scope, &map, &long_str, &escaping);
     let judgement = options
         .pytest_config
         .as_ref()

@@ -234,7 +234,8 @@ impl<'a> ModuleScope<'a> {
 
     /// A decorator whose application runs none of the file's or the solution's code: pytest's
     /// (marks, `fixture`), a name bound to a mark, a call (judged as a call), builtins and the
-    /// standard library's that only wrap or mark.
+    /// standard library's that only wrap or mark, and the file's functions that only set literal
+    /// attributes of what they decorate.
     fn harmless_decorator(&self, expr: &Expr) -> bool {
         if matches!(expr, Expr::Call(_)) || self.pytest_path(expr).is_some() {
             return true;
@@ -248,6 +249,15 @@ impl<'a> ModuleScope<'a> {
                 && matches!(name, "staticmethod" | "classmethod" | "property")
             {
                 return true;
+            }
+            // A function of the file that only sets attributes of what it decorates to literals
+            // and returns it (nose's `nottest`: `f.__test__ = False`).
+            if let Some(Global::Helper { def: Some(f), .. }) = self.globals.get(name) {
+                if !self.globals.contains_key("setattr")
+                    && super::literal_attribute_decorator(f).is_some()
+                {
+                    return true;
+                }
             }
         }
         self.stdlib_path(expr).is_some_and(|p| {
@@ -325,6 +335,32 @@ impl<'a> ModuleScope<'a> {
             // code (`object.__new__` and `object.__init__`, which take no arguments).
             if self.inert_classes.contains(n.id.as_str()) && c.arguments.is_empty() {
                 return true;
+            }
+            // `@not_collected("why")`: a factory of the file that only returns a decorator setting
+            // literal attributes (see `harmless_decorator`), called with literals.
+            if let Some(Global::Helper { def: Some(f), .. }) = self.globals.get(n.id.as_str()) {
+                let is_const =
+                    |n: &str| matches!(self.globals.get(n), Some(Global::Constant { .. }));
+                // `test_x = nottest(test_x)`: the decorator applied by hand to a function of the file.
+                if !self.globals.contains_key("setattr")
+                    && super::literal_attribute_decorator(f).is_some()
+                    && c.arguments.keywords.is_empty()
+                    && matches!(c.arguments.args.as_ref(), [Expr::Name(arg)]
+                        if matches!(self.globals.get(arg.id.as_str()), Some(Global::Helper { .. })))
+                {
+                    return true;
+                }
+                if !self.globals.contains_key("setattr")
+                    && literal_decorator_factory(f)
+                    && c.arguments
+                        .args
+                        .iter()
+                        .chain(c.arguments.keywords.iter().map(|k| &k.value))
+                        .all(|a| names::is_literal_value(a, &is_const))
+                    && binds_exactly(f, &c.arguments)
+                {
+                    return true;
+                }
             }
         }
         let Some(dotted) = dotted_name(&c.func).or_else(|| {
@@ -572,3 +608,61 @@ const BUILDERS: &[&str] = &[
     "chr",
     "ord",
 ];
+
+/// A function of the file whose body only defines a decorator that sets literal attributes of what
+/// it decorates ([`super::literal_attribute_decorator`]) and returns it: calling it runs nothing
+/// else (its parameters have no defaults to evaluate at call time beyond what the `def` did).
+fn literal_decorator_factory(f: &ast::StmtFunctionDef) -> bool {
+    let body: &[Stmt] = match f.body.first() {
+        Some(Stmt::Expr(e)) if e.value.is_string_literal_expr() => &f.body[1..],
+        _ => &f.body,
+    };
+    let [Stmt::FunctionDef(inner), Stmt::Return(r)] = body else {
+        return false;
+    };
+    inner.decorator_list.is_empty()
+        && inner.returns.is_none()
+        && inner
+            .parameters
+            .iter_non_variadic_params()
+            .all(|p| p.default.is_none() && p.parameter.annotation.is_none())
+        && matches!(r.value.as_deref(), Some(Expr::Name(n)) if n.id.as_str() == inner.name.as_str())
+        && super::literal_attribute_decorator(inner).is_some()
+}
+
+/// Whether a call's arguments bind `f`'s parameters without a `TypeError`: no unpacking, no more
+/// positional arguments than it takes, keywords it names once, every parameter without a default
+/// given.
+fn binds_exactly(f: &ast::StmtFunctionDef, args: &ast::Arguments) -> bool {
+    let p = &f.parameters;
+    if args.args.iter().any(|a| a.is_starred_expr())
+        || args.keywords.iter().any(|k| k.arg.is_none())
+    {
+        return false;
+    }
+    let positional: Vec<&ast::ParameterWithDefault> = p.posonlyargs.iter().chain(&p.args).collect();
+    if args.args.len() > positional.len() && p.vararg.is_none() {
+        return false;
+    }
+    let mut given: Vec<&str> = positional
+        .iter()
+        .take(args.args.len())
+        .map(|q| q.parameter.name.as_str())
+        .collect();
+    for k in &args.keywords {
+        let name = k.arg.as_ref().map(|a| a.as_str()).unwrap_or_default();
+        let named = p
+            .args
+            .iter()
+            .chain(&p.kwonlyargs)
+            .any(|q| q.parameter.name.as_str() == name);
+        if given.contains(&name) || (!named && p.kwarg.is_none()) {
+            return false;
+        }
+        given.push(name);
+    }
+    positional
+        .into_iter()
+        .chain(&p.kwonlyargs)
+        .all(|q| q.default.is_some() || given.contains(&q.parameter.name.as_str()))
+}

@@ -45,7 +45,7 @@ mod pytest_aliases;
 mod solution;
 mod walk;
 
-pub(crate) use walk::{dotted_name, BoundNames};
+pub(crate) use walk::{dotted_name, falsy_literal, literal_attribute_decorator, BoundNames};
 
 /// The words of a drop as the scope keeps them for its readers in other files (flatten's
 /// `resolve.rs` and `setup.rs`, `pytest/value.rs`, `incremental.rs`), which still take a `String`:

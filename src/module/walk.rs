@@ -162,3 +162,92 @@ impl<'a> Visitor<'a> for BoundNames {
         }
     }
 }
+
+/// A decorator that only sets attributes of its argument to literals (`f.__test__ = False`,
+/// `setattr(f, "__test__", False)`, `f.slow = True`) and returns it: applying it runs nothing but
+/// those stores. `Some(None)` when it does not set `__test__`, `Some(Some(false_))` when it does,
+/// `false_` whether the last value it sets is false (nose's `nottest`). `None` for any other
+/// function.
+pub fn literal_attribute_decorator(f: &ast::StmtFunctionDef) -> Option<Option<bool>> {
+    let param = f
+        .parameters
+        .posonlyargs
+        .iter()
+        .chain(f.parameters.args.iter())
+        .next()?
+        .parameter
+        .name
+        .as_str();
+    // Called with the decorated object alone: every other parameter needs a default.
+    if f.parameters
+        .posonlyargs
+        .iter()
+        .chain(&f.parameters.args)
+        .chain(&f.parameters.kwonlyargs)
+        .skip(1)
+        .any(|p| p.default.is_none())
+    {
+        return None;
+    }
+    let body = &f.body;
+    let (last, rest) = body.split_last()?;
+    if !matches!(last, Stmt::Return(r) if matches!(r.value.as_deref(), Some(Expr::Name(n)) if n.id.as_str() == param))
+    {
+        return None;
+    }
+    let is_param = |e: &Expr| matches!(e, Expr::Name(n) if n.id.as_str() == param);
+    let mut test = None;
+    for (i, s) in rest.iter().enumerate() {
+        match s {
+            Stmt::Pass(_) => {}
+            Stmt::Expr(e) if i == 0 && e.value.is_string_literal_expr() => {}
+            Stmt::Assign(a) => {
+                let [Expr::Attribute(t)] = a.targets.as_slice() else {
+                    return None;
+                };
+                if !is_param(&t.value) {
+                    return None;
+                }
+                let falsy = falsy_literal(&a.value)?;
+                if t.attr.as_str() == "__test__" {
+                    test = Some(falsy);
+                }
+            }
+            Stmt::Expr(e) => {
+                let Expr::Call(c) = e.value.as_ref() else {
+                    return None;
+                };
+                let ([target, Expr::StringLiteral(attr), value], true) = (
+                    c.arguments.args.as_ref(),
+                    c.arguments.keywords.is_empty()
+                        && matches!(c.func.as_ref(), Expr::Name(n) if n.id.as_str() == "setattr"),
+                ) else {
+                    return None;
+                };
+                if !is_param(target) {
+                    return None;
+                }
+                let falsy = falsy_literal(value)?;
+                if attr.value.to_str() == "__test__" {
+                    test = Some(falsy);
+                }
+            }
+            _ => return None,
+        }
+    }
+    Some(test)
+}
+
+/// Whether an expression is a literal Python takes as false (`Some(true)`) or true (`Some(false)`).
+pub fn falsy_literal(e: &Expr) -> Option<bool> {
+    match e {
+        Expr::BooleanLiteral(b) => Some(!b.value),
+        Expr::NoneLiteral(_) => Some(true),
+        Expr::NumberLiteral(n) => match &n.value {
+            ast::Number::Int(i) => Some(i.as_u64() == Some(0)),
+            _ => None,
+        },
+        Expr::StringLiteral(s) => Some(s.value.is_empty()),
+        _ => None,
+    }
+}

@@ -825,4 +825,37 @@ declare_rules! {
     /// ## How to write it so it can be checked
     /// Build the value in fewer steps.
     "035" FixtureChainTooDeep "fixture-chain-too-deep",
+
+    /// ## What it means
+    /// The configuration turns off the escaping of ids
+    /// (`disable_test_id_escaping_and_forfeit_all_rights_to_community_support`), and an id of the
+    /// file is one pytest then cannot make: a `bytes` value (its id stays `bytes`), or any string
+    /// when the key's value is not a truth value (`maybe`).
+    ///
+    /// ## Why it cannot be kept
+    /// pytest fails the collection of the whole file (`TypeError: sequence item 0: expected str
+    /// instance, bytes found`, or `ValueError: invalid truth value`) and runs none of its tests.
+    ///
+    /// ## Example
+    /// ```python
+    /// import pytest
+    /// from solution import add
+    ///
+    /// @pytest.mark.parametrize("data", [b"ab"])
+    /// def test_size(data):
+    ///     assert len(data) == 2
+    ///
+    /// def test_add():
+    ///     assert add(2, 3) == 5
+    /// ```
+    ///
+    /// ```ini
+    /// [pytest]
+    /// disable_test_id_escaping_and_forfeit_all_rights_to_community_support = true
+    /// ```
+    ///
+    /// ## How to write it so it can be checked
+    /// Give bytes values ids (`ids=["ab"]`, `pytest.param(b"ab", id="ab")`), write the key's value
+    /// as `true` or `false`, or leave the key out.
+    "036" IdEscapingRefusesFile "id-escaping-refuses-file",
 }

@@ -237,8 +237,11 @@ def run_pytest(run_dir: str, test_name: str) -> dict:
     sys.path.insert(0, run_dir)
     sys.dont_write_bytecode = True
     recorder = Recorder(os.path.join(run_dir, test_name))
-    args = [test_name, "-q", "-p", "no:cacheprovider", "--rootdir", run_dir, "-c",
-            os.path.join(run_dir, "pytest.ini"), "--color=no"]
+    # The folder's configuration file, the first pytest would take (faithful.py writes an empty
+    # pytest.ini into a folder that has none).
+    config = next(os.path.join(run_dir, name) for name in ("pytest.ini", "pyproject.toml", "tox.ini", "setup.cfg")
+                  if os.path.exists(os.path.join(run_dir, name)))
+    args = [test_name, "-q", "-p", "no:cacheprovider", "--rootdir", run_dir, "-c", config, "--color=no"]
     if importlib.util.find_spec("pytest_randomly") is not None:
         args += ["-p", "no:randomly"]
     saved = sys.stdout

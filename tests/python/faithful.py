@@ -98,7 +98,10 @@ def _run_pytest(folder: pathlib.Path, solution_source: str) -> dict | None:
         run_dir = pathlib.Path(tmp) / folder.name
         shutil.copytree(folder, run_dir, ignore=shutil.ignore_patterns("__pycache__", ".pytest_cache"))
         (run_dir / "solution.py").write_text(solution_source)
-        if not (run_dir / "pytest.ini").exists():
+        # An empty pytest.ini stops pytest's search for a configuration above the copy, unless the
+        # folder has its own (pytest.ini, or tox.ini / setup.cfg / pyproject.toml, which a pytest.ini
+        # beside them would override).
+        if not any((run_dir / name).exists() for name in ("pytest.ini", "tox.ini", "setup.cfg", "pyproject.toml")):
             (run_dir / "pytest.ini").write_text("[pytest]\n")
         try:
             proc = subprocess.run(

@@ -42,13 +42,32 @@ def collected_ids(test_path: pathlib.Path) -> set[str] | None:
         ini.write_text("[pytest]\n")
         proc = subprocess.run(
             [sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider",
-             "-c", str(ini), "--rootdir", str(test_path.parent), test_path.name],
+             "-c", str(ini), "--rootdir", str(test_path.parent), *_id_options(test_path.parent),
+             test_path.name],
             cwd=test_path.parent, capture_output=True, text=True, timeout=120,
         )
     if proc.returncode not in (0, 5):  # 5: no tests collected
         return None
     prefix = test_path.name + "::"
     return {line[len(prefix):] for line in proc.stdout.splitlines() if line.startswith(prefix)}
+
+
+def _id_options(folder: pathlib.Path) -> list[str]:
+    """`-o` for the ini keys of the folder's own configuration that change ids (the empty ini above
+    keeps every other key, such as `-m` in `addopts`, from changing what is collected)."""
+    import configparser
+
+    for name, section in (("pytest.ini", "pytest"), ("tox.ini", "pytest"), ("setup.cfg", "tool:pytest")):
+        if not (folder / name).exists():
+            continue
+        parser = configparser.ConfigParser(interpolation=None)
+        parser.read(folder / name, encoding="utf-8")
+        if parser.has_section(section):
+            return [f"-o{key}={value}" for key, value in parser.items(section) if key == _NO_ESCAPING]
+    return []
+
+
+_NO_ESCAPING = "disable_test_id_escaping_and_forfeit_all_rights_to_community_support"
 
 
 def unmatched(test_path: pathlib.Path, is_problem: bool) -> tuple[list[str], set[str]] | None:

@@ -218,6 +218,46 @@ mod tests {
     }
 
     #[test]
+    fn the_no_escaping_key_reaches_the_ids_from_every_file_pytest_reads() {
+        let key = "disable_test_id_escaping_and_forfeit_all_rights_to_community_support";
+        let test =
+            "import pytest\n@pytest.mark.parametrize('s', ['é'])\ndef test_s(s):\n    assert s\n";
+        let id = |name: &str, text: &str| {
+            let options = bench_explorer::Options {
+                pytest_config: Some(Config {
+                    name: name.to_string(),
+                    options: parse(name, text).expect("a pytest section"),
+                }),
+                ..Default::default()
+            };
+            bench_explorer::extract(test, &options).assertions[0]
+                .test
+                .clone()
+        };
+        // A TOML boolean (in `ini_options`, pytest reads `str(True)`; in pytest 9's own table, the
+        // boolean itself) and the ini files' truth values.
+        for (name, text) in [
+            (
+                "pyproject.toml",
+                format!("[tool.pytest.ini_options]\n{key} = true\n"),
+            ),
+            ("pyproject.toml", format!("[tool.pytest]\n{key} = true\n")),
+            ("pytest.toml", format!("[pytest]\n{key} = true\n")),
+            ("setup.cfg", format!("[tool:pytest]\n{key} = on\n")),
+            ("tox.ini", format!("[pytest]\n{key} = 1\n")),
+        ] {
+            assert_eq!(id(name, &text), "test_s[é]", "{name}: {text}");
+        }
+        assert_eq!(
+            id(
+                "pyproject.toml",
+                &format!("[tool.pytest.ini_options]\n{key} = false\n")
+            ),
+            "test_s[\\xe9]"
+        );
+    }
+
+    #[test]
     fn the_nearest_configuration_wins() {
         let root = std::env::temp_dir().join(format!("bx-ini-{}", std::process::id()));
         let sub = root.join("pkg/tests");
