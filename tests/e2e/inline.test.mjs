@@ -76,6 +76,27 @@ test("a bench file is extracted on the page, with the CLI's result", async () =>
   await p.close();
 });
 
+test("identifiers are NFKC-normalized as Python does, on the page and in the worker, as by the CLI", async () => {
+  // `ﬁle` and `ｘ` are the names `file` and `x` (crates/unicode-normalization: in the browser the
+  // JavaScript engine normalizes; natively ICU4X does).
+  const nfkc = "def test_nfkc_names():\n    \ufb01le = 3\n    \uff58 = 4\n    assert file + x == 7\n";
+  const p = await session.open();
+  await p.page.waitForFunction(() => window.__benchExplorer.inlineWarm === true, null, { timeout: 30_000 });
+  for (const [text, inline] of [
+    [nfkc, true],
+    [synthTestFile(2_000) + "\n\n" + nfkc, false],
+  ]) {
+    await p.setText(text);
+    assert.equal(await p.hook("lastInline"), inline);
+    const page = comparable(await pageJson(p));
+    assert.deepEqual(page, comparable(cli(text, "test_nfkc.py")));
+    const last = page[page.length - 1];
+    assert.deepEqual([last.status, last.expr], ["kept", "3 + 4 == 7"]);
+  }
+  p.assertClean();
+  await p.close();
+});
+
 test("a large file goes to the worker, which runs the page's wasm: one download, one compilation", async () => {
   const p = await session.open();
   await p.page.waitForFunction(() => window.__benchExplorer.inlineWarm === true, null, { timeout: 30_000 });
