@@ -4,7 +4,6 @@
 //! code: what may run before a test makes the test's asserts depend on it (dropped, naming it), and
 //! a fixture from a conftest is known by name, so the reason says where it comes from.
 
-use ruff_python_ast::visitor::{self, Visitor};
 use ruff_python_ast::{self as ast, Expr, Stmt};
 use ruff_python_parser::parse_module;
 use ruff_text_size::{Ranged, TextRange};
@@ -12,6 +11,7 @@ use ruff_text_size::{Ranged, TextRange};
 use crate::module::{kept, Fixture, ModuleScope, Reword};
 use crate::rules::{Config, Fixtures, ModuleCode, Reason};
 use crate::source::SourceMap;
+use crate::walk::{for_each_stmt, Scope};
 
 /// One `conftest.py` the test file sees: a label for messages (its path) and its text.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -279,10 +279,18 @@ struct TopLevelNames {
 
 impl TopLevelNames {
     fn of(body: &[Stmt]) -> Self {
-        let mut unbinds = Unbinds::default();
-        for stmt in body {
-            unbinds.visit_stmt(stmt);
-        }
+        let mut unbound = Vec::new();
+        for_each_stmt(body, Scope::All, |stmt| match stmt {
+            Stmt::Global(g) => unbound.extend(g.names.iter().map(|n| n.to_string())),
+            Stmt::Delete(d) => {
+                for t in &d.targets {
+                    if let Expr::Name(n) = t {
+                        unbound.push(n.id.to_string());
+                    }
+                }
+            }
+            _ => {}
+        });
         let mut bound: Vec<String> = Vec::new();
         let mut modules: Vec<String> = Vec::new();
         for stmt in body {
@@ -320,7 +328,7 @@ impl TopLevelNames {
         TopLevelNames {
             bound,
             modules,
-            unbound: unbinds.0,
+            unbound,
         }
     }
 
@@ -371,27 +379,6 @@ fn rebinds_otherwise(stmt: &Stmt, name: &str) -> bool {
             .iter()
             .any(|a| a.asname.as_ref().unwrap_or(&a.name).as_str() == name),
         _ => false,
-    }
-}
-
-/// Names `global` declares or `del` deletes, anywhere.
-#[derive(Default)]
-struct Unbinds(Vec<String>);
-
-impl<'a> Visitor<'a> for Unbinds {
-    fn visit_stmt(&mut self, stmt: &'a Stmt) {
-        match stmt {
-            Stmt::Global(g) => self.0.extend(g.names.iter().map(|n| n.to_string())),
-            Stmt::Delete(d) => {
-                for t in &d.targets {
-                    if let Expr::Name(n) = t {
-                        self.0.push(n.id.to_string());
-                    }
-                }
-            }
-            _ => {}
-        }
-        visitor::walk_stmt(self, stmt);
     }
 }
 

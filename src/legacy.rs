@@ -12,7 +12,6 @@
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use std::rc::Rc;
 
-use ruff_python_ast::visitor::{self, Visitor};
 use ruff_python_ast::{self as ast, Expr, Stmt};
 use ruff_text_size::{Ranged, TextRange};
 
@@ -21,6 +20,7 @@ use crate::module::{Global, ModuleScope};
 use crate::names::{self, Replacement};
 use crate::shape::Shape;
 use crate::source::SourceMap;
+use crate::walk::{self, Scope};
 
 pub fn extract(
     stage: Stage,
@@ -89,34 +89,23 @@ fn collect_functions<'a>(
 /// Names `X` used as `_load_solution().X` anywhere in the file (the write-up's safe-set source), plus
 /// names the file binds to the solution through aliases and imports from it.
 fn loader_attribute_names(body: &[Stmt], scope: &ModuleScope) -> HashSet<String> {
-    struct Finder<'s, 'a> {
-        scope: &'s ModuleScope<'a>,
-        names: HashSet<String>,
-    }
-    impl<'a> Visitor<'a> for Finder<'_, '_> {
-        fn visit_expr(&mut self, expr: &'a Expr) {
-            if let Expr::Attribute(a) = expr {
-                if let Expr::Call(call) = a.value.as_ref() {
-                    if matches!(call.func.as_ref(), Expr::Name(n) if self.scope.loaders.contains(n.id.as_str()))
-                    {
-                        self.names.insert(a.attr.to_string());
-                    }
+    let mut names = HashSet::default();
+    walk::for_each_expr(body, Scope::All, |expr| {
+        if let Expr::Attribute(a) = expr {
+            if let Expr::Call(call) = a.value.as_ref() {
+                if matches!(call.func.as_ref(), Expr::Name(n) if scope.loaders.contains(n.id.as_str()))
+                {
+                    names.insert(a.attr.to_string());
                 }
             }
-            visitor::walk_expr(self, expr);
         }
-    }
-    let mut finder = Finder {
-        scope,
-        names: HashSet::default(),
-    };
-    visitor::walk_body(&mut finder, body);
+    });
     for (name, g) in &scope.globals {
         if let Global::SolutionName { .. } = g {
-            finder.names.insert(name.clone());
+            names.insert(name.clone());
         }
     }
-    finder.names
+    names
 }
 
 /// What walking one function needs: the stage, the module, and what the whole file told.
@@ -236,20 +225,13 @@ impl Walk<'_> {
 /// Every assert in a function's body, nested ones included, in source order (the naive AST walk),
 /// without entering nested functions and classes.
 fn nested_asserts(body: &[Stmt]) -> Vec<&ast::StmtAssert> {
-    struct Finder<'a>(Vec<&'a ast::StmtAssert>);
-    impl<'a> Visitor<'a> for Finder<'a> {
-        fn visit_stmt(&mut self, stmt: &'a Stmt) {
-            match stmt {
-                Stmt::Assert(a) => self.0.push(a),
-                Stmt::FunctionDef(_) | Stmt::ClassDef(_) => {}
-                _ => visitor::walk_stmt(self, stmt),
-            }
+    let mut out = Vec::new();
+    walk::for_each_stmt(body, Scope::Own, |stmt| {
+        if let Stmt::Assert(a) = stmt {
+            out.push(a);
         }
-        fn visit_expr(&mut self, _: &'a Expr) {}
-    }
-    let mut finder = Finder(Vec::new());
-    visitor::walk_body(&mut finder, body);
-    finder.0
+    });
+    out
 }
 
 fn entry(

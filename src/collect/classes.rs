@@ -4,11 +4,11 @@
 
 use rustc_hash::FxHashSet as HashSet;
 
-use ruff_python_ast::visitor::Visitor;
 use ruff_python_ast::{self as ast, Expr, Stmt};
 use ruff_text_size::Ranged;
 
 use crate::rules::Collection;
+use crate::walk::{self, Scope};
 
 use super::body::Within;
 use super::fixtures::Fixtures;
@@ -44,44 +44,31 @@ fn inherits_init(body: &[Stmt], c: &ast::StmtClassDef) -> bool {
 /// Whether a class body binds `__init__` or `__new__` (pytest's `hasinit`/`hasnew`: anything but
 /// `object`'s own) anywhere, under an `if` or a `try` too, by `def` or by assignment.
 fn binds_constructor(body: &[Stmt]) -> bool {
-    struct Finder(bool);
-    impl<'a> Visitor<'a> for Finder {
-        fn visit_stmt(&mut self, stmt: &'a Stmt) {
-            let is_ctor = |name: &str| matches!(name, "__init__" | "__new__");
-            match stmt {
-                Stmt::FunctionDef(f) => self.0 |= is_ctor(f.name.as_str()),
-                Stmt::ClassDef(_) => {}
-                Stmt::Assign(a) => {
-                    for t in &a.targets {
-                        if let Expr::Name(n) = t {
-                            let objects_own = matches!(a.value.as_ref(), Expr::Attribute(v)
-                                if v.attr.as_str() == n.id.as_str()
-                                    && matches!(v.value.as_ref(), Expr::Name(o) if o.id.as_str() == "object"));
-                            self.0 |= is_ctor(n.id.as_str()) && !objects_own;
-                        }
-                    }
-                }
-                Stmt::AnnAssign(a) => {
-                    self.0 |= matches!(a.target.as_ref(), Expr::Name(n) if is_ctor(n.id.as_str()));
-                }
-                Stmt::Import(_) | Stmt::ImportFrom(_) => {
-                    let names: Vec<&ast::Alias> = match stmt {
-                        Stmt::Import(i) => i.names.iter().collect(),
-                        Stmt::ImportFrom(i) => i.names.iter().collect(),
-                        _ => Vec::new(),
-                    };
-                    self.0 |= names
-                        .iter()
-                        .any(|a| is_ctor(a.asname.as_ref().unwrap_or(&a.name).as_str()));
-                }
-                other => ruff_python_ast::visitor::walk_stmt(self, other),
+    let is_ctor = |name: &str| matches!(name, "__init__" | "__new__");
+    walk::any_stmt(body, Scope::Own, |stmt| match stmt {
+        Stmt::FunctionDef(f) => is_ctor(f.name.as_str()),
+        Stmt::Assign(a) => a.targets.iter().any(|t| match t {
+            Expr::Name(n) => {
+                let objects_own = matches!(a.value.as_ref(), Expr::Attribute(v)
+                    if v.attr.as_str() == n.id.as_str()
+                        && matches!(v.value.as_ref(), Expr::Name(o) if o.id.as_str() == "object"));
+                is_ctor(n.id.as_str()) && !objects_own
             }
+            _ => false,
+        }),
+        Stmt::AnnAssign(a) => {
+            matches!(a.target.as_ref(), Expr::Name(n) if is_ctor(n.id.as_str()))
         }
-        fn visit_expr(&mut self, _: &'a Expr) {}
-    }
-    let mut finder = Finder(false);
-    finder.visit_body(body);
-    finder.0
+        Stmt::Import(i) => i
+            .names
+            .iter()
+            .any(|a| is_ctor(a.asname.as_ref().unwrap_or(&a.name).as_str())),
+        Stmt::ImportFrom(i) => i
+            .names
+            .iter()
+            .any(|a| is_ctor(a.asname.as_ref().unwrap_or(&a.name).as_str())),
+        _ => false,
+    })
 }
 
 /// `__test__ = False` inherited from a base of `body`, unless the class sets its own.

@@ -4,7 +4,6 @@
 
 use rustc_hash::FxHashSet as HashSet;
 
-use ruff_python_ast::visitor::Visitor;
 use ruff_python_ast::{self as ast, Expr, Stmt};
 use ruff_text_size::Ranged;
 
@@ -14,6 +13,7 @@ use crate::pytest::ids;
 use crate::pytest::value::{Evaluator, Place};
 use crate::rules::{Collection, Reason};
 use crate::source::SourceMap;
+use crate::walk::{self, Scope};
 
 use super::body::Within;
 use super::fixtures::Fixtures;
@@ -138,24 +138,9 @@ fn file_blocker(body: &[Stmt], cases: &[Case], map: &SourceMap) -> Option<Reason
 
 /// Whether a function's own body (not a nested function, class or lambda) yields.
 fn is_generator(f: &ast::StmtFunctionDef) -> bool {
-    struct Finder(bool);
-    impl<'a> Visitor<'a> for Finder {
-        fn visit_stmt(&mut self, stmt: &'a Stmt) {
-            if !matches!(stmt, Stmt::FunctionDef(_) | Stmt::ClassDef(_)) {
-                ruff_python_ast::visitor::walk_stmt(self, stmt);
-            }
-        }
-        fn visit_expr(&mut self, expr: &'a Expr) {
-            match expr {
-                Expr::Yield(_) | Expr::YieldFrom(_) => self.0 = true,
-                Expr::Lambda(_) => {}
-                _ => ruff_python_ast::visitor::walk_expr(self, expr),
-            }
-        }
-    }
-    let mut finder = Finder(false);
-    ruff_python_ast::visitor::walk_body(&mut finder, &f.body);
-    finder.0
+    walk::any_expr(&f.body[..], Scope::Own, |e| {
+        matches!(e, Expr::Yield(_) | Expr::YieldFrom(_))
+    })
 }
 
 fn module_def<'a>(body: &'a [Stmt], name: &str) -> Option<&'a ast::StmtFunctionDef> {

@@ -8,6 +8,7 @@ use crate::module::Global;
 use crate::pytest::ids::{self, Id};
 use crate::pytest::value::{self, Callable, Place, PyValue};
 use crate::rules::{Collection, Reason};
+use crate::walk::{self, Scope};
 
 use super::marks::case_marks;
 use super::{Collector, ParamSet, Parametrize};
@@ -395,17 +396,11 @@ impl<'s, 'a> Collector<'s, 'a> {
 
 /// Names a value expression reads (comprehension and lambda variables included: conservative).
 fn load_names<'e>(expr: &'e Expr, out: &mut Vec<&'e str>) {
-    use ruff_python_ast::visitor::{self as v, Visitor};
-    struct Finder<'e, 'o>(&'o mut Vec<&'e str>);
-    impl<'e> Visitor<'e> for Finder<'e, '_> {
-        fn visit_expr(&mut self, expr: &'e Expr) {
-            if let Expr::Name(n) = expr {
-                self.0.push(n.id.as_str());
-            }
-            v::walk_expr(self, expr);
+    walk::for_each_expr(expr, Scope::All, |e| {
+        if let Expr::Name(n) = e {
+            out.push(n.id.as_str());
         }
-    }
-    Finder(out).visit_expr(expr);
+    });
 }
 
 /// A case as written (when it is), its value, and where it is evaluated.

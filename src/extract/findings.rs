@@ -16,6 +16,7 @@ use crate::model::{Extraction, Finding, Stage};
 use crate::module::{Global, ModuleScope};
 use crate::shape::Shape;
 use crate::source::SourceMap;
+use crate::walk::{self, Scope};
 
 /// A test whose node ids the file alone does not tell: nothing is emitted under an id pytest does
 /// not print, and the file says so.
@@ -35,43 +36,30 @@ pub(super) fn unlisted_finding(map: &SourceMap, u: &collect::Unlisted) -> Findin
 /// Every name the module reads (loads) and every attribute it reads: a function none of them names
 /// is never called by the file's code.
 pub(super) fn read_names(body: &[Stmt]) -> HashSet<&str> {
-    struct Reads<'a>(HashSet<&'a str>);
-    impl<'a> Visitor<'a> for Reads<'a> {
-        fn visit_expr(&mut self, expr: &'a ast::Expr) {
-            match expr {
-                ast::Expr::Name(n) if n.ctx == ast::ExprContext::Load => {
-                    self.0.insert(n.id.as_str());
-                }
-                ast::Expr::Attribute(a) => {
-                    self.0.insert(a.attr.as_str());
-                }
-                _ => {}
-            }
-            visitor::walk_expr(self, expr);
+    let mut reads = HashSet::default();
+    walk::for_each_expr(body, Scope::All, |expr| match expr {
+        ast::Expr::Name(n) if n.ctx == ast::ExprContext::Load => {
+            reads.insert(n.id.as_str());
         }
-    }
-    let mut reads = Reads(HashSet::default());
-    visitor::walk_body(&mut reads, body);
-    reads.0
+        ast::Expr::Attribute(a) => {
+            reads.insert(a.attr.as_str());
+        }
+        _ => {}
+    });
+    reads
 }
 
 /// How many asserts a body holds (nested ones included).
 fn count_asserts(body: &[Stmt]) -> u32 {
-    struct Count(u32);
-    impl<'a> Visitor<'a> for Count {
-        fn visit_stmt(&mut self, stmt: &'a Stmt) {
-            if matches!(stmt, Stmt::Assert(_)) {
-                self.0 += 1;
-            }
-            visitor::walk_stmt(self, stmt);
-        }
-    }
-    let mut count = Count(0);
-    visitor::walk_body(&mut count, body);
-    count.0
+    let mut count = 0;
+    walk::for_each_stmt(body, Scope::All, |stmt| {
+        count += u32::from(matches!(stmt, Stmt::Assert(_)));
+    });
+    count
 }
 
-/// Asserts outside any collected test: in helpers, fixtures, the loader, module level.
+/// Asserts outside any collected test: in helpers, fixtures, the loader, module level. (Its own
+/// visitor: it carries the names of the functions and classes around each assert.)
 pub(super) fn helper_asserts<'a>(
     body: &'a [Stmt],
     cases: &[Case<'a>],
@@ -181,6 +169,7 @@ const RUN_AROUND_TESTS: &[&str] = &[
 ];
 
 /// The names module-level statements call (`check(f)` at import), outside any `def` or `class`.
+/// (Its own visitor: it also leaves out `if __name__ == "__main__":` blocks, at any depth.)
 pub(super) fn called_at_import(body: &[Stmt]) -> HashSet<&str> {
     struct Calls<'a>(HashSet<&'a str>);
     impl<'a> Visitor<'a> for Calls<'a> {

@@ -297,6 +297,8 @@ fn records_warnings(case: &Case) -> Option<Reason> {
 /// `PytestReturnNotNoneWarning` when it returns something other than `None`, which fails it
 /// where that warning is an error.
 fn returns_value(case: &Case, filters: &[Filter], map: &SourceMap) -> Option<Reason> {
+    // Its own visitor, not `crate::walk`: one walk with two boundaries (returns outside nested
+    // functions and classes; yields there and in lambdas too).
     struct Returns(Option<u32>, bool);
     impl<'a> Visitor<'a> for Returns {
         fn visit_stmt(&mut self, stmt: &'a Stmt) {

@@ -1,13 +1,13 @@
 //! The file's syntax errors: what the depth guard skipped, the parser's errors, and starred
 //! expressions CPython rejects at compile time.
 
-use ruff_python_ast::visitor::{self, Visitor};
 use ruff_python_ast::{self as ast, Stmt};
 use ruff_text_size::{TextRange, TextSize};
 
 use crate::guard;
 use crate::model::SyntaxError;
 use crate::source::SourceMap;
+use crate::walk::{self, Scope};
 
 /// The statements the depth guard skipped, then the parser's errors.
 pub(super) fn syntax_errors(
@@ -58,27 +58,20 @@ pub(super) fn starred_error(map: &SourceMap, range: TextRange) -> SyntaxError {
 /// `x = *a`, `*a` as a statement, `assert *a`, `return *a`: a starred expression that is not an
 /// element of a tuple, list or call, which CPython rejects at compile time.
 pub(super) fn misplaced_starred(body: &[Stmt]) -> Vec<TextRange> {
-    #[derive(Default)]
-    struct Finder(Vec<TextRange>);
-    impl<'a> Visitor<'a> for Finder {
-        fn visit_stmt(&mut self, stmt: &'a Stmt) {
-            let value = match stmt {
-                Stmt::Assign(a) => Some(a.value.as_ref()),
-                Stmt::AnnAssign(a) => a.value.as_deref(),
-                Stmt::AugAssign(a) => Some(a.value.as_ref()),
-                Stmt::Expr(e) => Some(e.value.as_ref()),
-                Stmt::Assert(a) => Some(a.test.as_ref()),
-                Stmt::Return(r) => r.value.as_deref(),
-                _ => None,
-            };
-            if let Some(ast::Expr::Starred(s)) = value {
-                self.0.push(s.range);
-            }
-            visitor::walk_stmt(self, stmt);
+    let mut out = Vec::new();
+    walk::for_each_stmt(body, Scope::All, |stmt| {
+        let value = match stmt {
+            Stmt::Assign(a) => Some(a.value.as_ref()),
+            Stmt::AnnAssign(a) => a.value.as_deref(),
+            Stmt::AugAssign(a) => Some(a.value.as_ref()),
+            Stmt::Expr(e) => Some(e.value.as_ref()),
+            Stmt::Assert(a) => Some(a.test.as_ref()),
+            Stmt::Return(r) => r.value.as_deref(),
+            _ => None,
+        };
+        if let Some(ast::Expr::Starred(s)) = value {
+            out.push(s.range);
         }
-        fn visit_expr(&mut self, _: &'a ast::Expr) {}
-    }
-    let mut finder = Finder::default();
-    visitor::walk_body(&mut finder, body);
-    finder.0
+    });
+    out
 }

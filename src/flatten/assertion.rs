@@ -788,6 +788,7 @@ fn shared_constants(
 /// A comparison chain of two or more operators in an assert's expression (outside lambdas and
 /// comprehensions, which pytest does not rewrite).
 fn chained_comparison(expr: &Expr) -> Option<&ast::ExprCompare> {
+    // Its own visitor, not `crate::walk`: pytest's boundary leaves out comprehensions too.
     use ruff_python_ast::visitor::walk_expr;
     struct Finder<'a>(Option<&'a ast::ExprCompare>);
     impl<'a> Visitor<'a> for Finder<'a> {

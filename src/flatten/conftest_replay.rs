@@ -44,6 +44,7 @@ use crate::module::{Global, ModuleScope, PreludeStmt};
 use crate::names::{self, Replacement};
 use crate::rules::{ModuleCode, Reason};
 use crate::source::SourceMap;
+use crate::walk::{for_each_expr, Scope};
 use std::rc::Rc;
 
 /// Builtins that reach the evaluation namespace or any module by name (`globals()` in the replay
@@ -95,25 +96,17 @@ fn needed_entries<'s, 'a>(scope: &'s ModuleScope<'a>) -> Vec<&'s PreludeStmt<'a>
         if inert && !bound.names.iter().any(|n| needed.contains(n)) {
             continue;
         }
-        let mut reads = Vec::new();
-        ruff_python_ast::visitor::Visitor::visit_stmt(&mut NameReads(&mut reads), stmt);
-        needed.extend(reads);
+        // Every name the statement mentions (a superset of what it reads: enough to keep what it
+        // needs).
+        for_each_expr(stmt, Scope::All, |e| {
+            if let ruff_python_ast::Expr::Name(n) = e {
+                needed.push(n.id.to_string());
+            }
+        });
         kept.push(entry);
     }
     kept.reverse();
     kept
-}
-
-/// Every name a statement mentions (a superset of what it reads: enough to keep what it needs).
-struct NameReads<'v>(&'v mut Vec<String>);
-
-impl<'e> ruff_python_ast::visitor::Visitor<'e> for NameReads<'_> {
-    fn visit_expr(&mut self, expr: &'e ruff_python_ast::Expr) {
-        if let ruff_python_ast::Expr::Name(n) = expr {
-            self.0.push(n.id.to_string());
-        }
-        ruff_python_ast::visitor::walk_expr(self, expr);
-    }
 }
 
 /// The conftest's replay as `(text, first line)`, `None` when it runs nothing; or the line and why

@@ -3,7 +3,6 @@
 
 use rustc_hash::FxHashSet as HashSet;
 
-use ruff_python_ast::visitor::Visitor;
 use ruff_python_ast::{self as ast, Expr, Stmt};
 use ruff_text_size::Ranged;
 
@@ -15,6 +14,7 @@ use crate::model::Assertion;
 use crate::module::Global;
 use crate::rules::{Helpers, Raises, Reason, Statements};
 use crate::shape::Shape;
+use crate::walk::{for_each_stmt, Scope};
 
 /// The walk through a test's body, statement by statement: the items so far, the names they
 /// certainly bound, and the assertions decided.
@@ -626,20 +626,13 @@ fn nested_asserts_of_body(body: &[Stmt]) -> Vec<&ast::StmtAssert> {
 }
 
 fn nested_asserts(stmt: &Stmt) -> Vec<&ast::StmtAssert> {
-    #[derive(Default)]
-    struct Finder<'a>(Vec<&'a ast::StmtAssert>);
-    impl<'a> Visitor<'a> for Finder<'a> {
-        fn visit_stmt(&mut self, stmt: &'a Stmt) {
-            if let Stmt::Assert(a) = stmt {
-                self.0.push(a);
-            }
-            ruff_python_ast::visitor::walk_stmt(self, stmt);
+    let mut out = Vec::new();
+    for_each_stmt(stmt, Scope::All, |s| {
+        if let Stmt::Assert(a) = s {
+            out.push(a);
         }
-        fn visit_expr(&mut self, _: &'a Expr) {}
-    }
-    let mut finder = Finder::default();
-    finder.visit_stmt(stmt);
-    finder.0
+    });
+    out
 }
 
 /// `pytest.fail()` and `pytest.exit()` end the test; asserts after them never run.

@@ -10,6 +10,7 @@ use ruff_text_size::{Ranged, TextRange};
 use super::{resolve, Ctx, Test};
 use crate::module::Global;
 use crate::rules::{Helpers, Reason, Statements};
+use crate::walk::{any_expr, find_expr, find_stmt, for_each_expr, Scope};
 
 /// pytest calls that end the test as skipped or expected to fail, wherever they are in it.
 const PYTEST_SKIPS: &[&str] = &["pytest.skip", "pytest.xfail", "pytest.importorskip"];
@@ -128,98 +129,62 @@ fn skip_in_callees(ctx: &Ctx, f: &ast::StmtFunctionDef) -> Option<(TextRange, St
 
 /// A `raise` of unittest's `SkipTest` (or pytest's skip exception) anywhere in the test.
 fn raises_skip(f: &ast::StmtFunctionDef) -> Option<TextRange> {
-    struct Find(Option<TextRange>);
-    impl<'a> Visitor<'a> for Find {
-        fn visit_stmt(&mut self, stmt: &'a Stmt) {
-            if let Stmt::Raise(r) = stmt {
-                let exc = r.exc.as_deref().map(|e| match e {
-                    Expr::Call(c) => c.func.as_ref(),
-                    other => other,
-                });
-                let named = |e: &Expr| match e {
-                    Expr::Name(n) => n.id.as_str() == "SkipTest",
-                    Expr::Attribute(a) => {
-                        a.attr.as_str() == "SkipTest"
-                            || (a.attr.as_str() == "Exception"
-                                && matches!(a.value.as_ref(), Expr::Attribute(s) if s.attr.as_str() == "skip"))
-                    }
-                    _ => false,
-                };
-                if exc.is_some_and(named) {
-                    self.0.get_or_insert(r.range);
-                }
-            }
-            ruff_python_ast::visitor::walk_stmt(self, stmt);
+    let named = |e: &Expr| match e {
+        Expr::Name(n) => n.id.as_str() == "SkipTest",
+        Expr::Attribute(a) => {
+            a.attr.as_str() == "SkipTest"
+                || (a.attr.as_str() == "Exception"
+                    && matches!(a.value.as_ref(), Expr::Attribute(s) if s.attr.as_str() == "skip"))
         }
-    }
-    let mut find = Find(None);
-    for stmt in &f.body {
-        find.visit_stmt(stmt);
-    }
-    find.0
+        _ => false,
+    };
+    find_stmt(&f.body[..], Scope::All, |stmt| match stmt {
+        Stmt::Raise(r) => {
+            let exc = r.exc.as_deref().map(|e| match e {
+                Expr::Call(c) => c.func.as_ref(),
+                other => other,
+            });
+            exc.is_some_and(named).then_some(r.range)
+        }
+        _ => None,
+    })
 }
 
 /// The names a function's body calls (`name(…)`).
 fn called_names(f: &ast::StmtFunctionDef) -> Vec<&str> {
-    struct Calls<'a>(Vec<&'a str>);
-    impl<'a> Visitor<'a> for Calls<'a> {
-        fn visit_expr(&mut self, expr: &'a Expr) {
-            if let Expr::Call(call) = expr {
-                if let Expr::Name(n) = call.func.as_ref() {
-                    self.0.push(n.id.as_str());
-                }
+    let mut calls = Vec::new();
+    for_each_expr(&f.body[..], Scope::All, |expr| {
+        if let Expr::Call(call) = expr {
+            if let Expr::Name(n) = call.func.as_ref() {
+                calls.push(n.id.as_str());
             }
-            ruff_python_ast::visitor::walk_expr(self, expr);
         }
-    }
-    let mut calls = Calls(Vec::new());
-    for stmt in &f.body {
-        calls.visit_stmt(stmt);
-    }
-    calls.0
+    });
+    calls
 }
 
 /// Whether the test reads a name that the file binds to the solution module (or a name of it) at
 /// module level: the module pytest imported once for the whole file.
 fn uses_module_level_solution(ctx: &Ctx, test: &Test) -> bool {
-    struct Uses<'c, 's, 'a, 't> {
-        ctx: &'c Ctx<'s, 'a>,
-        test: &'t Test<'t, 'a>,
-        found: bool,
-    }
-    impl<'e> Visitor<'e> for Uses<'_, '_, '_, '_> {
-        fn visit_expr(&mut self, expr: &'e Expr) {
-            if let Expr::Name(n) = expr {
-                let name = n.id.as_str();
-                if !self.test.locals.contains(name)
-                    && matches!(
-                        self.ctx.scope.globals.get(name),
-                        Some(Global::SolutionModule | Global::SolutionName { .. })
-                    )
-                {
-                    self.found = true;
-                }
-            }
-            ruff_python_ast::visitor::walk_expr(self, expr);
+    any_expr(&test.case.func.body[..], Scope::All, |expr| match expr {
+        Expr::Name(n) => {
+            let name = n.id.as_str();
+            !test.locals.contains(name)
+                && matches!(
+                    ctx.scope.globals.get(name),
+                    Some(Global::SolutionModule | Global::SolutionName { .. })
+                )
         }
-    }
-    let mut uses = Uses {
-        ctx,
-        test,
-        found: false,
-    };
-    for stmt in &test.case.func.body {
-        uses.visit_stmt(stmt);
-    }
-    uses.found
+        _ => false,
+    })
 }
 
-/// The first call anywhere in the function body for which `pred(call)` holds.
 /// The prefix of the temporaries a kept expression binds (`_bx_p0`, `_bx_raised`, `_bx_t`).
 const RESERVED_PREFIX: &str = "_bx_";
 
 /// A name the test's code uses that starts with [`RESERVED_PREFIX`].
 fn reserved_name(f: &ast::StmtFunctionDef) -> Option<String> {
+    // Its own visitor: it reads parameters' names too (and not their annotations).
     struct Find(Option<String>);
     impl<'e> Visitor<'e> for Find {
         fn visit_expr(&mut self, expr: &'e Expr) {
@@ -244,29 +209,12 @@ fn reserved_name(f: &ast::StmtFunctionDef) -> Option<String> {
     find.0
 }
 
+/// The first call anywhere in the function body for which `pred` holds of it or of its callee.
 fn find_call(f: &ast::StmtFunctionDef, pred: impl Fn(&Expr) -> bool) -> Option<TextRange> {
-    struct Find<P> {
-        pred: P,
-        found: Option<TextRange>,
-    }
-    impl<'e, P: Fn(&Expr) -> bool> Visitor<'e> for Find<P> {
-        fn visit_expr(&mut self, expr: &'e Expr) {
-            if self.found.is_none() {
-                if let Expr::Call(call) = expr {
-                    if (self.pred)(&call.func) || (self.pred)(expr) {
-                        self.found = Some(call.range());
-                        return;
-                    }
-                }
-                ruff_python_ast::visitor::walk_expr(self, expr);
-            }
-        }
-    }
-    let mut find = Find { pred, found: None };
-    for stmt in &f.body {
-        find.visit_stmt(stmt);
-    }
-    find.found
+    find_expr(&f.body[..], Scope::All, |expr| match expr {
+        Expr::Call(call) if pred(&call.func) || pred(expr) => Some(call.range()),
+        _ => None,
+    })
 }
 
 /// A range extended to the end of its last line: an error the parser reports on the newline

@@ -8,6 +8,7 @@ use ruff_python_ast::{self as ast, Expr, Stmt};
 use ruff_text_size::{Ranged, TextRange};
 
 use crate::names;
+use crate::walk::{for_each_stmt, Scope};
 
 use super::walk::{dotted_name, BoundNames};
 use super::Global;
@@ -132,22 +133,13 @@ fn changed_in_expr(expr: &Expr) -> Vec<String> {
 }
 
 pub(super) fn global_declared(body: &[Stmt]) -> Vec<(String, TextRange)> {
-    #[derive(Default)]
-    struct Finder(Vec<(String, TextRange)>);
-    impl<'a> Visitor<'a> for Finder {
-        fn visit_stmt(&mut self, stmt: &'a Stmt) {
-            if let Stmt::Global(g) = stmt {
-                self.0
-                    .extend(g.names.iter().map(|n| (n.to_string(), g.range)));
-            }
-            visitor::walk_stmt(self, stmt);
+    let mut out = Vec::new();
+    for_each_stmt(body, Scope::All, |stmt| {
+        if let Stmt::Global(g) = stmt {
+            out.extend(g.names.iter().map(|n| (n.to_string(), g.range)));
         }
-    }
-    let mut finder = Finder::default();
-    for stmt in body {
-        finder.visit_stmt(stmt);
-    }
-    finder.0
+    });
+    out
 }
 
 /// Standard-library calls that change process-wide state a solution may read.

@@ -9,9 +9,10 @@ use ruff_python_ast::{self as ast, Expr, Stmt};
 
 use crate::names;
 use crate::rules::{Fixtures, ModuleCode, Rule};
+use crate::walk::{any_expr, Scope};
 
 use super::changes::global_declared;
-use super::walk::{dotted_name, for_import_time_exprs, is_main_guard, BoundNames, EveryExpr};
+use super::walk::{dotted_name, for_import_time_exprs, is_main_guard, BoundNames};
 use super::{Global, ModuleScope};
 
 impl<'a> ModuleScope<'a> {
@@ -39,10 +40,9 @@ impl<'a> ModuleScope<'a> {
                     if self.reads_solution(test) {
                         return Some(OPERATES_ON_SOLUTION);
                     }
-                    EveryExpr(&mut |e: &Expr| {
-                        calls |= matches!(e, Expr::Call(_)) && !self.harmless_call(e);
-                    })
-                    .visit_expr(test);
+                    calls |= any_expr(test, Scope::All, |e| {
+                        matches!(e, Expr::Call(_)) && !self.harmless_call(e)
+                    });
                 }
                 return calls.then_some("calls code");
             }

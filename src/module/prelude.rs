@@ -10,10 +10,11 @@ use ruff_text_size::{Ranged, TextRange, TextSize};
 use crate::names;
 use crate::rules::ModuleCode;
 use crate::source::SourceMap;
+use crate::walk::{any_expr, for_each_expr, Scope};
 
 use super::changes::changed_outside_locals;
 use super::effects::{at_import, effect_rule, is_xunit_module_setup};
-use super::walk::{for_import_time_exprs, is_main_guard, BoundNames, EveryExpr};
+use super::walk::{for_import_time_exprs, is_main_guard, BoundNames};
 use super::{kept, Global, ModuleScope, PreludeStmt};
 
 impl<'a> ModuleScope<'a> {
@@ -143,13 +144,12 @@ impl<'a> ModuleScope<'a> {
         let mut bound_sets: Vec<Vec<String>> = Vec::new();
         for (test, body) in clauses {
             if let Some(test) = test {
-                let mut refused = !names::Facts::of(test).walrus.is_empty()
+                let refused = !names::Facts::of(test).walrus.is_empty()
                     || self.pytest_path(test).is_some()
-                    || self.is_solution_module_expr(test);
-                EveryExpr(&mut |e: &Expr| {
-                    refused |= matches!(e, Expr::Call(_)) && self.pytest_path(e).is_some();
-                })
-                .visit_expr(test);
+                    || self.is_solution_module_expr(test)
+                    || any_expr(test, Scope::All, |e| {
+                        matches!(e, Expr::Call(_)) && self.pytest_path(e).is_some()
+                    });
                 if refused {
                     return false;
                 }
@@ -248,11 +248,11 @@ impl<'a> ModuleScope<'a> {
                 Expr::Call(c) if self.pytest_path(e).as_deref() == Some("pytest.param") => {
                     replayable &= self.replayable_param_call(c);
                     for a in c.arguments.args.iter() {
-                        EveryExpr(&mut visit).visit_expr(a);
+                        for_each_expr(a, Scope::All, &mut visit);
                     }
                 }
                 Expr::Starred(_) => replayable = false,
-                other => EveryExpr(&mut visit).visit_expr(other),
+                other => for_each_expr(other, Scope::All, &mut visit),
             }
         }
         calls_code && !uses_pytest && replayable
@@ -262,12 +262,9 @@ impl<'a> ModuleScope<'a> {
     /// starred; its id and marks only if they run no user code.
     fn replayable_param_call(&self, c: &ast::ExprCall) -> bool {
         let runs_user_code = |value: &Expr| {
-            let mut found = false;
-            EveryExpr(&mut |x: &Expr| {
-                found |= matches!(x, Expr::Call(_)) && !self.harmless_call(x);
+            any_expr(value, Scope::All, |x| {
+                matches!(x, Expr::Call(_)) && !self.harmless_call(x)
             })
-            .visit_expr(value);
-            found
         };
         c.arguments
             .args

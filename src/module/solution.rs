@@ -6,6 +6,8 @@ use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use ruff_python_ast::visitor::{self, Visitor};
 use ruff_python_ast::{self as ast, Expr, Stmt};
 
+use crate::walk::{any_expr, for_each_expr, Scope};
+
 use super::{Global, ModuleScope};
 
 impl<'a> ModuleScope<'a> {
@@ -93,52 +95,31 @@ pub(super) fn solution_loaders(body: &[Stmt], solution_modules: &[String]) -> Ha
 /// `.py` file name it mentions is the solution's, and, unless it is named `_load_solution`, it
 /// mentions the solution by name.
 fn loads_solution_file(body: &[Stmt], solution_modules: &[String], named: bool) -> bool {
-    struct Strings(Vec<String>);
-    impl<'a> Visitor<'a> for Strings {
-        fn visit_expr(&mut self, expr: &'a Expr) {
-            if let Expr::StringLiteral(s) = expr {
-                self.0.push(s.value.to_str().to_string());
-            }
-            visitor::walk_expr(self, expr);
+    let mut strings = Vec::new();
+    for_each_expr(body, Scope::All, |expr| {
+        if let Expr::StringLiteral(s) = expr {
+            strings.push(s.value.to_str().to_string());
         }
-    }
-    let mut strings = Strings(Vec::new());
-    for stmt in body {
-        strings.visit_stmt(stmt);
-    }
+    });
     let is_solution = |s: &str| {
         let stem = s.rsplit(['/', '\\']).next().unwrap_or(s);
         let stem = stem.strip_suffix(".py").unwrap_or(stem);
         solution_modules.iter().any(|m| m == stem)
     };
     let other_file = strings
-        .0
         .iter()
         .any(|s| s.ends_with(".py") && !is_solution(s));
-    !other_file && (named || strings.0.iter().any(|s| is_solution(s)))
+    !other_file && (named || strings.iter().any(|s| is_solution(s)))
 }
 
 /// Whether a function body loads a module from a file (a solution loader).
 fn is_loader_body(body: &[Stmt]) -> bool {
-    struct Finder(bool);
-    impl<'a> Visitor<'a> for Finder {
-        fn visit_expr(&mut self, expr: &'a Expr) {
-            if let Expr::Attribute(a) = expr {
-                if matches!(
-                    a.attr.as_str(),
-                    "spec_from_file_location" | "exec_module" | "import_module"
-                ) {
-                    self.0 = true;
-                }
-            }
-            visitor::walk_expr(self, expr);
-        }
-    }
-    let mut finder = Finder(false);
-    for stmt in body {
-        finder.visit_stmt(stmt);
-    }
-    finder.0
+    any_expr(body, Scope::All, |expr| {
+        matches!(expr, Expr::Attribute(a) if matches!(
+            a.attr.as_str(),
+            "spec_from_file_location" | "exec_module" | "import_module"
+        ))
+    })
 }
 
 /// The name the evaluator binds the solution module to (`ModuleScope::module_binding`): a

@@ -6,16 +6,6 @@ use ruff_python_ast::{self as ast, Expr, Stmt};
 
 use crate::names;
 
-/// Calls a function on every expression of a tree, lambda bodies included.
-pub(super) struct EveryExpr<'f>(pub(super) &'f mut dyn FnMut(&Expr));
-
-impl<'e> Visitor<'e> for EveryExpr<'_> {
-    fn visit_expr(&mut self, expr: &'e Expr) {
-        (self.0)(expr);
-        visitor::walk_expr(self, expr);
-    }
-}
-
 /// `a.b.c` for a chain of attributes on a name.
 pub fn dotted_name(expr: &Expr) -> Option<String> {
     let mut out = String::new();

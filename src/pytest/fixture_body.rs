@@ -17,6 +17,7 @@ use crate::module::ModuleScope;
 use crate::pytest::value::{self, Evaluator, Place, PyValue};
 use crate::rules::{Fixtures, Reason};
 use crate::source::SourceMap;
+use crate::walk::{any_expr, Scope};
 
 /// What the fixture does with one param.
 #[derive(Debug, PartialEq)]
@@ -242,14 +243,10 @@ impl<'a> Run<'_, 'a> {
 
     /// Whether an expression reads `request` or a local of the body.
     fn reads_locals(&self, expr: &Expr) -> bool {
-        let mut reads = false;
-        walk(expr, &mut |e| {
-            if let Expr::Name(n) = e {
-                let n = n.id.as_str();
-                reads |= n == "request" || self.locals.iter().any(|(l, _)| l == n);
-            }
-        });
-        reads
+        any_expr(expr, Scope::All, |e| {
+            matches!(e, Expr::Name(n)
+                if n.id.as_str() == "request" || self.locals.iter().any(|(l, _)| l == n.id.as_str()))
+        })
     }
 
     /// The truth value of an `if` condition, exactly as Python takes it, or why it is unknown.
@@ -379,22 +376,7 @@ fn truthy(v: &PyValue) -> Option<bool> {
 
 /// Whether an expression contains a call.
 fn has_call(expr: &Expr) -> bool {
-    let mut found = false;
-    walk(expr, &mut |e| found |= matches!(e, Expr::Call(_)));
-    found
-}
-
-/// Every sub-expression, lambdas and comprehensions included.
-fn walk(expr: &Expr, f: &mut dyn FnMut(&Expr)) {
-    use ruff_python_ast::visitor::{self as v, Visitor};
-    struct All<'f>(&'f mut dyn FnMut(&Expr));
-    impl<'e> Visitor<'e> for All<'_> {
-        fn visit_expr(&mut self, expr: &'e Expr) {
-            (self.0)(expr);
-            v::walk_expr(self, expr);
-        }
-    }
-    All(f).visit_expr(expr);
+    any_expr(expr, Scope::All, |e| matches!(e, Expr::Call(_)))
 }
 
 #[cfg(test)]

@@ -1,10 +1,10 @@
 //! unittest's check calls (`self.assertX(…)`) in a test's statements.
 
-use ruff_python_ast::visitor::{self, Visitor};
 use ruff_python_ast::{self as ast, Expr, Stmt};
 use ruff_text_size::{Ranged, TextRange};
 
 use super::is_check_method;
+use crate::walk::{for_each_stmt, Scope};
 
 /// `self.assertX(…)` (the callee of a check) for the instance named `this`: the method's name.
 pub fn check_call<'e>(expr: &'e Expr, this: &str) -> Option<&'e ast::ExprCall> {
@@ -46,39 +46,23 @@ pub fn statement_check<'e>(expr: &'e Expr, this: &str) -> Option<&'e ast::ExprCa
 /// The checks nested in a statement (unittest's check calls, as statements or `with` items), for a
 /// test whose instance is `this`: each range, and the method's name.
 pub fn nested_checks(stmt: &Stmt, this: &str) -> Vec<(TextRange, String)> {
-    struct Checks<'t> {
-        this: &'t str,
-        out: Vec<(TextRange, String)>,
-    }
-    impl<'a> Visitor<'a> for Checks<'_> {
-        fn visit_stmt(&mut self, stmt: &'a Stmt) {
-            match stmt {
-                Stmt::FunctionDef(_) | Stmt::ClassDef(_) => return,
-                Stmt::Expr(e) => {
-                    if let Some(call) = statement_check(&e.value, self.this) {
-                        self.out.push((e.range, method_name(call)));
-                    }
-                }
-                Stmt::With(w) => {
-                    for item in &w.items {
-                        if let Some(call) = check_call(&item.context_expr, self.this) {
-                            self.out
-                                .push((item.context_expr.range(), method_name(call)));
-                        }
-                    }
-                }
-                _ => {}
+    let mut out = Vec::new();
+    for_each_stmt(stmt, Scope::Own, |stmt| match stmt {
+        Stmt::Expr(e) => {
+            if let Some(call) = statement_check(&e.value, this) {
+                out.push((e.range, method_name(call)));
             }
-            visitor::walk_stmt(self, stmt);
         }
-        fn visit_expr(&mut self, _: &'a Expr) {}
-    }
-    let mut checks = Checks {
-        this,
-        out: Vec::new(),
-    };
-    checks.visit_stmt(stmt);
-    checks.out
+        Stmt::With(w) => {
+            for item in &w.items {
+                if let Some(call) = check_call(&item.context_expr, this) {
+                    out.push((item.context_expr.range(), method_name(call)));
+                }
+            }
+        }
+        _ => {}
+    });
+    out
 }
 
 fn method_name(call: &ast::ExprCall) -> String {

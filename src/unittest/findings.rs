@@ -1,7 +1,6 @@
 //! Findings about unittest checks no entry stands for: in classes the file cannot tell are test
 //! cases, and in methods that are not tests.
 
-use ruff_python_ast::visitor::{self, Visitor};
 use ruff_python_ast::{Expr, Stmt};
 use ruff_text_size::{Ranged, TextRange};
 use rustc_hash::FxHashSet as HashSet;
@@ -9,6 +8,7 @@ use rustc_hash::FxHashSet as HashSet;
 use super::classes::UnittestNames;
 use super::{nested_checks, testcase_classes};
 use crate::source::SourceMap;
+use crate::walk::{for_each_stmt, Scope};
 
 /// Classes that may be unittest test cases the file cannot tell: not named `Test*` (pytest's own
 /// class collection), not derived from unittest's `TestCase` through the file, with a base the file
@@ -93,19 +93,11 @@ pub fn unknown_classes(body: &[Stmt], map: &SourceMap) -> Vec<crate::model::Find
 
 /// How many `assert` statements a statement holds (nested ones too, not in nested functions).
 fn count_asserts(stmt: &Stmt) -> u32 {
-    struct Count(u32);
-    impl<'a> Visitor<'a> for Count {
-        fn visit_stmt(&mut self, stmt: &'a Stmt) {
-            match stmt {
-                Stmt::FunctionDef(_) | Stmt::ClassDef(_) => {}
-                Stmt::Assert(_) => self.0 += 1,
-                _ => visitor::walk_stmt(self, stmt),
-            }
-        }
-    }
-    let mut count = Count(0);
-    count.visit_stmt(stmt);
-    count.0
+    let mut count = 0;
+    for_each_stmt(stmt, Scope::Own, |s| {
+        count += u32::from(matches!(s, Stmt::Assert(_)))
+    });
+    count
 }
 
 /// The unittest checks (`self.assertEqual(…)`) in methods of the file's test cases that are not

@@ -10,6 +10,7 @@ use super::is_check_method;
 use super::testcase::{AROUND, MESSAGE_ONLY, TESTCASE_ATTRS};
 use crate::rules::{Reason, Unittest};
 use crate::source::SourceMap;
+use crate::walk::{any_expr, find_expr, Scope};
 
 /// Why no test of the class can be flattened: what runs around its tests, or what the file does
 /// not show.
@@ -261,30 +262,15 @@ fn reads_custom_check(
     this: &str,
     defined: &HashSet<&str>,
 ) -> Option<String> {
-    struct Find<'t, 'd, 'n> {
-        this: &'t str,
-        defined: &'d HashSet<&'n str>,
-        found: Option<String>,
-    }
-    impl<'a> Visitor<'a> for Find<'_, '_, '_> {
-        fn visit_expr(&mut self, expr: &'a Expr) {
-            if let Expr::Attribute(a) = expr {
-                if matches!(a.value.as_ref(), Expr::Name(n) if n.id.as_str() == self.this)
-                    && self.defined.contains(a.attr.as_str())
-                {
-                    self.found.get_or_insert_with(|| a.attr.to_string());
-                }
-            }
-            visitor::walk_expr(self, expr);
+    find_expr(&f.body[..], Scope::All, |expr| match expr {
+        Expr::Attribute(a)
+            if matches!(a.value.as_ref(), Expr::Name(n) if n.id.as_str() == this)
+                && defined.contains(a.attr.as_str()) =>
+        {
+            Some(a.attr.to_string())
         }
-    }
-    let mut find = Find {
-        this,
-        defined,
-        found: None,
-    };
-    visitor::walk_body(&mut find, &f.body);
-    find.found
+        _ => None,
+    })
 }
 
 /// The test's reads of its instance, in order: each must be a check method, `subTest`, or an
@@ -348,16 +334,9 @@ impl<'a> Visitor<'a> for SelfReads<'_> {
 
 /// Whether a statement names `this` anywhere.
 fn mentions(stmt: &Stmt, this: &str) -> bool {
-    struct Mentions<'t>(&'t str, bool);
-    impl<'a> Visitor<'a> for Mentions<'_> {
-        fn visit_expr(&mut self, expr: &'a Expr) {
-            if matches!(expr, Expr::Name(n) if n.id.as_str() == self.0) {
-                self.1 = true;
-            }
-            visitor::walk_expr(self, expr);
-        }
-    }
-    let mut m = Mentions(this, false);
-    m.visit_stmt(stmt);
-    m.1
+    any_expr(
+        stmt,
+        Scope::All,
+        |e| matches!(e, Expr::Name(n) if n.id.as_str() == this),
+    )
 }

@@ -1,10 +1,10 @@
 //! Recording the names an item reads.
 
-use ruff_python_ast::visitor::Visitor;
-use ruff_python_ast::Expr;
+use ruff_python_ast::{Expr, Stmt};
 
 use super::Item;
 use crate::names::{self, Facts, Ident};
+use crate::walk::{for_each_expr, Scope};
 
 /// Recording what an item reads: every name its expressions load (`loads`, for name resolution),
 /// and of those the test's locals (`reads`).
@@ -63,18 +63,14 @@ impl Reads<'_> {
 }
 
 /// Local names a compound statement mentions.
-pub(super) struct LocalReads<'l> {
-    pub(super) is_local: &'l dyn Fn(&str) -> bool,
-    pub(super) names: Vec<Ident>,
-}
-
-impl<'a> Visitor<'a> for LocalReads<'_> {
-    fn visit_expr(&mut self, expr: &'a Expr) {
+pub(super) fn local_reads(stmt: &Stmt, is_local: &dyn Fn(&str) -> bool) -> Vec<Ident> {
+    let mut names = Vec::new();
+    for_each_expr(stmt, Scope::All, |expr| {
         if let Expr::Name(n) = expr {
-            if (self.is_local)(n.id.as_str()) {
-                self.names.push(n.id.clone());
+            if is_local(n.id.as_str()) {
+                names.push(n.id.clone());
             }
         }
-        ruff_python_ast::visitor::walk_expr(self, expr);
-    }
+    });
+    names
 }

@@ -5,7 +5,7 @@ use std::rc::Rc;
 
 use rustc_hash::FxHashMap as HashMap;
 
-use ruff_python_ast::visitor::{self, Visitor};
+use ruff_python_ast::visitor::Visitor;
 use ruff_python_ast::{Expr, Stmt, StmtFunctionDef};
 use ruff_text_size::Ranged;
 
@@ -13,6 +13,7 @@ use super::super::Ctx;
 use super::{module_replacement, shadows_import};
 use crate::module::BoundNames;
 use crate::names::{self, Replacement};
+use crate::walk::{any_expr, any_stmt, for_each_expr, Scope};
 
 /// Local aliases of the solution: `sol = _load_solution()`, `f = sol.f`, `from solution import f`.
 pub type Aliases = HashMap<String, Replacement>;
@@ -137,46 +138,18 @@ fn stdlib_alias_ok(ctx: &Ctx, f: &StmtFunctionDef, import: &Stmt, name: &str) ->
 /// Whether the test reads `name` only after `import` binds it, and nothing else in it binds,
 /// deletes or declares the name.
 fn reads_only_after(f: &StmtFunctionDef, import: &Stmt, name: &str) -> bool {
-    struct Uses<'n> {
-        name: &'n str,
-        before: ruff_text_size::TextSize,
-        bad: bool,
-    }
-    impl<'e> Visitor<'e> for Uses<'_> {
-        fn visit_stmt(&mut self, stmt: &'e Stmt) {
-            match stmt {
-                Stmt::Global(g) if g.names.iter().any(|n| n.as_str() == self.name) => {
-                    self.bad = true
-                }
-                Stmt::Nonlocal(g) if g.names.iter().any(|n| n.as_str() == self.name) => {
-                    self.bad = true
-                }
-                _ => {}
-            }
-            visitor::walk_stmt(self, stmt);
-        }
-        fn visit_expr(&mut self, expr: &'e Expr) {
-            if let Expr::Name(n) = expr {
-                if n.id.as_str() == self.name
-                    && (!matches!(n.ctx, ruff_python_ast::ExprContext::Load)
-                        || n.range.start() < self.before)
-                {
-                    self.bad = true;
-                }
-            }
-            visitor::walk_expr(self, expr);
-        }
-    }
-    let mut uses = Uses {
-        name,
-        before: import.range().start(),
-        bad: false,
-    };
-    for stmt in &f.body {
-        uses.visit_stmt(stmt);
-    }
+    let before = import.range().start();
+    let declares = any_stmt(&f.body[..], Scope::All, |stmt| match stmt {
+        Stmt::Global(g) => g.names.iter().any(|n| n.as_str() == name),
+        Stmt::Nonlocal(g) => g.names.iter().any(|n| n.as_str() == name),
+        _ => false,
+    });
+    let bad_use = any_expr(&f.body[..], Scope::All, |expr| {
+        matches!(expr, Expr::Name(n) if n.id.as_str() == name
+            && (!matches!(n.ctx, ruff_python_ast::ExprContext::Load) || n.range.start() < before))
+    });
     // Parameters are bound before the body: the test would read the parameter until the import.
-    !uses.bad && !f.parameters.iter().any(|p| p.name().as_str() == name)
+    !declares && !bad_use && !f.parameters.iter().any(|p| p.name().as_str() == name)
 }
 
 /// Whether a statement only binds a solution alias (it is then not replayed: the namespace is the
@@ -214,27 +187,14 @@ pub fn is_solution_module(ctx: &Ctx, aliases: &Aliases, expr: &Expr) -> bool {
 /// level (if the test uses it), plus one per call of a loader inside the test. One namespace can
 /// stand for one module only.
 pub fn loader_calls(ctx: &Ctx, f: &StmtFunctionDef) -> Vec<ruff_text_size::TextRange> {
-    struct Calls<'c, 's, 'a> {
-        ctx: &'c Ctx<'s, 'a>,
-        out: Vec<ruff_text_size::TextRange>,
-    }
-    impl<'e> Visitor<'e> for Calls<'_, '_, '_> {
-        fn visit_expr(&mut self, expr: &'e Expr) {
-            if let Expr::Call(call) = expr {
-                if matches!(call.func.as_ref(), Expr::Name(n) if self.ctx.scope.loaders.contains(n.id.as_str()))
-                {
-                    self.out.push(call.range());
-                }
+    let mut out = Vec::new();
+    for_each_expr(&f.body[..], Scope::All, |expr| {
+        if let Expr::Call(call) = expr {
+            if matches!(call.func.as_ref(), Expr::Name(n) if ctx.scope.loaders.contains(n.id.as_str()))
+            {
+                out.push(call.range());
             }
-            visitor::walk_expr(self, expr);
         }
-    }
-    let mut calls = Calls {
-        ctx,
-        out: Vec::new(),
-    };
-    for stmt in &f.body {
-        calls.visit_stmt(stmt);
-    }
-    calls.out
+    });
+    out
 }

@@ -10,13 +10,13 @@ pub use aliases::{is_alias_stmt, loader_calls, local_aliases, Aliases};
 pub(super) use asserting_helper::helper_check;
 pub use globals::{frame_read, resolve_global};
 
-use ruff_python_ast::visitor::{self, Visitor};
 use ruff_python_ast::{Expr, Stmt, StmtFunctionDef};
 
 use super::Ctx;
 use crate::module::Global;
 use crate::names::{self, Replacement};
 use crate::rules::Reason;
+use crate::walk::{any_expr, any_stmt, Scope};
 
 /// Attributes of `sys` that are values fixed for the interpreter (never the caller's frame or
 /// module, never state a test or pytest changes: not `argv`, `path`, `modules`, `_getframe`):
@@ -82,7 +82,6 @@ pub fn module_replacement(ctx: &Ctx) -> Replacement {
 /// What a function's own body does (not its nested functions, classes or lambdas): whether it
 /// yields (a call then only makes a generator, and runs none of the body) and whether it declares
 /// names `global` or `nonlocal`.
-#[derive(Default)]
 pub(super) struct FunctionFacts {
     pub yields: bool,
     pub declares: bool,
@@ -90,27 +89,13 @@ pub(super) struct FunctionFacts {
 
 impl FunctionFacts {
     pub fn of(def: &StmtFunctionDef) -> FunctionFacts {
-        let mut facts = FunctionFacts::default();
-        for stmt in &def.body {
-            facts.visit_stmt(stmt);
-        }
-        facts
-    }
-}
-
-impl<'a> Visitor<'a> for FunctionFacts {
-    fn visit_stmt(&mut self, stmt: &'a Stmt) {
-        match stmt {
-            Stmt::FunctionDef(_) | Stmt::ClassDef(_) => {}
-            Stmt::Global(_) | Stmt::Nonlocal(_) => self.declares = true,
-            _ => visitor::walk_stmt(self, stmt),
-        }
-    }
-    fn visit_expr(&mut self, expr: &'a Expr) {
-        match expr {
-            Expr::Lambda(_) => {}
-            Expr::Yield(_) | Expr::YieldFrom(_) | Expr::Await(_) => self.yields = true,
-            _ => visitor::walk_expr(self, expr),
+        FunctionFacts {
+            yields: any_expr(&def.body[..], Scope::Own, |e| {
+                matches!(e, Expr::Yield(_) | Expr::YieldFrom(_) | Expr::Await(_))
+            }),
+            declares: any_stmt(&def.body[..], Scope::Own, |s| {
+                matches!(s, Stmt::Global(_) | Stmt::Nonlocal(_))
+            }),
         }
     }
 }

@@ -220,6 +220,8 @@ fn one_return(body: &[Stmt]) -> Option<&Expr> {
 
 /// Whether a statement binds `name` in the scope it runs in.
 pub fn binds(stmt: &Stmt, name: &str) -> bool {
+    // Its own visitor, not `crate::walk`: a boundary per kind of node (a `def`'s decorators but
+    // not its body, walrus targets but not comprehensions or lambdas).
     struct Finder<'n> {
         name: &'n str,
         found: bool,

@@ -12,7 +12,7 @@ use ruff_text_size::Ranged;
 
 use super::super::Ctx;
 use super::raises::{raises_context, raises_rule};
-use super::reads::{LocalReads, Reads};
+use super::reads::{local_reads, Reads};
 use super::{Blocker, Item, Kind, Piece};
 use crate::model::OriginRole;
 use crate::module::BoundNames;
@@ -255,12 +255,7 @@ fn compound<'a>(
     bound.visit_stmt(stmt);
     item.defs
         .extend(bound.names.iter().map(|n| Ident::from(n.as_str())));
-    let mut reads = LocalReads {
-        is_local,
-        names: Vec::new(),
-    };
-    reads.visit_stmt(stmt);
-    item.reads.extend(reads.names);
+    item.reads.extend(local_reads(stmt, is_local));
     // A `for` loop's rule is that of what stops it (`for_loop`), which `statement` puts in place.
     let (kind, rule): (&str, rules::Rule) = match stmt {
         Stmt::For(_) => ("the `for` loop", Statements::UnreplayableStatement.into()),
