@@ -27,6 +27,7 @@ mod unseen;
 
 pub mod bench;
 pub mod mutants;
+pub mod mutation;
 pub mod runner;
 pub mod verdict;
 
