@@ -28,6 +28,7 @@ mod walk;
 
 pub mod bench;
 pub mod mutants;
+pub mod mutation;
 pub mod runner;
 pub mod verdict;
 

@@ -8,7 +8,8 @@
 //! - `js`: the JavaScript side (the bundled CodeMirror module, the `window.__benchExplorer` hook).
 //! - `engine`: live extraction and the actions that load files.
 //! - `run_control`, `python`: the Run tab's state and actions, and the handle on the Python worker
-//!   (`www/py/`): the bench loop's view and pytest's, side by side, for a file or the whole bench.
+//!   (`www/py/`): the bench loop's view and pytest's, side by side, for a file or the whole bench;
+//!   `mutant_run`: the Mutants view's (mutants of the solution, each run both ways and judged).
 //! - `state`: shared signals, provided as context.
 //! - `worker`: the entry points of the extraction worker (`www/extract-worker.js` runs them off the
 //!   main thread, in this same wasm, which the page sends it compiled; `engine` talks to it).
@@ -27,6 +28,8 @@ mod bench;
 mod engine;
 #[cfg(target_arch = "wasm32")]
 mod js;
+#[cfg(target_arch = "wasm32")]
+mod mutant_run;
 #[cfg(target_arch = "wasm32")]
 mod python;
 #[cfg(target_arch = "wasm32")]

@@ -21,6 +21,7 @@ use crate::logic::run_results::{
     bench_plan, file_run, job_outcome, request, stage_totals, timeout_ms, BenchJob, BenchReport,
     FileRun, JobOutcome, JobResult, Reply, SolutionChoice, StageReport, Truth, DEFAULT_TIMEOUT_S,
 };
+use crate::mutant_run::MutantState;
 use crate::python::{self, PyStatus};
 use crate::state::{AppState, SourceOrigin, Tab};
 use crate::{bench, engine, js};
@@ -29,6 +30,8 @@ use crate::{bench, engine, js};
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum RunMode {
     File,
+    /// The current file against mutants of the chosen solution (`mutant_run`).
+    Mutants,
     Bench,
 }
 
@@ -119,6 +122,8 @@ pub struct RunState {
     pub bench_choice: RwSignal<SolutionChoice>,
     /// The stage whose problem-by-problem table is shown.
     pub bench_detail: RwSignal<Stage>,
+    /// The Mutants view's run.
+    pub mutants: MutantState,
 }
 
 thread_local! {
@@ -145,6 +150,7 @@ impl RunState {
             bench_stage: RwSignal::new(None),
             bench_choice: RwSignal::new(SolutionChoice::Reference),
             bench_detail: RwSignal::new(Stage::AsWritten),
+            mutants: MutantState::new(),
         }
     }
 }
@@ -262,6 +268,10 @@ pub fn default_custom_code(app: AppState) -> String {
 pub fn run_file(app: AppState, rs: RunState) {
     if rs.bench.with_untracked(|b| b.running) {
         engine::toast(app, "The whole bench is running: cancel it first");
+        return;
+    }
+    if rs.mutants.running_untracked() {
+        engine::toast(app, "The mutants are running: stop them first");
         return;
     }
     let Some(text) = js::with_editor(|e| e.get_doc()) else {
@@ -426,7 +436,9 @@ pub fn run_bench(app: AppState, rs: RunState) {
     if rs.bench.with_untracked(|b| b.running) {
         return;
     }
-    if matches!(rs.status.get_untracked(), RunStatus::Running { .. }) {
+    if matches!(rs.status.get_untracked(), RunStatus::Running { .. })
+        || rs.mutants.running_untracked()
+    {
         engine::toast(app, "A run is under way: wait for it (or stop it) first");
         return;
     }

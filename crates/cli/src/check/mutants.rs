@@ -1,70 +1,19 @@
 //! `check --mutants[=N]`: mutants of each solution (the library's [`bench_explorer::mutants`]),
-//! each run both ways like any solution, and which tests and which checks kill it.
-//!
-//! A mutant is *killed* when pytest fails (or errors on) some test, *survives* when pytest passes
-//! every test: a survivor is what the test file does not check, or a mutant that behaves exactly
-//! like the original (equivalent), which no run can tell apart. One killed at the time limit or that
-//! crashed counts as killed, named so. A *difference* is a mutant pytest kills and the extracted
-//! checks do not (a bench loop would accept that wrong solution), or the reverse.
+//! each run both ways like any solution, judged by the library ([`bench_explorer::mutation`]:
+//! killed, killed by the time limit, crashed, survived, a difference between the views; the page's
+//! Mutants view judges through it too), with which tests and which checks kill each one, and the
+//! scores.
 
 use std::collections::BTreeMap;
 
-use bench_explorer::model::Status;
 use bench_explorer::mutants::Mutant;
-use bench_explorer::verdict::{EvalOutcome, PytestOutcome};
+use bench_explorer::mutation::{self, End, Tally};
+pub use bench_explorer::mutation::{Difference, Outcome};
 use bench_explorer::Extraction;
 use serde::{Deserialize, Serialize};
 
 use super::exec::Answer;
-use super::join::{self, PairResult};
-
-/// How a mutant fared under pytest.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Outcome {
-    /// Some test failed or errored.
-    Killed,
-    /// Killed at the wall-clock limit (`--mutant-timeout`).
-    Timeout,
-    /// Ended without a reply (`os._exit`, a signal, the memory limit).
-    Crashed,
-    /// Every test passed: what the tests do not check, or an equivalent mutant.
-    Survived,
-}
-
-impl Outcome {
-    pub fn killed(self) -> bool {
-        self != Outcome::Survived
-    }
-
-    pub fn label(self) -> &'static str {
-        match self {
-            Outcome::Killed => "killed",
-            Outcome::Timeout => "killed by the time limit",
-            Outcome::Crashed => "killed (crashed)",
-            Outcome::Survived => "survived (may be equivalent)",
-        }
-    }
-}
-
-/// A mutant the two views judge differently.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Difference {
-    /// pytest kills it, no kept check fails: a bench loop would accept it.
-    ChecksMiss,
-    /// A kept check fails while pytest passes every test.
-    ChecksOnly,
-}
-
-impl Difference {
-    pub fn label(self) -> &'static str {
-        match self {
-            Difference::ChecksMiss => "pytest kills it, the checks do not",
-            Difference::ChecksOnly => "the checks kill it, pytest does not",
-        }
-    }
-}
+use super::join::PairResult;
 
 /// One mutant run both ways: a row of the kill matrix.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -84,46 +33,33 @@ pub struct MutantRun {
     pub wall_ms: f64,
 }
 
-/// The run of one mutant from its answer (the same join as any pair's).
+/// The run of one mutant from its answer, judged by the library ([`mutation::judge`]); an
+/// answer is read only when its status is `ok` (the pair's join reads it so too).
 pub fn judge(extraction: &Extraction, mutant: &Mutant, answer: &Answer) -> MutantRun {
-    let (tests, collection_errors, rows) = join::join(extraction, answer);
-    let killed_by_tests: Vec<String> = tests
-        .iter()
-        .filter(|t| matches!(t.outcome, PytestOutcome::Failed | PytestOutcome::Error))
-        .map(|t| t.name.clone())
-        .collect();
-    let killed_by_checks: Vec<String> = rows
-        .iter()
-        .filter(|r| r.status == Status::Kept)
-        .filter(|r| matches!(r.eval, Some(EvalOutcome::Fail | EvalOutcome::Error)))
-        .map(|r| format!("{}:{}", r.test, r.line))
-        .collect();
-    let outcome = match answer.status.as_str() {
-        "timeout" => Outcome::Timeout,
-        "ok" => {
-            if killed_by_tests.is_empty() && collection_errors.is_empty() {
-                Outcome::Survived
-            } else {
-                Outcome::Killed
-            }
-        }
-        _ => Outcome::Crashed,
+    let end = match (answer.status.as_str(), answer.reply.as_ref()) {
+        ("ok", Some(reply)) => End::Finished(reply),
+        ("timeout", _) => End::Timeout,
+        _ => End::Crashed,
     };
-    let difference = match (answer.status.as_str(), outcome.killed()) {
-        ("ok", true) if killed_by_checks.is_empty() => Some(Difference::ChecksMiss),
-        ("ok", false) if !killed_by_checks.is_empty() => Some(Difference::ChecksOnly),
-        _ => None,
-    };
+    let j = mutation::judge(extraction, end);
+    let killed_by_checks = j
+        .killed_by_checks
+        .iter()
+        .map(|&i| {
+            let a = &extraction.assertions[i];
+            format!("{}:{}", a.test, a.line)
+        })
+        .collect();
     MutantRun {
         id: mutant.id.clone(),
         operator: mutant.operator.clone(),
         line: mutant.line,
         description: mutant.description.clone(),
         diff: mutant.diff.clone(),
-        outcome,
-        killed_by_tests,
+        outcome: j.outcome,
+        killed_by_tests: j.killed_by_tests,
         killed_by_checks,
-        difference,
+        difference: j.difference,
         wall_ms: answer.wall_ms,
     }
 }
@@ -148,22 +84,17 @@ pub struct Score {
 impl Score {
     pub fn of(pair: &PairResult) -> Option<Score> {
         let runs = pair.mutants.as_ref()?;
-        let count = |f: &dyn Fn(&MutantRun) -> bool| runs.iter().filter(|m| f(m)).count();
-        let killed = count(&|m| m.outcome.killed());
+        let t = Tally::of(runs.iter().map(|m| (m.outcome, m.difference)));
         Some(Score {
             problem: pair.problem.clone(),
             solution: pair.solution.clone(),
-            generated: runs.len(),
-            killed,
-            survived: runs.len() - killed,
-            timeouts: count(&|m| m.outcome == Outcome::Timeout),
-            crashes: count(&|m| m.outcome == Outcome::Crashed),
-            differences: count(&|m| m.difference.is_some()),
-            score: if runs.is_empty() {
-                1.0
-            } else {
-                killed as f64 / runs.len() as f64
-            },
+            generated: t.generated,
+            killed: t.killed,
+            survived: t.survived,
+            timeouts: t.timeouts,
+            crashes: t.crashes,
+            differences: t.differences,
+            score: t.score(),
         })
     }
 

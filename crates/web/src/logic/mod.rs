@@ -13,6 +13,7 @@ pub mod lzstring;
 pub mod markdown;
 pub mod marks;
 pub mod metrics;
+pub mod mutation;
 pub mod names;
 pub mod offsets;
 pub mod permalink;

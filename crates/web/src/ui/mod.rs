@@ -6,6 +6,7 @@ mod common;
 mod compare;
 mod header;
 mod intro;
+mod mutants;
 mod permalink;
 mod problem;
 mod results;

@@ -171,6 +171,7 @@ pub fn RunPanel() -> impl IntoView {
                 <fieldset class="segmented small" data-testid="run-mode">
                     <legend class="visually-hidden">"What to run"</legend>
                     {segment(RunMode::File, "file", "This file")}
+                    {segment(RunMode::Mutants, "mutants", "Mutants")}
                     {segment(RunMode::Bench, "bench", "Whole bench")}
                 </fieldset>
                 <label class="field" title="Each run (each problem, in a whole-bench run) ends after this long; the worker is then replaced">
@@ -186,6 +187,7 @@ pub fn RunPanel() -> impl IntoView {
             </div>
             {move || match mode.get() {
                 RunMode::File => view! { <FileMode/> }.into_any(),
+                RunMode::Mutants => view! { <super::mutants::MutantsMode/> }.into_any(),
                 RunMode::Bench => view! { <BenchMode/> }.into_any(),
             }}
         </div>
@@ -199,39 +201,13 @@ fn FileMode() -> impl IntoView {
     let app = use_app();
     let rs = use_run();
     let running = move || matches!(rs.status.get(), RunStatus::Running { .. });
-    let has_problem = move || app.problem.get().is_some();
-    let bench_busy = move || rs.bench.with(|b| b.running);
+    let bench_busy = move || rs.bench.with(|b| b.running) || rs.mutants.running();
 
     view! {
         <div class="run-file">
             <PermalinkNotice/>
             <div class="run-toolbar">
-                <label class="field">
-                    <span class="field-label">"Solution"</span>
-                    <select data-testid="run-solution-select" aria-label="Solution to run"
-                        prop:value=move || effective_choice(app, rs).id()
-                        on:change=move |ev| {
-                            if let Some(c) = SolutionChoice::from_id(&event_target_value(&ev)) { rs.choice.set(c); }
-                        }>
-                        {SolutionChoice::ALL.into_iter().map(|c| {
-                            let needs_problem = c != SolutionChoice::Custom;
-                            view! {
-                                <option value=c.id() disabled=move || needs_problem && !has_problem()>{c.label()}</option>
-                            }
-                        }).collect_view()}
-                    </select>
-                </label>
-                <span class="muted small solution-note">
-                    {move || {
-                        let slug = app.problem.get();
-                        match (effective_choice(app, rs), slug) {
-                            (SolutionChoice::Reference, Some(s)) => format!("problems/{s}/solution.py"),
-                            (SolutionChoice::Stub, Some(s)) => format!("problems/{s}/stub.py"),
-                            (SolutionChoice::Custom, _) => "solution.py, from the editor below".to_string(),
-                            _ => String::new(),
-                        }
-                    }}
-                </span>
+                <SolutionPicker/>
                 <Show when=running>
                     <button class="btn" data-testid="run-stop" title="Stop this run: the Python worker is replaced"
                         on:click=move |_| stop(rs)>"Stop"</button>
@@ -257,9 +233,45 @@ fn FileMode() -> impl IntoView {
     }
 }
 
+/// Which solution a run executes, and where it comes from (the file runs and the Mutants view).
+#[component]
+pub(super) fn SolutionPicker() -> impl IntoView {
+    let app = use_app();
+    let rs = use_run();
+    let has_problem = move || app.problem.get().is_some();
+    view! {
+        <label class="field">
+            <span class="field-label">"Solution"</span>
+            <select data-testid="run-solution-select" aria-label="Solution to run"
+                prop:value=move || effective_choice(app, rs).id()
+                on:change=move |ev| {
+                    if let Some(c) = SolutionChoice::from_id(&event_target_value(&ev)) { rs.choice.set(c); }
+                }>
+                {SolutionChoice::ALL.into_iter().map(|c| {
+                    let needs_problem = c != SolutionChoice::Custom;
+                    view! {
+                        <option value=c.id() disabled=move || needs_problem && !has_problem()>{c.label()}</option>
+                    }
+                }).collect_view()}
+            </select>
+        </label>
+        <span class="muted small solution-note">
+            {move || {
+                let slug = app.problem.get();
+                match (effective_choice(app, rs), slug) {
+                    (SolutionChoice::Reference, Some(s)) => format!("problems/{s}/solution.py"),
+                    (SolutionChoice::Stub, Some(s)) => format!("problems/{s}/stub.py"),
+                    (SolutionChoice::Custom, _) => "solution.py, from the editor below".to_string(),
+                    _ => String::new(),
+                }
+            }}
+        </span>
+    }
+}
+
 /// Code from a permalink waits for a click.
 #[component]
-fn PermalinkNotice() -> impl IntoView {
+pub(super) fn PermalinkNotice() -> impl IntoView {
     let app = use_app();
     let rs = use_run();
     let visible = move || {
@@ -285,7 +297,7 @@ thread_local! {
 
 /// The second editor: the solution module, typed, pasted or opened.
 #[component]
-fn SolutionEditor() -> impl IntoView {
+pub(super) fn SolutionEditor() -> impl IntoView {
     let app = use_app();
     let rs = use_run();
     let host = NodeRef::<html::Div>::new();
@@ -677,7 +689,7 @@ fn FileResults(view: Arc<FileRunView>) -> impl IntoView {
 }
 
 /// Put the main editor's cursor on a line.
-fn jump_to_line(app: crate::state::AppState, line: u32) {
+pub(super) fn jump_to_line(app: crate::state::AppState, line: u32) {
     let pos = app
         .analysis
         .with_untracked(|a| a.as_ref().map(|a| a.map.line_utf16(line).0));
@@ -794,7 +806,8 @@ fn BenchMode() -> impl IntoView {
     let app = use_app();
     let rs = use_run();
     let running = move || rs.bench.with(|b| b.running);
-    let file_busy = move || matches!(rs.status.get(), RunStatus::Running { .. });
+    let file_busy =
+        move || matches!(rs.status.get(), RunStatus::Running { .. }) || rs.mutants.running();
 
     let progress = move || {
         rs.bench.with(|b| {

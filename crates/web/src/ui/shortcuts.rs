@@ -68,6 +68,8 @@ pub fn ShortcutSheet() -> impl IntoView {
                 Action::Stop => {
                     if matches!(rs.status.get_untracked(), RunStatus::Running { .. }) {
                         running::stop(rs);
+                    } else if rs.mutants.running_untracked() {
+                        crate::mutant_run::stop_mutants(rs);
                     }
                 }
                 Action::Run => {}

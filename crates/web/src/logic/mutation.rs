@@ -1,0 +1,467 @@
+//! The Run tab's Mutants view: mutants of the chosen solution (the library's
+//! [`bench_explorer::mutants`]), each run both ways through the Python worker like any solution, and
+//! judged by the library ([`bench_explorer::mutation`], the CLI's `check --mutants` judges through
+//! it too). This module turns the worker's replies into judged rows, the score and the kill matrix
+//! the view shows; nothing here decides what "killed" means.
+
+use bench_explorer::model::Extraction;
+use bench_explorer::mutants::Mutant;
+use bench_explorer::mutation::{self, Difference, End, Outcome, Tally};
+use serde::Serialize;
+
+use super::run_results::Reply;
+
+/// A kept check that failed on a mutant: its index in the extraction, with its test and line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CheckRef {
+    pub index: usize,
+    pub test: String,
+    pub line: u32,
+}
+
+/// One mutant run both ways and judged.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MutantResult {
+    /// Index into the run's mutants.
+    pub mutant: usize,
+    pub outcome: Outcome,
+    pub killed_by_tests: Vec<String>,
+    pub killed_by_checks: Vec<CheckRef>,
+    pub difference: Option<Difference>,
+    /// The worker's message when the run crashed (a Python error in the runner, a dead worker).
+    pub detail: Option<String>,
+    /// From the request to the reply.
+    pub wall_ms: f64,
+}
+
+/// How the page's worker ended a mutant's run, as the library's judgement takes it: the runner's
+/// reply, the time limit, or no usable reply (a crash; `detail` says why).
+pub fn end_of(reply: &Reply) -> (End<'_>, Option<String>) {
+    match reply {
+        Reply::Result(r) => (End::Finished(r), None),
+        Reply::Timeout { .. } => (End::Timeout, None),
+        Reply::Error {
+            message,
+            python_type,
+            ..
+        } => (
+            End::Crashed,
+            Some(match python_type {
+                Some(t) if !message.starts_with(t.as_str()) => format!("{t}: {message}"),
+                _ => message.clone(),
+            }),
+        ),
+        Reply::Failed { message } => (End::Crashed, Some(message.clone())),
+    }
+}
+
+/// Judge one mutant's reply.
+pub fn judge(extraction: &Extraction, mutant: usize, reply: &Reply, wall_ms: f64) -> MutantResult {
+    let (end, detail) = end_of(reply);
+    let j = mutation::judge(extraction, end);
+    MutantResult {
+        mutant,
+        outcome: j.outcome,
+        killed_by_tests: j.killed_by_tests,
+        killed_by_checks: j
+            .killed_by_checks
+            .iter()
+            .map(|&index| {
+                let a = &extraction.assertions[index];
+                CheckRef {
+                    index,
+                    test: a.test.clone(),
+                    line: a.line,
+                }
+            })
+            .collect(),
+        difference: j.difference,
+        detail,
+        wall_ms,
+    }
+}
+
+/// The score so far.
+pub fn tally(results: &[MutantResult]) -> Tally {
+    Tally::of(results.iter().map(|r| (r.outcome, r.difference)))
+}
+
+/// `90%` (whole percent, rounded down so that 29/30 never shows as 100%).
+pub fn percent(t: &Tally) -> String {
+    format!("{}%", (t.score() * 100.0 + 1e-9).floor() as u32)
+}
+
+/// The view's headline: the score and what it leaves out.
+pub fn headline(t: &Tally, planned: usize) -> String {
+    let mut s = format!(
+        "Mutation score {} ({}) of {} mutant{}",
+        t.cell(),
+        percent(t),
+        planned,
+        if planned == 1 { "" } else { "s" }
+    );
+    if t.generated < planned {
+        s.push_str(&format!(", {} run", t.generated));
+    }
+    let mut parts = Vec::new();
+    if t.survived > 0 {
+        parts.push(format!("{} survived (may be equivalent)", t.survived));
+    }
+    if t.timeouts > 0 {
+        parts.push(format!("{} killed by the time limit", t.timeouts));
+    }
+    if t.crashes > 0 {
+        parts.push(format!("{} crashed", t.crashes));
+    }
+    if t.differences > 0 {
+        parts.push(format!(
+            "{} measurement difference{}",
+            t.differences,
+            if t.differences == 1 { "" } else { "s" }
+        ));
+    }
+    if !parts.is_empty() {
+        s.push_str(" · ");
+        s.push_str(&parts.join(" · "));
+    }
+    s
+}
+
+/// Where a mutant is listed: what matters first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Section {
+    /// The two views disagree.
+    Differences,
+    /// Every test passed.
+    Survived,
+    Killed,
+}
+
+impl Section {
+    pub const ALL: [Section; 3] = [Section::Differences, Section::Survived, Section::Killed];
+
+    pub fn of(r: &MutantResult) -> Section {
+        if r.difference.is_some() {
+            Section::Differences
+        } else if r.outcome == Outcome::Survived {
+            Section::Survived
+        } else {
+            Section::Killed
+        }
+    }
+
+    pub fn id(self) -> &'static str {
+        match self {
+            Section::Differences => "differences",
+            Section::Survived => "survived",
+            Section::Killed => "killed",
+        }
+    }
+
+    pub fn title(self) -> &'static str {
+        match self {
+            Section::Differences => "Measurement differences: the two views disagree",
+            Section::Survived => "Survived: every test passes (what the tests do not check, or an equivalent program)",
+            Section::Killed => "Killed",
+        }
+    }
+}
+
+/// The results of one section, in id order.
+pub fn section(results: &[MutantResult], s: Section) -> Vec<&MutantResult> {
+    let mut out: Vec<&MutantResult> = results.iter().filter(|r| Section::of(r) == s).collect();
+    out.sort_by_key(|r| r.mutant);
+    out
+}
+
+/// How a mutant was killed, in a few words: the tests, the time limit, a crash.
+pub fn how(r: &MutantResult) -> String {
+    match r.outcome {
+        Outcome::Killed if r.killed_by_tests.is_empty() => {
+            "pytest could not collect the file".to_string()
+        }
+        Outcome::Killed => format!(
+            "by {} test{}",
+            r.killed_by_tests.len(),
+            if r.killed_by_tests.len() == 1 {
+                ""
+            } else {
+                "s"
+            }
+        ),
+        Outcome::Timeout => "by the time limit".to_string(),
+        Outcome::Crashed => match &r.detail {
+            Some(d) => format!("crashed: {d}"),
+            None => "crashed".to_string(),
+        },
+        Outcome::Survived => "every test passes".to_string(),
+    }
+}
+
+/// The kill matrix: one row per test (pytest's names, first seen first), one cell per mutant
+/// run: whether that test failed on it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct KillMatrix {
+    /// Mutant indices, in id order (the columns).
+    pub mutants: Vec<usize>,
+    /// `(test, killed)` with one flag per column.
+    pub rows: Vec<(String, Vec<bool>)>,
+}
+
+pub fn kill_matrix(results: &[MutantResult]) -> KillMatrix {
+    let mut sorted: Vec<&MutantResult> = results.iter().collect();
+    sorted.sort_by_key(|r| r.mutant);
+    let mut tests: Vec<String> = Vec::new();
+    for r in &sorted {
+        for t in &r.killed_by_tests {
+            if !tests.contains(t) {
+                tests.push(t.clone());
+            }
+        }
+    }
+    let rows = tests
+        .into_iter()
+        .map(|t| {
+            let cells = sorted
+                .iter()
+                .map(|r| r.killed_by_tests.contains(&t))
+                .collect();
+            (t, cells)
+        })
+        .collect();
+    KillMatrix {
+        mutants: sorted.iter().map(|r| r.mutant).collect(),
+        rows,
+    }
+}
+
+/// One diff line of a mutant, for colouring: `-` removed, `+` added, `@` the hunk's header.
+pub fn diff_lines(diff: &str) -> Vec<(char, &str)> {
+    diff.lines()
+        .map(|l| match l.chars().next() {
+            Some(c @ ('-' | '+')) => (c, &l[1..]),
+            Some('@') => ('@', l),
+            _ => (' ', l),
+        })
+        .collect()
+}
+
+/// The mutants of a solution the view runs: every one (no cap, as `check --mutants`).
+pub fn plan(solution: &str) -> Vec<Mutant> {
+    bench_explorer::mutants::mutants(solution, None)
+}
+
+/// `window.__benchExplorer.lastMutantRun`: the score as the page shows it.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct MutantReport {
+    pub solution: String,
+    pub planned: usize,
+    pub generated: usize,
+    pub killed: usize,
+    pub survived: usize,
+    pub timeouts: usize,
+    pub crashes: usize,
+    pub differences: usize,
+    pub score: f64,
+    /// `done`, `stopped` or `error`.
+    pub status: &'static str,
+    /// The mutants' ids by outcome, for the tests.
+    pub survivors: Vec<String>,
+    pub wall_ms: f64,
+}
+
+impl MutantReport {
+    pub fn new(
+        solution: &str,
+        mutants: &[Mutant],
+        results: &[MutantResult],
+        status: &'static str,
+        wall_ms: f64,
+    ) -> MutantReport {
+        let t = tally(results);
+        MutantReport {
+            solution: solution.to_string(),
+            planned: mutants.len(),
+            generated: t.generated,
+            killed: t.killed,
+            survived: t.survived,
+            timeouts: t.timeouts,
+            crashes: t.crashes,
+            differences: t.differences,
+            score: t.score(),
+            status,
+            survivors: {
+                let mut s: Vec<&MutantResult> = results
+                    .iter()
+                    .filter(|r| r.outcome == Outcome::Survived)
+                    .collect();
+                s.sort_by_key(|r| r.mutant);
+                s.iter().map(|r| mutants[r.mutant].id.clone()).collect()
+            },
+            wall_ms,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use bench_explorer::{extract, Options};
+
+    const FILE: &str = "from solution import f\n\ndef test_a():\n    assert f(1) == 2\n\ndef test_b():\n    assert f(2) == 3\n";
+    const SOLUTION: &str = "def f(x):\n    if x > 0:\n        return x + 1\n    return 0\n";
+
+    fn reply(json: serde_json::Value) -> Reply {
+        Reply::parse(&json.to_string())
+    }
+
+    fn pytest(a: &str, b: &str, evals: [&str; 2]) -> Reply {
+        reply(serde_json::json!({
+            "type": "result",
+            "evals": [{"id": 0, "outcome": evals[0]}, {"id": 1, "outcome": evals[1]}],
+            "pytest": {"tests": [{"name": "test_a", "outcome": a}, {"name": "test_b", "outcome": b}],
+                       "collection_errors": []},
+        }))
+    }
+
+    fn results() -> Vec<MutantResult> {
+        let e = extract(FILE, &Options::default());
+        vec![
+            judge(&e, 0, &pytest("failed", "passed", ["fail", "pass"]), 3.0),
+            judge(&e, 1, &pytest("passed", "passed", ["pass", "pass"]), 3.0),
+            judge(
+                &e,
+                2,
+                &reply(
+                    serde_json::json!({"type": "timeout", "timeoutMs": 5000, "restarted": true}),
+                ),
+                5000.0,
+            ),
+            judge(&e, 3, &pytest("failed", "failed", ["pass", "pass"]), 3.0),
+            judge(
+                &e,
+                4,
+                &Reply::Failed {
+                    message: "worker crashed".into(),
+                },
+                1.0,
+            ),
+        ]
+    }
+
+    #[test]
+    fn the_plan_is_the_libraries_mutants() {
+        let m = plan(SOLUTION);
+        assert!(!m.is_empty());
+        assert_eq!(m, bench_explorer::mutants::mutants(SOLUTION, None));
+        assert_eq!(m[0].id, "m001");
+    }
+
+    #[test]
+    fn replies_are_judged_by_the_library() {
+        let r = results();
+        assert_eq!(r[0].outcome, Outcome::Killed);
+        assert_eq!(r[0].killed_by_tests, ["test_a"]);
+        assert_eq!(
+            r[0].killed_by_checks,
+            [CheckRef {
+                index: 0,
+                test: "test_a".into(),
+                line: 4
+            }]
+        );
+        assert_eq!(r[1].outcome, Outcome::Survived);
+        assert_eq!(r[2].outcome, Outcome::Timeout);
+        assert_eq!(how(&r[2]), "by the time limit");
+        assert_eq!(r[3].difference, Some(Difference::ChecksMiss));
+        assert_eq!(how(&r[3]), "by 2 tests");
+        assert_eq!(r[4].outcome, Outcome::Crashed);
+        assert_eq!(how(&r[4]), "crashed: worker crashed");
+        // A Python error in the runner is a crash, its type named once.
+        let e = extract(FILE, &Options::default());
+        let err = judge(
+            &e,
+            5,
+            &reply(
+                serde_json::json!({"type": "error", "message": "boom", "python_type": "MemoryError"}),
+            ),
+            1.0,
+        );
+        assert_eq!(err.outcome, Outcome::Crashed);
+        assert_eq!(err.detail.as_deref(), Some("MemoryError: boom"));
+    }
+
+    #[test]
+    fn score_headline_sections_and_matrix() {
+        let r = results();
+        let t = tally(&r);
+        assert_eq!((t.generated, t.killed, t.survived), (5, 4, 1));
+        assert_eq!(percent(&t), "80%");
+        assert_eq!(
+            headline(&t, 6),
+            "Mutation score 4/5 (80%) of 6 mutants, 5 run · 1 survived (may be equivalent) · 1 killed by the time limit · 1 crashed · 1 measurement difference"
+        );
+        assert_eq!(
+            percent(&Tally {
+                generated: 30,
+                killed: 29,
+                ..Tally::default()
+            }),
+            "96%"
+        );
+        let ids = |s| section(&r, s).iter().map(|m| m.mutant).collect::<Vec<_>>();
+        assert_eq!(ids(Section::Differences), [3]);
+        assert_eq!(ids(Section::Survived), [1]);
+        assert_eq!(ids(Section::Killed), [0, 2, 4]);
+        let m = kill_matrix(&r);
+        assert_eq!(m.mutants, [0, 1, 2, 3, 4]);
+        assert_eq!(
+            m.rows,
+            [
+                ("test_a".to_string(), vec![true, false, false, true, false]),
+                ("test_b".to_string(), vec![false, false, false, true, false]),
+            ]
+        );
+    }
+
+    #[test]
+    fn diffs_split_into_marked_lines() {
+        assert_eq!(
+            diff_lines("@@ line 2 @@\n-    if x > 0:\n+    if x >= 0:\n"),
+            [
+                ('@', "@@ line 2 @@"),
+                ('-', "    if x > 0:"),
+                ('+', "    if x >= 0:")
+            ]
+        );
+    }
+
+    #[test]
+    fn the_report_names_survivors_and_keeps_its_keys() {
+        let mutants = plan(SOLUTION);
+        let r = results();
+        let report = MutantReport::new("reference", &mutants, &r, "done", 10.0);
+        assert_eq!(report.survivors, [mutants[1].id.clone()]);
+        assert_eq!(report.score, 0.8);
+        let v = serde_json::to_value(&report).unwrap();
+        let keys: Vec<&str> = v.as_object().unwrap().keys().map(String::as_str).collect();
+        assert_eq!(
+            keys,
+            [
+                "crashes",
+                "differences",
+                "generated",
+                "killed",
+                "planned",
+                "score",
+                "solution",
+                "status",
+                "survived",
+                "survivors",
+                "timeouts",
+                "wallMs"
+            ]
+        );
+    }
+}
