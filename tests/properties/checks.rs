@@ -366,10 +366,13 @@ fn unittest_check_at(rest: &str) -> bool {
         s.find(|c: char| !(c.is_alphanumeric() || c == '_'))
             .unwrap_or(s.len())
     };
+    // `pytest.raises(…)`, or the bare name that a recovered syntax error or a `with pytest.raises:`
+    // leaves (an entry, dropped: pytest errors on it).
     let pytest_block = |r: &str| {
-        ["raises(", "warns(", "deprecated_call("]
-            .iter()
-            .any(|p| r.starts_with(p))
+        ["raises", "warns", "deprecated_call"].iter().any(|p| {
+            r.strip_prefix(p)
+                .is_some_and(|t| !t.starts_with(|c: char| c.is_alphanumeric() || c == '_'))
+        })
     };
     let name_len = ident(rest);
     name_len > 0

@@ -351,3 +351,16 @@ fn explore_fuzz_failures() {
         );
     }
 }
+
+/// Found by `fuzz_mutated_bench_files`: a `pytest.raises` without a call (a recovered syntax error,
+/// or `with pytest.raises:` as written) gives a dropped entry at the name, which is where pytest's
+/// check is; the checks must accept it.
+#[test]
+fn a_raises_block_without_a_call_is_an_entry_at_its_name() {
+    for src in [
+        "import pytest\n\ndef test_a():\n    with pytest.raises::(ValueError):\n        int('x')\n    assert 1 == 1\n",
+        "import pytest\n\ndef test_a():\n    with pytest.raises:\n        int('x')\n    assert 1 == 1\n",
+    ] {
+        extract_and_check_all(src, "test_fuzz.py").unwrap_or_else(|e| panic!("{e}\ninput: {src:?}"));
+    }
+}
