@@ -304,6 +304,96 @@ impl MutantReport {
     }
 }
 
+// ------------------------------------------------------------------------------ whole bench
+
+/// One problem's mutants in a whole-bench run "with mutants": the mutants of its reference
+/// solution, each run both ways and judged like the Mutants view's (and the CLI's).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ProblemMutants {
+    pub slug: String,
+    /// Mutants generated for it.
+    pub planned: usize,
+    /// The ones run so far, judged.
+    pub runs: Vec<(Outcome, Option<Difference>)>,
+}
+
+impl ProblemMutants {
+    pub fn tally(&self) -> Tally {
+        Tally::of(self.runs.iter().copied())
+    }
+
+    pub fn complete(&self) -> bool {
+        self.runs.len() == self.planned
+    }
+}
+
+/// The whole bench's mutation tally: every run of every problem.
+pub fn bench_tally(rows: &[ProblemMutants]) -> Tally {
+    Tally::of(rows.iter().flat_map(|r| r.runs.iter().copied()))
+}
+
+/// Which problems (indices into `slugs`) a whole-bench mutation run covers: all of them, or those
+/// named in `only` (the test hook `benchMutantProblems`), in the bench's order.
+pub fn bench_mutant_problems(slugs: &[&str], only: Option<&[String]>) -> Vec<usize> {
+    (0..slugs.len())
+        .filter(|&i| only.is_none_or(|o| o.iter().any(|s| s == slugs[i])))
+        .collect()
+}
+
+/// `lastBenchRun.mutants`: per problem and in total, the CLI's `mutants.problems` fields.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct BenchMutantsReport {
+    pub problems: Vec<ProblemMutantsReport>,
+    pub total: ProblemMutantsReport,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ProblemMutantsReport {
+    pub problem: String,
+    pub planned: usize,
+    pub generated: usize,
+    pub killed: usize,
+    pub survived: usize,
+    pub timeouts: usize,
+    pub crashes: usize,
+    pub differences: usize,
+    pub score: f64,
+}
+
+impl ProblemMutantsReport {
+    pub fn new(problem: &str, planned: usize, t: &Tally) -> ProblemMutantsReport {
+        ProblemMutantsReport {
+            problem: problem.to_string(),
+            planned,
+            generated: t.generated,
+            killed: t.killed,
+            survived: t.survived,
+            timeouts: t.timeouts,
+            crashes: t.crashes,
+            differences: t.differences,
+            score: t.score(),
+        }
+    }
+}
+
+impl BenchMutantsReport {
+    pub fn new(rows: &[ProblemMutants]) -> BenchMutantsReport {
+        BenchMutantsReport {
+            problems: rows
+                .iter()
+                .map(|r| ProblemMutantsReport::new(&r.slug, r.planned, &r.tally()))
+                .collect(),
+            total: ProblemMutantsReport::new(
+                "bench",
+                rows.iter().map(|r| r.planned).sum(),
+                &bench_tally(rows),
+            ),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -463,5 +553,42 @@ mod tests {
                 "wallMs"
             ]
         );
+    }
+
+    #[test]
+    fn whole_bench_rows_and_total() {
+        let a = ProblemMutants {
+            slug: "a".into(),
+            planned: 3,
+            runs: vec![
+                (Outcome::Killed, None),
+                (Outcome::Timeout, None),
+                (Outcome::Survived, None),
+            ],
+        };
+        let b = ProblemMutants {
+            slug: "b".into(),
+            planned: 2,
+            runs: vec![(Outcome::Killed, Some(Difference::ChecksMiss))],
+        };
+        assert!(a.complete() && !b.complete());
+        let r = BenchMutantsReport::new(&[a, b]);
+        assert_eq!(r.problems[0].killed, 2);
+        assert_eq!(r.problems[0].timeouts, 1);
+        assert_eq!(r.problems[0].survived, 1);
+        assert_eq!(r.problems[1].differences, 1);
+        assert_eq!(r.total.problem, "bench");
+        assert_eq!(r.total.planned, 5);
+        assert_eq!(r.total.generated, 4);
+        assert_eq!(r.total.killed, 3);
+        assert_eq!(r.total.score, 0.75);
+    }
+
+    #[test]
+    fn whole_bench_problem_filter() {
+        let slugs = ["a", "b", "c"];
+        assert_eq!(bench_mutant_problems(&slugs, None), vec![0, 1, 2]);
+        let only = vec!["c".to_string(), "a".to_string(), "zz".to_string()];
+        assert_eq!(bench_mutant_problems(&slugs, Some(&only)), vec![0, 2]);
     }
 }

@@ -661,6 +661,9 @@ pub struct BenchReport {
     pub pytest_ms: f64,
     pub wall_ms: f64,
     pub cancelled: bool,
+    /// With mutants: each problem's mutation score.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub mutants: Option<super::mutation::BenchMutantsReport>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
