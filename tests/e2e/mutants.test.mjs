@@ -11,6 +11,7 @@ import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import path from "node:path";
+import { readFileSync } from "node:fs";
 import { startSession, ROOT } from "./harness.mjs";
 
 const PY_TIMEOUT = 120_000;
@@ -182,5 +183,117 @@ test("Stop ends a mutation run under way; the next run works", async () => {
   await p.tid("run-button").click();
   await p.page.waitForFunction((n) => (window.__benchExplorer.runs || 0) > n, runs, { timeout: PY_TIMEOUT });
   assert.equal(await p.hook("lastRunStatus"), "done");
+  p.assertClean();
+});
+
+// The whole-bench run "with mutants": each problem's mutation score in the whole-bench table. A full
+// run is 522 mutants both ways (minutes, 13 of them until the time limit), too slow for CI: the hook
+// `benchMutantProblems` limits the mutation part to two problems (the table's logic has native tests
+// in crates/web/src/logic/mutation.rs).
+
+/** docs/mutants.md's table: slug → {killed, generated, timeouts}. */
+function docsTable() {
+  const text = readFileSync(path.join(ROOT, "docs", "mutants.md"), "utf8");
+  const rows = {};
+  for (const m of text.matchAll(/^\| ([a-z_]+) \| (\d+)\/(\d+) \| \d+% \| (\d+) \| \d+ \| \d+ \| (\d+) \|$/gm)) {
+    rows[m[1]] = { killed: +m[2], generated: +m[3], survived: +m[4], timeouts: +m[5] };
+  }
+  return rows;
+}
+
+async function openBench() {
+  await p.tid("tab-run").click();
+  await p.tid("run-mode-bench").check();
+  await p.tid("bench-run").waitFor();
+  await p.page.waitForFunction(() => window.__benchExplorer.pyState === "ready", null, { timeout: PY_TIMEOUT });
+}
+
+async function runBench() {
+  const before = (await p.hook("benchRuns")) || 0;
+  await p.tid("bench-run-button").click();
+  await p.page.waitForFunction((n) => (window.__benchExplorer.benchRuns || 0) > n, before, { timeout: RUN_TIMEOUT });
+  return p.hook("lastBenchRun");
+}
+
+test("whole bench with mutants (two problems): each problem's score is the CLI's and docs/mutants.md's, with a total row, no long task", async () => {
+  const slugs = ["merge_intervals", "search_insert_position"];
+  const docs = docsTable();
+  const cli = Object.fromEntries(slugs.map((s) => [s, cliScore(s)]));
+  await openBench();
+  await p.tid("run-timeout").fill("2");
+  await p.tid("bench-stage-select").selectOption("full");
+  await p.tid("bench-with-mutants").check();
+  await p.page.evaluate((s) => { window.__benchExplorer.benchMutantProblems = s; }, slugs);
+  const load = await contention(p.page);
+  await p.page.evaluate(() => {
+    window.__e2eLong = [];
+    new PerformanceObserver((l) => {
+      for (const e of l.getEntries()) window.__e2eLong.push(Math.round(e.duration));
+    }).observe({ type: "longtask" });
+  });
+  const report = await runBench();
+  const long = await p.page.evaluate(() => window.__e2eLong.slice());
+  const after = await contention(p.page);
+
+  assert.equal(report.cancelled, false);
+  assert.ok(report.mutants, "lastBenchRun has the mutation part");
+  assert.deepEqual(report.mutants.problems.map((r) => r.problem), slugs);
+  for (const row of report.mutants.problems) {
+    const c = cli[row.problem];
+    assert.equal(row.planned, c.generated, `${row.problem}: the page generates the CLI's mutants`);
+    for (const k of ["generated", "killed", "survived", "timeouts", "crashes", "differences", "score"]) {
+      assert.equal(row[k], c[k], `${row.problem} ${k}: page ${row[k]}, CLI ${c[k]}`);
+    }
+    for (const k of ["killed", "generated", "survived", "timeouts"]) {
+      assert.equal(row[k], docs[row.problem][k], `${row.problem} ${k}: page ${row[k]}, docs/mutants.md ${docs[row.problem][k]}`);
+    }
+    // On screen.
+    const tr = p.page.locator(`[data-testid='bench-mutant-row'][data-slug='${row.problem}']`);
+    assert.equal(await tr.getAttribute("data-killed"), String(c.killed));
+    assert.equal(await tr.getAttribute("data-generated"), String(c.generated));
+    assert.equal(await tr.getAttribute("data-timeouts"), String(c.timeouts));
+    assert.match(await tr.innerText(), new RegExp(`${c.killed}/${c.generated}`));
+  }
+  const killed = slugs.reduce((n, s) => n + cli[s].killed, 0);
+  const generated = slugs.reduce((n, s) => n + cli[s].generated, 0);
+  assert.equal(report.mutants.total.killed, killed);
+  assert.equal(report.mutants.total.generated, generated);
+  const total = p.tid("bench-mutant-total");
+  assert.equal(await total.getAttribute("data-killed"), String(killed));
+  assert.equal(await total.getAttribute("data-generated"), String(generated));
+  assert.equal(await p.tid("bench-mutants-progress").getAttribute("data-done"), "2");
+  // The whole-bench part itself ran as before.
+  assert.equal(report.stages.length, 1);
+  assert.equal(report.stages[0].done, report.problems);
+
+  const slowdown = Math.min(MAX_SLOWDOWN, Math.max(1, load.median / load.fastest, after.median / after.fastest));
+  const limit = Math.round(LONG_TASK_MS * slowdown);
+  const longest = long.length ? Math.max(...long) : 0;
+  console.log(
+    `[timing] whole bench (full) + ${generated} mutants of 2 problems in ${Math.round(report.wallMs)} ms; long tasks ${JSON.stringify(long)} (longest ${longest} ms, limit ${limit} ms at slowdown ${slowdown.toFixed(2)})`,
+  );
+  assert.ok(longest <= limit, `a main-thread task of ${longest} ms during the run (limit ${limit} ms)`);
+  await p.shot("bench-mutants");
+  p.assertClean();
+});
+
+test("whole bench with mutants: Cancel during the mutants stops the run (the worker replaced); the next run works", async () => {
+  await openBench();
+  await p.tid("run-timeout").fill("60");
+  await p.page.evaluate(() => { delete window.__benchExplorer.benchMutantProblems; });
+  const before = (await p.hook("benchRuns")) || 0;
+  await p.tid("bench-run-button").click();
+  // Into the mutation part.
+  await p.page.waitForFunction(() => document.querySelectorAll("[data-testid='bench-mutant-row']").length >= 1, null, { timeout: RUN_TIMEOUT });
+  await p.tid("bench-cancel-button").click();
+  await p.page.waitForFunction((n) => (window.__benchExplorer.benchRuns || 0) > n, before, { timeout: PY_TIMEOUT });
+  const report = await p.hook("lastBenchRun");
+  assert.equal(report.cancelled, true);
+  assert.ok(report.mutants.total.generated < report.mutants.total.planned, "cancelled before the end");
+  await p.tid("run-timeout").fill("5");
+  await p.tid("bench-with-mutants").uncheck();
+  const again = await runBench();
+  assert.equal(again.cancelled, false);
+  assert.equal(again.mutants, undefined, "without mutants: no mutation part");
   p.assertClean();
 });

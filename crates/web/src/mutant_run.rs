@@ -192,26 +192,48 @@ fn step(rs: RunState, job: Rc<Job>, i: usize) {
         return;
     }
     rs.mutants.current.set(Some(i));
-    let req = request(
+    let j2 = job.clone();
+    run_one(
+        rs,
         &job.extraction,
         &job.mutants[i].source,
-        Some(&job.test_source),
+        &job.test_source,
         &job.file_name,
+        job.limit,
+        i,
+        move |result| {
+            let job = j2;
+            if SEQ.with(|s| s.get()) != job.seq {
+                return;
+            }
+            if STOPPING.with(|s| s.replace(false)) {
+                finish(rs, MutantStatus::Stopped);
+                return;
+            }
+            rs.mutants.results.update(|r| r.push(result));
+            next(rs, job, i + 1);
+        },
     );
+}
+
+/// Run one mutant both ways (the test file with pytest, the kept checks with the loop) in the
+/// worker and judge the reply: the Mutants view and the whole-bench run "with mutants" share it.
+#[allow(clippy::too_many_arguments)]
+pub fn run_one(
+    rs: RunState,
+    extraction: &Extraction,
+    mutant_source: &str,
+    test_source: &str,
+    file_name: &str,
+    limit: u32,
+    index: usize,
+    done: impl FnOnce(MutantResult) + 'static,
+) {
+    let req = request(extraction, mutant_source, Some(test_source), file_name);
     let t0 = js::now_ms();
-    let j2 = job.clone();
-    python::run(rs.py, &req, job.limit, move |reply| {
-        let job = j2;
-        if SEQ.with(|s| s.get()) != job.seq {
-            return;
-        }
-        if STOPPING.with(|s| s.replace(false)) {
-            finish(rs, MutantStatus::Stopped);
-            return;
-        }
-        let result = judge(&job.extraction, i, &reply, js::now_ms() - t0);
-        rs.mutants.results.update(|r| r.push(result));
-        next(rs, job, i + 1);
+    let extraction = extraction.clone();
+    python::run(rs.py, &req, limit, move |reply| {
+        done(judge(&extraction, index, &reply, js::now_ms() - t0));
     });
 }
 

@@ -17,6 +17,9 @@ use leptos::prelude::*;
 use wasm_bindgen::prelude::*;
 
 use crate::logic::metrics;
+use crate::logic::mutation::{
+    bench_mutant_problems, plan as mutant_plan, BenchMutantsReport, ProblemMutants,
+};
 use crate::logic::run_results::{
     bench_plan, file_run, job_outcome, request, stage_totals, timeout_ms, BenchJob, BenchReport,
     FileRun, JobOutcome, JobResult, Reply, SolutionChoice, StageReport, Truth, DEFAULT_TIMEOUT_S,
@@ -95,6 +98,15 @@ pub struct BenchState {
     pub finished_ms: Option<f64>,
     pub pytest_runs: usize,
     pub pytest_ms: f64,
+    /// "With mutants": after the runs above, every mutant of each problem's reference solution,
+    /// both ways (`mutant_run::run_one`), under the "full" stage and the same time limit.
+    pub with_mutants: bool,
+    /// How many problems the mutation part covers.
+    pub mutant_problems: usize,
+    /// One row per problem started, in the bench's order.
+    pub mutants: Vec<ProblemMutants>,
+    /// The mutant in the worker now: slug and index.
+    pub mutant_current: Option<(String, usize)>,
 }
 
 impl BenchState {
@@ -124,6 +136,8 @@ pub struct RunState {
     pub bench_detail: RwSignal<Stage>,
     /// The Mutants view's run.
     pub mutants: MutantState,
+    /// The whole-bench run's "with mutants" box.
+    pub bench_with_mutants: RwSignal<bool>,
 }
 
 thread_local! {
@@ -151,6 +165,7 @@ impl RunState {
             bench_choice: RwSignal::new(SolutionChoice::Reference),
             bench_detail: RwSignal::new(Stage::AsWritten),
             mutants: MutantState::new(),
+            bench_with_mutants: RwSignal::new(false),
         }
     }
 }
@@ -456,11 +471,13 @@ pub fn run_bench(app: AppState, rs: RunState) {
     if !stages.contains(&rs.bench_detail.get_untracked()) {
         rs.bench_detail.set(stages[0]);
     }
+    let with_mutants = rs.bench_with_mutants.get_untracked();
     rs.bench.set(BenchState {
         running: true,
         choice,
         stages,
         problems,
+        with_mutants,
         planned: plan.len(),
         started_ms: js::now_ms(),
         ..BenchState::default()
@@ -470,15 +487,25 @@ pub fn run_bench(app: AppState, rs: RunState) {
 }
 
 pub fn cancel_bench(rs: RunState) {
+    let mut in_mutant = false;
     rs.bench.update(|b| {
         if b.running {
             b.cancel_requested = true;
+            in_mutant = b.mutant_current.is_some();
         }
     });
+    // A mutant may loop until the time limit: the worker is replaced (its reply ends the run).
+    if in_mutant {
+        python::restart(rs.py);
+    }
 }
 
 fn bench_step(rs: RunState, plan: Rc<Vec<BenchJob>>, i: usize, limit: u32) {
     let cancel = rs.bench.with_untracked(|b| b.cancel_requested);
+    if !cancel && i >= plan.len() && rs.bench.with_untracked(|b| b.with_mutants) {
+        start_bench_mutants(rs, limit);
+        return;
+    }
     if cancel || i >= plan.len() {
         finish_bench(rs, cancel);
         return;
@@ -569,13 +596,123 @@ fn push_result(
     });
 }
 
+/// The whole-bench run's mutation part: which problems, under which extraction.
+struct BenchMutantJob {
+    problems: Vec<usize>,
+    extractions: Arc<Vec<bench_explorer::model::Extraction>>,
+    limit: u32,
+}
+
+/// The problems a whole-bench mutation run covers: every one, or the slugs in the test hook
+/// `window.__benchExplorer.benchMutantProblems` (an array).
+fn hook_mutant_problems() -> Option<Vec<String>> {
+    let v = js_sys::Reflect::get(&js::hook(), &JsValue::from_str("benchMutantProblems")).ok()?;
+    if !js_sys::Array::is_array(&v) {
+        return None;
+    }
+    Some(
+        js_sys::Array::from(&v)
+            .iter()
+            .filter_map(|x| x.as_string())
+            .collect(),
+    )
+}
+
+fn start_bench_mutants(rs: RunState, limit: u32) {
+    let slugs: Vec<&str> = bench::problems().iter().map(|p| p.slug).collect();
+    let only = hook_mutant_problems();
+    let problems = bench_mutant_problems(&slugs, only.as_deref());
+    rs.bench.update(|b| {
+        b.current = None;
+        b.mutant_problems = problems.len();
+    });
+    let job = Rc::new(BenchMutantJob {
+        problems,
+        extractions: bench::extractions(Stage::Full),
+        limit,
+    });
+    set_timeout(move || bench_mutant_problem(rs, job, 0), Duration::ZERO);
+}
+
+/// Generate problem `k`'s mutants (a task of its own), then run them.
+fn bench_mutant_problem(rs: RunState, job: Rc<BenchMutantJob>, k: usize) {
+    if rs.bench.with_untracked(|b| b.cancel_requested) || k >= job.problems.len() {
+        let cancel = rs.bench.with_untracked(|b| b.cancel_requested);
+        finish_bench(rs, cancel);
+        return;
+    }
+    let p = &bench::problems()[job.problems[k]];
+    let mutants = Rc::new(p.solution.map(mutant_plan).unwrap_or_default());
+    rs.bench.update(|b| {
+        b.mutants.push(ProblemMutants {
+            slug: p.slug.to_string(),
+            planned: mutants.len(),
+            runs: Vec::new(),
+        })
+    });
+    set_timeout(
+        move || bench_mutant_step(rs, job, k, mutants, 0),
+        Duration::ZERO,
+    );
+}
+
+fn bench_mutant_step(
+    rs: RunState,
+    job: Rc<BenchMutantJob>,
+    k: usize,
+    mutants: Rc<Vec<bench_explorer::mutants::Mutant>>,
+    m: usize,
+) {
+    if rs.bench.with_untracked(|b| b.cancel_requested) {
+        finish_bench(rs, true);
+        return;
+    }
+    if m >= mutants.len() {
+        set_timeout(move || bench_mutant_problem(rs, job, k + 1), Duration::ZERO);
+        return;
+    }
+    let problem = job.problems[k];
+    let p = &bench::problems()[problem];
+    rs.bench
+        .update(|b| b.mutant_current = Some((p.slug.to_string(), m)));
+    let (j2, m2) = (job.clone(), mutants.clone());
+    crate::mutant_run::run_one(
+        rs,
+        &job.extractions[problem],
+        &mutants[m].source,
+        p.test,
+        p.test_name,
+        job.limit,
+        m,
+        move |result| {
+            if rs.bench.with_untracked(|b| b.cancel_requested) {
+                finish_bench(rs, true);
+                return;
+            }
+            rs.bench.update(|b| {
+                if let Some(row) = b.mutants.last_mut() {
+                    row.runs.push((result.outcome, result.difference));
+                }
+            });
+            set_timeout(
+                move || bench_mutant_step(rs, j2, k, m2, m + 1),
+                Duration::ZERO,
+            );
+        },
+    );
+}
+
 fn finish_bench(rs: RunState, cancelled: bool) {
+    if !rs.bench.with_untracked(|b| b.running) {
+        return;
+    }
     let now = js::now_ms();
     rs.bench.update(|b| {
         b.running = false;
         b.cancelled = cancelled;
         b.cancel_requested = false;
         b.current = None;
+        b.mutant_current = None;
         b.finished_ms = Some(now);
     });
     let b = rs.bench.get_untracked();
@@ -591,6 +728,7 @@ fn finish_bench(rs: RunState, cancelled: bool) {
         pytest_ms: (b.pytest_ms * 10.0).round() / 10.0,
         wall_ms: b.wall_ms(now),
         cancelled,
+        mutants: b.with_mutants.then(|| BenchMutantsReport::new(&b.mutants)),
     };
     let wall = b.wall_ms(now);
     request_animation_frame(move || {

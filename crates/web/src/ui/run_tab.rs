@@ -5,6 +5,7 @@
 use std::cell::RefCell;
 use std::sync::Arc;
 
+use bench_explorer::mutation::Tally;
 use bench_explorer::verdict::{EvalOutcome, PytestOutcome, Verdict};
 use bench_explorer::Stage;
 use leptos::html;
@@ -14,6 +15,7 @@ use wasm_bindgen::prelude::*;
 use super::common::plural;
 use crate::js::{self, EditorHandle, EditorOptions};
 use crate::logic::grouping::split_case;
+use crate::logic::mutation::{bench_tally, percent};
 use crate::logic::run_results::{
     format_ms, headline, pytest_tally, stage_totals, JobOutcome, PyState, RowGroup, RunRow,
     SolutionChoice, StageTotals, PY_STEPS,
@@ -969,6 +971,54 @@ fn BenchMode() -> impl IntoView {
         })
     };
 
+    // "With mutants": each problem's mutation score, and the bench's.
+    let mutants = move || {
+        rs.bench.with(|b| {
+            if !b.with_mutants || b.planned == 0 {
+                return None;
+            }
+            let cell = |slug: String, planned: usize, t: Tally, total: bool| {
+                let tid = if total { "bench-mutant-total" } else { "bench-mutant-row" };
+                let name = slug.clone();
+                view! {
+                    <tr data-testid=tid data-slug=slug.clone() data-planned=planned data-generated=t.generated
+                        data-killed=t.killed data-survived=t.survived data-timeouts=t.timeouts
+                        data-crashes=t.crashes data-differences=t.differences data-score=t.score().to_string()
+                        class:partial={t.generated < planned}>
+                        <th scope="row" class="mono">{name}</th>
+                        <td class="num">{t.cell()}<span class="of">{format!(" {}", percent(&t))}</span></td>
+                        <td class="num" class:zero={t.survived == 0}>{t.survived}</td>
+                        <td class="num" class:zero={t.timeouts == 0}>{t.timeouts}</td>
+                        <td class="num mb" class:zero={t.differences == 0}>{t.differences}</td>
+                    </tr>
+                }
+            };
+            let rows = b.mutants.iter().map(|r| cell(r.slug.clone(), r.planned, r.tally(), false)).collect_view();
+            let total = cell("bench".into(), b.mutants.iter().map(|r| r.planned).sum(), bench_tally(&b.mutants), true);
+            let status = match &b.mutant_current {
+                Some((slug, m)) => format!("Mutants: {slug} m{} · problem {} of {}", m + 1, b.mutants.len(), b.mutant_problems),
+                None if b.mutants.is_empty() => "Mutants: after the runs above".to_string(),
+                None => format!("Mutants: {} of {} problems", b.mutants.iter().filter(|r| r.complete()).count(), b.mutant_problems),
+            };
+            Some(view! {
+                <div class="table-scroll">
+                    <table class="audit-table bench-mutants-table" data-testid="bench-mutants-table">
+                        <caption data-testid="bench-mutants-progress" data-problems=b.mutant_problems
+                            data-done=b.mutants.iter().filter(|r| r.complete()).count()>{status}</caption>
+                        <thead><tr>
+                            <th scope="col">"Problem"</th>
+                            <th scope="col" class="num" title="Mutants of the reference killed / generated (check --mutants)">"Mutation score"</th>
+                            <th scope="col" class="num" title="Every test passed (may be equivalent)">"Survived"</th>
+                            <th scope="col" class="num" title="Killed by the time limit">"Timeouts"</th>
+                            <th scope="col" class="num" title="pytest and the extracted checks judge the mutant differently">"Meas. diff."</th>
+                        </tr></thead>
+                        <tbody>{rows}{total}</tbody>
+                    </table>
+                </div>
+            })
+        })
+    };
+
     view! {
         <div class="bench-run" data-testid="bench-run">
             <p class="run-lead">
@@ -996,6 +1046,11 @@ fn BenchMode() -> impl IntoView {
                         <option value="stub">"Stubs"</option>
                     </select>
                 </label>
+                <label class="field" title="Also run every mutant of each reference solution both ways: many times longer">
+                    <input type="checkbox" data-testid="bench-with-mutants" prop:checked=move || rs.bench_with_mutants.get()
+                        disabled=running on:change=move |ev| rs.bench_with_mutants.set(event_target_checked(&ev))/>
+                    " with mutants"
+                </label>
                 <span class="spacer"></span>
                 <Show when=running>
                     <button class="btn" data-testid="bench-cancel-button" on:click=move |_| cancel_bench(rs)>"Cancel"</button>
@@ -1008,6 +1063,7 @@ fn BenchMode() -> impl IntoView {
             </div>
             {progress}
             {table}
+            {mutants}
             {detail}
             <Show when=move || rs.bench.with(|b| b.planned == 0)>
                 <p class="muted empty">{format!("{} problems × up to 4 stages. A whole run takes some seconds once Python is ready; it can be cancelled.", bench::problems().len())}</p>
