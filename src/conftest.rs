@@ -102,7 +102,7 @@ pub fn apply(
     prepend: bool,
 ) {
     // Nearer conftests override farther ones; the test file's own fixtures override all.
-    for conftest in conftests.iter().rev() {
+    for (k, conftest) in conftests.iter().enumerate().rev() {
         let label = &conftest.path;
         let Ok(parsed) = parse_module(&conftest.source) else {
             scope.global_barriers.push((
@@ -165,7 +165,7 @@ pub fn apply(
                     .push((1, kept(why.map(|t| format!("`{label}` {t}")))));
             }
         }
-        for (name, _) in inner.fixtures.iter() {
+        for (name, fixture) in inner.fixtures.iter() {
             if scope.fixtures.contains_key(name) {
                 continue;
             }
@@ -175,12 +175,44 @@ pub fn apply(
                     .param_fixtures
                     .insert(name.clone(), format!("from `{label}` (line {line})"));
             }
-            scope.fixtures.insert(
-                name.clone(),
+            let why = |detail: &str| {
                 Fixture::Unsupported {
-                    why: kept(Fixtures::FixtureFromConftest.because(format!("`{name}` is a fixture from `{label}` (line {line}), which the extractor does not replay, and its setup may change what the assertion reads"))),
-                },
-            );
+                why: kept(Fixtures::FixtureFromConftest.because(format!("`{name}` is a fixture from `{label}` (line {line}), which the extractor does not replay{detail}, and its setup may change what the assertion reads"))),
+            }
+            };
+            let fixture = match fixture {
+                // Its value reads the conftest's imports from the solution as the evaluator's
+                // bindings take them, right after the solution's import: conftest code before such
+                // an import is a barrier already (`ModuleScope::settle_prelude`).
+                Fixture::Value { expr, params, .. } => {
+                    match crate::flatten::conftest_fixture(
+                        &inner,
+                        &map,
+                        expr,
+                        params,
+                        &format!("_bx_c{k}_"),
+                    ) {
+                        Ok(replay) => {
+                            for binding in replay.bindings {
+                                if !scope.solution_bindings.iter().any(|(_, b)| *b == binding) {
+                                    scope
+                                        .solution_bindings
+                                        .insert(0, (TextRange::default(), binding));
+                                }
+                            }
+                            Fixture::Conftest {
+                                text: replay.text.into(),
+                                params: params.clone(),
+                                reads: replay.reads,
+                                label: format!("`{label}` (line {line})"),
+                            }
+                        }
+                        Err(detail) => why(&format!(" ({detail})")),
+                    }
+                }
+                _ => why(""),
+            };
+            scope.fixtures.insert(name.clone(), fixture);
         }
     }
 }

@@ -451,6 +451,18 @@ fn scope_digest(a: &Analysis) -> ScopeDigest {
                 d.range(*range);
             }
             Fixture::SolutionModule => d.tag(1),
+            Fixture::Conftest {
+                text,
+                params,
+                reads,
+                label,
+            } => {
+                d.tag(3);
+                d.str(text);
+                d.strs(params);
+                d.strs(reads);
+                d.str(label);
+            }
             Fixture::Unsupported { why } => {
                 d.tag(2);
                 d.str(why.rule.code());

@@ -162,6 +162,13 @@ pub enum Binding {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         attr: Option<String>,
     },
+    /// Module-level code of the test file that pytest runs after the solution's import (a conftest
+    /// imported it first) and before a later binding, whose snapshot that code may change
+    /// (`enum.StrEnum = enum.Enum` under a version guard, then `from click import Option`): the
+    /// evaluator evaluates `expr` in the namespace at this point, once, as pytest ran the statement
+    /// once, at import. `line` is the statement's line in the test file. The expression reads only
+    /// the standard library (spelled `__import__("m")`), builtins and literals, and binds no name.
+    Eval { expr: String, line: u32 },
     /// `name` is the string `value`: the test module's own `__name__`, which code a check creates
     /// (a lambda it hands to the solution) records as its `__module__`.
     Value { name: String, value: String },

@@ -373,6 +373,7 @@ fn module_scope<'a>(
         &options.solution_modules,
         error_ranges,
         after_solution,
+        Some(crate::flatten::namespace_replay),
     );
     crate::conftest::apply(
         &mut scope,

@@ -115,6 +115,31 @@ pub(crate) fn conftest_replay(
     scope: &ModuleScope,
     map: &SourceMap,
 ) -> Result<Option<(String, u32)>, (u32, Reason)> {
+    replay_entries(scope, map, needed_entries(scope), true)
+}
+
+/// Module-level statements of a test file written as one expression the evaluator evaluates in the
+/// namespace, as `conftest_replay` writes a conftest's (`Binding::Eval`): `None` when one cannot
+/// be, or reads a name the file's module-level code binds (the fold's, not the namespace's).
+pub(crate) fn namespace_replay(
+    scope: &ModuleScope,
+    map: &SourceMap,
+    entries: Vec<&PreludeStmt>,
+) -> Option<String> {
+    match replay_entries(scope, map, entries, false) {
+        Ok(Some((text, _))) => Some(text),
+        _ => None,
+    }
+}
+
+/// `entries` replayed in order in a lambda of their own; `own_names`: a read of a name the
+/// module's code binds (`prelude_names`) is the replay's own.
+fn replay_entries(
+    scope: &ModuleScope,
+    map: &SourceMap,
+    entries: Vec<&PreludeStmt>,
+    own_names: bool,
+) -> Result<Option<(String, u32)>, (u32, Reason)> {
     let ctx = Ctx {
         scope,
         map,
@@ -128,7 +153,7 @@ pub(crate) fn conftest_replay(
     let mut aliases = Aliases::default();
     let mut pieces = Vec::new();
     let mut first_line = None;
-    for entry in needed_entries(scope) {
+    for entry in entries {
         let range = entry.range();
         let line = map.line(range.start());
         let at = |why: Reason| (line, why);
@@ -151,34 +176,13 @@ pub(crate) fn conftest_replay(
         };
         for load in &item.loads {
             let name = load.name.as_str();
-            if scope.prelude_names.contains(name) {
-                continue;
-            }
-            let spelled = match scope.globals.get(name) {
-                Some(Global::Import {
-                    module,
-                    stdlib: Some(text),
-                    ..
-                }) if !REACHING_MODULES.contains(&module.split('.').next().unwrap_or("")) => {
-                    Some(names::import_value(text))
+            let spelled = if scope.prelude_names.contains(name) {
+                if own_names {
+                    continue;
                 }
-                // A literal the conftest never changes: its value.
-                Some(Global::Constant { value, .. }) => Some((**value).clone()),
-                Some(Global::Import { module, .. }) if module == "sys" && name == "sys" => {
-                    resolve::SYS_VALUES
-                        .contains(&load.attr.as_deref().unwrap_or(""))
-                        .then(|| names::import_value("__import__(\"sys\")"))
-                }
-                None if !scope.star_import
-                    && !name.starts_with("__")
-                    && !REACHING_BUILTINS.contains(&name)
-                    && ruff_python_stdlib::builtins::is_python_builtin(name, 14, false) =>
-                {
-                    Some(names::import_value(&format!(
-                        "__import__(\"builtins\").{name}"
-                    )))
-                }
-                _ => None,
+                None
+            } else {
+                spell(scope, load)
             };
             match spelled {
                 Some(value) => {
@@ -214,4 +218,137 @@ pub(crate) fn conftest_replay(
         format!("(lambda: ({}, None))()", steps.join(", ")),
         first_line,
     )))
+}
+
+/// How a name the conftest reads is written where the conftest's namespace is gone: a
+/// standard-library module as `__import__("m")`, a literal constant as its value, `sys` only for
+/// values fixed for the interpreter, a builtin as `__import__("builtins").x`; `None` for anything
+/// else.
+fn spell(scope: &ModuleScope, load: &names::Load) -> Option<names::Rendered> {
+    let name = load.name.as_str();
+    match scope.globals.get(name) {
+        Some(Global::Import {
+            module,
+            stdlib: Some(text),
+            ..
+        }) if !REACHING_MODULES.contains(&module.split('.').next().unwrap_or("")) => {
+            Some(names::import_value(text))
+        }
+        // A literal the conftest never changes: its value.
+        Some(Global::Constant { value, .. }) => Some((**value).clone()),
+        Some(Global::Import { module, .. }) if module == "sys" && name == "sys" => {
+            resolve::SYS_VALUES
+                .contains(&load.attr.as_deref().unwrap_or(""))
+                .then(|| names::import_value("__import__(\"sys\")"))
+        }
+        None if !scope.star_import
+            && !name.starts_with("__")
+            && !REACHING_BUILTINS.contains(&name)
+            && ruff_python_stdlib::builtins::is_python_builtin(name, 14, false) =>
+        {
+            Some(names::import_value(&format!(
+                "__import__(\"builtins\").{name}"
+            )))
+        }
+        _ => None,
+    }
+}
+
+/// A conftest fixture that returns a value, as the test's fold replays it (see
+/// `conftest::apply`).
+pub(crate) struct ConftestFixture {
+    /// The value's expression, valid in the test's evaluation namespace: its free names are the
+    /// fixtures it requests, `bindings`' names and `__import__`.
+    pub text: String,
+    /// The requested fixtures the expression reads.
+    pub reads: Vec<String>,
+    /// What the evaluator must bind for it: the conftest's own imports from the solution, under
+    /// names of the extractor's (`_bx_c0_CliRunner`), as snapshots taken when the solution is
+    /// loaded, which is when pytest imported the conftest (after the solution: the caller checks).
+    pub bindings: Vec<crate::model::Binding>,
+}
+
+/// The value of a conftest fixture `def name(params): return expr` written for the test's
+/// namespace. pytest runs the fixture function in the conftest's globals when a test requests
+/// it; every name `expr` reads must mean there what it meant in the conftest:
+/// - a fixture it requests: the fold binds it first, under its own name;
+/// - a name the conftest imports from the solution (`from click.testing import CliRunner`), never
+///   rebound: a binding of the evaluator's under a reserved name (`prefix` + the name), the object
+///   the solution's module holds once loaded, as the conftest's import took it;
+/// - a standard-library module, a literal constant, a builtin: spelled as the conftest's replay
+///   spells them (`spell`).
+///
+/// Anything else (a helper or class of the conftest, `request`, the conftest's `__file__`) is the
+/// reason it cannot be replayed.
+pub(crate) fn conftest_fixture(
+    scope: &ModuleScope,
+    map: &SourceMap,
+    expr: &ruff_python_ast::Expr,
+    params: &[String],
+    prefix: &str,
+) -> Result<ConftestFixture, String> {
+    use crate::model::Binding;
+    let mut aliases: rustc_hash::FxHashMap<String, Replacement> = Default::default();
+    let mut bindings = Vec::new();
+    let mut reads = Vec::new();
+    for load in names::Facts::of(expr).loads {
+        let name = load.name.as_str();
+        if params.iter().any(|p| p == name) {
+            if name == "request" {
+                return Err("it reads `request`, pytest's own fixture".to_string());
+            }
+            if !reads.iter().any(|r| r == name) {
+                reads.push(name.to_string());
+            }
+            continue;
+        }
+        if aliases.contains_key(name) {
+            continue;
+        }
+        let from_solution = scope.solution_bindings.iter().find_map(|(_, b)| match b {
+            Binding::Attr {
+                name: n,
+                module,
+                attr,
+            } if n == name => Some(Binding::Attr {
+                name: format!("{prefix}{name}"),
+                module: module.clone(),
+                attr: attr.clone(),
+            }),
+            Binding::Module { name: n, module } if n == name => Some(Binding::Module {
+                name: format!("{prefix}{name}"),
+                module: module.clone(),
+            }),
+            _ => None,
+        });
+        let still_bound = matches!(
+            scope.globals.get(name),
+            Some(Global::SolutionName { .. } | Global::SolutionModule)
+        );
+        let spelled = match from_solution {
+            Some(binding) if still_bound => {
+                let reserved = format!("{prefix}{name}");
+                bindings.push(binding);
+                Some(names::Rendered::name(&reserved))
+            }
+            _ => spell(scope, &load),
+        };
+        match spelled {
+            Some(value) => {
+                aliases.insert(name.to_string(), Replacement::Value(Rc::new(value)));
+            }
+            None => {
+                return Err(format!(
+                    "it reads `{name}`, which cannot be reproduced outside the conftest"
+                ))
+            }
+        }
+    }
+    let rendered = names::render(expr, &aliases, map)
+        .map_err(|c| format!("`{}` would be captured by `{}`", c.name, c.captured_by))?;
+    Ok(ConftestFixture {
+        text: rendered.text,
+        reads,
+        bindings,
+    })
 }

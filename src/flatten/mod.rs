@@ -43,7 +43,7 @@ use resolve::Aliases;
 use walk::Walk;
 use whole_test::whole_test_reason;
 
-pub(crate) use conftest_replay::conftest_replay;
+pub(crate) use conftest_replay::{conftest_fixture, conftest_replay, namespace_replay};
 
 /// The most source text (bytes of the test body before an assert, setup included) an assertion
 /// replays. Replaying the whole prefix makes the output of a long test grow with the square of its

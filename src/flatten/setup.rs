@@ -498,6 +498,25 @@ impl<'a> Fixtures<'_, '_, 'a, '_, '_> {
                 self.items
                     .push(fixture_value_item(ctx, name, expr, params, *range));
             }
+            Some(Fixture::Conftest {
+                text,
+                params,
+                reads,
+                label,
+            }) => {
+                for p in params {
+                    self.add(p, depth + 1);
+                }
+                self.items.push(Item {
+                    defs: vec![Ident::from(name)],
+                    reads: reads.iter().map(|r| Ident::from(r.as_str())).collect(),
+                    fold: Ok(Piece::BindIndexed(Ident::from(name), text.to_string())),
+                    label: Some(format!("`{name}`, the fixture from {label},")),
+                    kind: Kind::Fixture,
+                    role: OriginRole::Fixture,
+                    ..Item::blank(self.test_range, Kind::Other, OriginRole::Blocker)
+                });
+            }
             Some(Fixture::SolutionModule) => {
                 self.test.aliases.insert(
                     name.into(),

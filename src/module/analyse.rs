@@ -16,6 +16,10 @@ use super::effects::{class_defines, inert_classes};
 use super::solution::{module_binding_name, solution_loaders};
 use super::{kept, Global, ModuleScope, PreludeStmt};
 
+/// Module-level statements written as one expression for the evaluator's namespace
+/// (`flatten::namespace_replay`, handed in by the caller: the flattening sits above this module).
+pub type NamespaceReplay = fn(&ModuleScope, &SourceMap, Vec<&PreludeStmt>) -> Option<String>;
+
 impl<'a> ModuleScope<'a> {
     /// `errors`: the file's syntax-error ranges; a statement containing one binds only `Computed`
     /// names (what the parser recovered is not what was written).
@@ -27,6 +31,7 @@ impl<'a> ModuleScope<'a> {
         solution_modules: &[String],
         errors: &[TextRange],
         after_solution: bool,
+        replay: Option<NamespaceReplay>,
     ) -> Self {
         let mut scope = ModuleScope::empty(solution_modules);
         scope.after_solution = after_solution;
@@ -64,6 +69,9 @@ impl<'a> ModuleScope<'a> {
         scope.untrust_global_declared(body, map);
         scope.shared_changes = shared_solution_changes(body, &scope.globals);
         scope.settle_prelude(body, map);
+        if let (true, Some(replay)) = (after_solution, replay) {
+            scope.evaluate_code_before_bindings(map, replay);
+        }
         scope.untrust_bindings_after_code(map);
         scope.module_binding = Rc::from(module_binding_name(body, &scope.globals));
         scope
@@ -111,6 +119,65 @@ impl<'a> ModuleScope<'a> {
                 _ => self.solution_bindings.push((range, binding)),
             }
         }
+    }
+
+    /// With the solution imported before the file's code runs (`after_solution`), module-level
+    /// code between that import and the file's own `from solution import X` may change what `X`
+    /// takes only through state the namespace's evaluation can reproduce in order: code that binds
+    /// no name and reads only the standard library, builtins and literals (a version guard that
+    /// patches `enum`) becomes a `Binding::Eval` at its place among the bindings, run once where
+    /// pytest ran it, and leaves the fold's replay. Anything else keeps the bindings after it
+    /// untrusted (`untrust_bindings_after_code`).
+    fn evaluate_code_before_bindings(&mut self, map: &SourceMap, replay: NamespaceReplay) {
+        use crate::model::Binding;
+        let Some(last) = self
+            .solution_bindings
+            .iter()
+            .filter(|(r, b)| !r.is_empty() && !matches!(b, Binding::Import { .. }))
+            .map(|(r, _)| r.start())
+            .max()
+        else {
+            return;
+        };
+        if self.globals.contains_key("__import__") {
+            return;
+        }
+        let before: Vec<usize> = (0..self.prelude.len())
+            .filter(|&i| {
+                !matches!(self.prelude[i], PreludeStmt::Stmt { inert: true, .. })
+                    && self.prelude[i].range().start() < last
+            })
+            .collect();
+        if before.is_empty() {
+            return;
+        }
+        let mut evals = Vec::new();
+        for &i in &before {
+            let entry = &self.prelude[i];
+            let PreludeStmt::Stmt { stmt, .. } = entry else {
+                return;
+            };
+            let mut bound = super::BoundNames::default();
+            ruff_python_ast::visitor::Visitor::visit_stmt(&mut bound, stmt);
+            if !bound.names.is_empty() {
+                return;
+            }
+            let Some(expr) = replay(self, map, vec![entry]) else {
+                return;
+            };
+            evals.push((
+                stmt.range(),
+                Binding::Eval {
+                    expr,
+                    line: map.line(stmt.range().start()),
+                },
+            ));
+        }
+        for (i, &at) in before.iter().enumerate() {
+            self.prelude.remove(at - i);
+        }
+        self.solution_bindings.extend(evals);
+        self.solution_bindings.sort_by_key(|(r, _)| r.start());
     }
 
     /// A conftest's scope; `after_solution`: pytest imported a solution module before the

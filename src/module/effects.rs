@@ -402,6 +402,9 @@ impl<'a> ModuleScope<'a> {
                     || full.starts_with("typing.")
                     || full == "re.compile"
                     || full == "re.escape"
+                    // `enum.auto()` only makes a placeholder: the enum class's creation asks
+                    // `_generate_next_value_` for the value (`definition_effect` judges that).
+                    || (full == "enum.auto" && c.arguments.is_empty())
                     // unittest's skip decorators, on literal reasons and conditions: they only
                     // mark the function they decorate.
                     || (matches!(

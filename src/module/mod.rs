@@ -145,6 +145,15 @@ pub enum Fixture<'a> {
     },
     /// Returns the solution module.
     SolutionModule,
+    /// A conftest's fixture that returns a value (`conftest::apply`): `text` is that value written
+    /// for the test's evaluation namespace (`flatten::conftest_fixture`); `params` the fixtures
+    /// it requests, `reads` those the value reads; `label` says where it is defined.
+    Conftest {
+        text: Rc<str>,
+        params: Vec<String>,
+        reads: Vec<String>,
+        label: String,
+    },
     /// Anything the extractor does not reproduce; `why` says what.
     Unsupported { why: ScopeReason },
 }

@@ -306,8 +306,14 @@ mod tests {
     fn found(src: &str) -> Vec<String> {
         let parsed = ruff_python_parser::parse_module(src).unwrap();
         let map = SourceMap::new(src, parsed.tokens());
-        let scope =
-            ModuleScope::analyse(parsed.suite(), &map, &["solution".to_string()], &[], false);
+        let scope = ModuleScope::analyse(
+            parsed.suite(),
+            &map,
+            &["solution".to_string()],
+            &[],
+            false,
+            None,
+        );
         import_warnings(parsed.suite(), &scope, &map, "solution")
             .into_iter()
             .map(|w| w.why.text)

@@ -156,11 +156,15 @@ declare_rules! {
     "006" FixtureParametrized "fixture-parametrized",
 
     /// ## What it means
-    /// The test requests a fixture defined in a conftest.
+    /// The test requests a fixture defined in a conftest that the extractor cannot replay.
     ///
     /// ## Why it cannot be kept
-    /// The extractor does not replay a conftest's fixtures: what the fixture's setup returns or changes is
-    /// not in the check.
+    /// A conftest fixture is replayed only when it is function-scoped, its body is `return <value>` (or
+    /// starts with `yield <value>`), and the value reads nothing but the fixtures it requests, the
+    /// conftest's imports from the solution, its literal constants, the standard library and builtins:
+    /// a helper or class of the conftest, `request`, or a body of several statements lives in the
+    /// conftest's namespace, which the check does not have. What such a fixture's setup returns or
+    /// changes is not in the check.
     ///
     /// ## Example
     /// ```python
@@ -173,13 +177,17 @@ declare_rules! {
     /// ```python conftest.py
     /// import pytest
     ///
+    /// def make_two():
+    ///     return 2
+    ///
     /// @pytest.fixture
     /// def two():
-    ///     return 2
+    ///     return make_two()
     /// ```
     ///
     /// ## How to write it so it can be checked
-    /// Define the fixture in the test file, returning one expression.
+    /// Return one expression of what the conftest imports from the solution, the standard library and
+    /// literals (`return Inventory(dict(STOCK))`), or define the fixture in the test file.
     "007" FixtureFromConftest "fixture-from-conftest",
 
     /// ## What it means

@@ -289,6 +289,43 @@ def test_build_namespace_starts_from_the_real_builtins_only():
     assert runner.build_namespace(module, [{"kind": "globals", "module": "solution"}]) is module.__dict__
 
 
+def test_an_eval_binding_runs_in_order_among_the_bindings():
+    # Module-level code pytest ran between the file's imports: evaluated once, where it sits, in
+    # the namespace (it sees what the bindings before it bound, and later bindings see its effect).
+    module = types_module("solution", "X = 1\n")
+    bindings = [
+        {"kind": "module", "name": "sol", "module": "solution"},
+        {"kind": "attr", "name": "X", "module": "solution", "attr": "X"},
+        {"kind": "eval", "expr": "[None for sol.X in [X + 1]]", "line": 3},
+        {"kind": "attr", "name": "Y", "module": "solution", "attr": "X"},
+    ]
+    ns = runner.build_namespace(module, bindings)
+    assert (ns["X"], ns["Y"]) == (1, 2)
+    with pytest.raises(TypeError):
+        runner.build_namespace(module, [{"kind": "eval", "line": 3}])
+
+
+def types_module(name, source):
+    import types
+
+    module = types.ModuleType(name)
+    exec(source, module.__dict__)
+    return module
+
+
+def test_a_check_does_not_leave_the_environment_to_the_next():
+    # The first check's replay stores into os.environ; the second check's fresh import of the
+    # solution must not see it (a fresh pytest session would not have).
+    source = "import os\nMODE = os.environ.get('BX_TEST_MODE', 'default')\n"
+    exprs = [
+        {"id": 0, "expr": "[None for __import__('os').environ['BX_TEST_MODE'] in ['set']] and MODE == 'default'"},
+        {"id": 1, "expr": "MODE == 'default'"},
+    ]
+    results = runner.eval_assertions(source, exprs, bindings=[{"kind": "attr", "name": "MODE", "module": "solution", "attr": "MODE"}])
+    assert [r["outcome"] for r in results] == ["pass", "pass"], results
+    assert "BX_TEST_MODE" not in os.environ
+
+
 COUNTER = """
 COUNT = 0
 

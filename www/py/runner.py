@@ -181,6 +181,7 @@ _BINDING_FIELDS = {
     "globals": ("module",),
     "import": ("name", "module"),
     "value": ("name", "value"),
+    "eval": ("expr",),
 }
 
 
@@ -194,7 +195,7 @@ def _check_bindings(bindings):
         kind = binding.get("kind") if isinstance(binding, dict) else None
         if kind not in _BINDING_FIELDS:
             raise ValueError(
-                f"each binding must be {{'kind': 'module' | 'attr' | 'star' | 'import' | 'value' | 'globals', ...}}, got {binding!r:.200}"
+                f"each binding must be {{'kind': 'module' | 'attr' | 'star' | 'import' | 'value' | 'eval' | 'globals', ...}}, got {binding!r:.200}"
             )
         for field in _BINDING_FIELDS[kind]:
             if not isinstance(binding.get(field), str):
@@ -281,6 +282,9 @@ def build_namespace(module: types.ModuleType, bindings: list[dict] | None = None
       is not the solution: ``import M as N`` (``import a.b``, N ``a``: the package ``a``), or ``from M
       import A as N``; an import that fails raises, so every check of the file errors, as pytest
       fails to collect it;
+    * ``{"kind": "eval", "expr": E, "line": L}``: module-level code of the test file that pytest ran
+      at this point of its import (after the solution's import, before a later binding), written as
+      the expression E: evaluated in the namespace, once;
     * ``{"kind": "value", "name": N, "value": V}``: N is the string V. For ``__name__``, the test
       module's name: the namespace is then the ``__dict__`` of a module of that name, registered in
       ``sys.modules`` (unless that name is taken) while the expression runs, as pytest's test module
@@ -320,6 +324,10 @@ def build_namespace(module: types.ModuleType, bindings: list[dict] | None = None
             continue
         if kind == "import":
             namespace[binding["name"]] = _imported(binding)
+            continue
+        if kind == "eval":
+            # Module-level code of the test file that pytest ran here, between its imports.
+            eval(compile(binding["expr"], f"<test module, line {binding.get('line')}>", "eval"), namespace)
             continue
         source = resolve(binding["module"])
         if kind == "module":
@@ -715,10 +723,19 @@ def _evaluate_one(
     file_filters=(),
     own_filters=(),
 ) -> None:
-    checked = evaluate_check(
-        lambda: _fresh_solution_module(solution_path), expr, bindings,
-        file_filters=file_filters, own_filters=own_filters,
-    )
+    # Each check starts from the environment the evaluator started with, as each test of a fresh
+    # pytest session would: what an earlier check's replay stored in `os.environ` must not reach the
+    # next check's fresh import of the solution.
+    saved_environ = dict(os.environ)
+    try:
+        checked = evaluate_check(
+            lambda: _fresh_solution_module(solution_path), expr, bindings,
+            file_filters=file_filters, own_filters=own_filters,
+        )
+    finally:
+        if dict(os.environ) != saved_environ:
+            os.environ.clear()
+            os.environ.update(saved_environ)
     if checked.error is not None:
         result.update(phase=checked.phase, error=_error_line(checked.error),
                       traceback=_traceback_text(checked.error))
