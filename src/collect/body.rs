@@ -61,15 +61,33 @@ fn test_aliases(body: &[Stmt]) -> Vec<(&str, &str)> {
 /// definition): pytest collects whatever the name holds then.
 fn rebound_tests<'b>(
     body: &'b [Stmt],
-    last_def: &HashMap<&str, usize>,
+    last_def: &HashMap<&'b str, usize>,
 ) -> HashMap<&'b str, TextRange> {
     let mut rebound = HashMap::default();
     for (i, stmt) in body.iter().enumerate() {
-        let Stmt::Assign(a) = stmt else { continue };
-        for t in &a.targets {
-            if let Expr::Name(n) = t {
-                if last_def.get(n.id.as_str()).is_some_and(|&j| j < i) {
-                    rebound.insert(n.id.as_str(), stmt.range());
+        match stmt {
+            Stmt::Assign(a) => {
+                for t in &a.targets {
+                    if let Expr::Name(n) = t {
+                        if last_def.get(n.id.as_str()).is_some_and(|&j| j < i) {
+                            rebound.insert(n.id.as_str(), stmt.range());
+                        }
+                    }
+                }
+            }
+            // A later `def` or `class` of the name replaces it (`last_def`).
+            Stmt::FunctionDef(_) | Stmt::ClassDef(_) => {}
+            // Anything else that binds the name at module level, maybe in a branch: an import
+            // (`from .py38 import test_x` under a version guard), a loop target, `with … as`.
+            _ => {
+                let mut bound = crate::module::BoundNames::default();
+                ruff_python_ast::visitor::Visitor::visit_stmt(&mut bound, stmt);
+                for name in bound.names {
+                    if let Some((&key, _)) = last_def.get_key_value(name.as_str()) {
+                        if last_def[key] < i {
+                            rebound.insert(key, stmt.range());
+                        }
+                    }
                 }
             }
         }
@@ -285,7 +303,7 @@ impl<'s, 'a> Collector<'s, 'a> {
             if let Some(r) = rebound {
                 case.not_run.get_or_insert_with(|| {
                     kept(Collection::TestNameRebound.because(format!(
-                        "`{}` on line {} rebinds the test's name; pytest collects what that makes of it (a mark, a wrapper)",
+                        "`{}` on line {} rebinds the test's name (or may); pytest collects what the name holds once the module has run (a mark, a wrapper, another function)",
                         map.snippet(*r),
                         map.line(r.start())
                     )))

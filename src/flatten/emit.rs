@@ -415,6 +415,101 @@ impl<'e> Fold<'_, '_, '_> {
             .map_err(|c| c.describe())
     }
 
+    /// A nested `def` (see `items::nested_def`): `name := D1(D2(f))`, where `f` is the lambda
+    /// given the `def`'s `__name__`, `__qualname__` and code names before any decorator sees it.
+    fn def(&self, def: &ast::StmtFunctionDef, qualname: &str) -> Result<String, Reason> {
+        let unreplayable = || {
+            crate::rules::Statements::NestedDefinition.because(format!(
+                "the nested function `{}` on line {} cannot be written as an expression",
+                def.name,
+                self.ctx.map.line(def.range.start())
+            ))
+        };
+        let (steps, value) = super::items::def_body(def).ok_or_else(unreplayable)?;
+        // Defaults are evaluated where the `def` runs, in the test's scope.
+        let with_default = |q: &ast::ParameterWithDefault| -> Result<String, Reason> {
+            Ok(match &q.default {
+                Some(d) => format!("{}={}", q.parameter.name, self.render(d)?),
+                None => q.parameter.name.to_string(),
+            })
+        };
+        let p = &def.parameters;
+        let mut params: Vec<String> = p
+            .posonlyargs
+            .iter()
+            .map(with_default)
+            .collect::<Result<_, _>>()?;
+        if !params.is_empty() {
+            params.push("/".into());
+        }
+        for q in p.args.iter() {
+            params.push(with_default(q)?);
+        }
+        match &p.vararg {
+            Some(v) => params.push(format!("*{}", v.name)),
+            None if !p.kwonlyargs.is_empty() => params.push("*".into()),
+            None => {}
+        }
+        for q in p.kwonlyargs.iter() {
+            params.push(with_default(q)?);
+        }
+        if let Some(k) = &p.kwarg {
+            params.push(format!("**{}", k.name));
+        }
+        // The body reads its own parameters and locals, never what the fold substitutes for a
+        // name of the test.
+        let mut inner = self.map.clone();
+        for own in super::items::def_locals(def) {
+            inner.remove(&own);
+        }
+        inner.remove(def.name.as_str());
+        let render = |e: &Expr| -> Result<String, Reason> {
+            let r = names::render(e, &inner, self.ctx.map).map_err(|c| c.describe())?;
+            Ok(if r.prec == ruff_python_ast::OperatorPrecedence::None {
+                format!("({})", r.text)
+            } else {
+                r.text
+            })
+        };
+        let last = match value {
+            Some(v) => render(v)?,
+            None => "None".to_string(),
+        };
+        let body = if steps.is_empty() {
+            last
+        } else {
+            let mut parts = Vec::new();
+            for (target, e) in &steps {
+                let text = render(e)?;
+                parts.push(match target {
+                    Some(t) => format!("{t} := {text}"),
+                    None => text,
+                });
+            }
+            parts.push(last);
+            format!("({})[-1]", parts.join(", "))
+        };
+        let lambda = if params.is_empty() {
+            format!("lambda: {body}")
+        } else {
+            format!("lambda {}: {body}", params.join(", "))
+        };
+        let name = def.name.as_str();
+        let mut text = format!(
+            "(lambda _bx_f, _bx_b: [_bx_b.setattr(_bx_f, \"__code__\", _bx_f.__code__.replace(co_name=\"{name}\", co_qualname=\"{qualname}\")), _bx_b.setattr(_bx_f, \"__name__\", \"{name}\"), _bx_b.setattr(_bx_f, \"__qualname__\", \"{qualname}\")] and _bx_f)({lambda}, __import__(\"builtins\"))"
+        );
+        for d in def.decorator_list.iter().rev() {
+            let callee =
+                names::render(&d.expression, self.map, self.ctx.map).map_err(|c| c.describe())?;
+            text = if callee.prec < Prec::CallAttribute {
+                format!("({})({text})", callee.text)
+            } else {
+                format!("{}({text})", callee.text)
+            };
+        }
+        Ok(format!("{name} := {text}"))
+    }
+
     /// An expression as an element of the fold's tuple.
     fn value(&self, e: &Expr) -> Result<String, Reason> {
         Ok(wrap(e, self.render(e)?))
@@ -605,6 +700,7 @@ impl<'e> Fold<'_, '_, '_> {
                 | Piece::Augmented(Expr::Name(_), ..)
                 | Piece::Unbind(..)
                 | Piece::ImportNames(..)
+                | Piece::Def(..)
         );
         let text = match piece {
             Piece::Bind(targets, value) => self.bind(targets, value)?,
@@ -613,6 +709,7 @@ impl<'e> Fold<'_, '_, '_> {
             Piece::BindIndexed(name, text) => format!("{name} := {text}"),
             Piece::Eval(Expr::NoneLiteral(_) | Expr::StringLiteral(_)) => return Ok(()),
             Piece::Eval(e) => self.value(e)?,
+            Piece::Def(def, qualname) => self.def(def, &qualname)?,
             Piece::Check(e) | Piece::HelperCheck(e) => return self.check(e),
             Piece::Store(target, value) => self.store(target, value)?,
             Piece::Augmented(target, op, value) => self.augmented(target, op, value)?,

@@ -167,7 +167,16 @@ impl<'a> Walk<'_, '_, 'a, '_> {
     fn other_statement(&mut self, stmt: &'a Stmt, solution_names: &mut Vec<String>) {
         let ctx = self.ctx;
         let test = self.test;
-        let mut item = items::statement(ctx, stmt, &|n| test.is_local(n));
+        // In a test function of the module, whose own `__qualname__` is its `def`'s name (a
+        // method's depends on the class that defines it, which may not be the collected one).
+        let nested = match stmt {
+            Stmt::FunctionDef(d) if !test.case.is_method && !test.case.unittest => {
+                let qualname = format!("{}.<locals>.{}", test.case.func.name, d.name);
+                items::nested_def(ctx, d, qualname, &|n| test.is_local(n))
+            }
+            _ => None,
+        };
+        let mut item = nested.unwrap_or_else(|| items::statement(ctx, stmt, &|n| test.is_local(n)));
         let folded_loop = match (stmt, &item.fold) {
             (Stmt::For(f), Ok(_)) => Some(f),
             _ => None,

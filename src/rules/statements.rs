@@ -397,25 +397,32 @@ declare_rules! {
     "018" MatchStatement "match-statement",
 
     /// ## What it means
-    /// A function or class defined inside the test is used by the check.
+    /// A function or class defined inside the test is used by the check, and it cannot be written as
+    /// an expression.
     ///
     /// ## Why it cannot be kept
-    /// A `def` or `class` statement is not an expression; a lambda standing for it would differ in its
-    /// name, its statements and its scope.
+    /// A `def` or `class` statement is not an expression. A function of a test function whose body is
+    /// plain statements (expression statements, assignments to one name, a final `return`) is
+    /// replayed as a lambda given the `def`'s names (`__name__`, `__qualname__`, the code's
+    /// `co_name`); anything else would differ: a body with `if`, loops, `try` or `with`, a docstring
+    /// (which Python 3.13 cleans at compile time), annotations, `yield`, `global`/`nonlocal`, a
+    /// `def` inside a test method (whose `__qualname__` names the class that defines it), a nested
+    /// `class`.
     ///
     /// ## Example
     /// ```python
     /// from solution import apply
     ///
     /// def test_apply():
-    ///     def double(x):
-    ///         return 2 * x
-    ///     assert apply(double, 3) == 6
+    ///     def clamp(x):
+    ///         if x > 5:
+    ///             return 5
+    ///         return x
+    ///     assert apply(clamp, 9) == 5
     /// ```
     ///
     /// ## How to write it so it can be checked
-    /// Define the function at module level (a helper of one `return` is written out as a lambda), or
-    /// pass a lambda.
+    /// Write the function's body as plain statements (`return min(x, 5)`), or pass a lambda.
     "019" NestedDefinition "nested-definition",
 
     /// ## What it means

@@ -3,10 +3,13 @@
 //! reads, whether it is inert (see `effects`), and how it is replayed inside an expression (or why
 //! it cannot be).
 
+mod nested_def;
 mod raises;
 mod reads;
 mod statement;
 
+pub use nested_def::nested_def;
+pub(crate) use nested_def::{def_body, def_locals};
 pub use raises::{pytest_raises_block, raises_block, raises_rule, Raises};
 pub use statement::statement;
 
@@ -37,6 +40,9 @@ pub enum Piece<'a> {
     Unpack(&'a Expr, &'a Expr),
     /// An expression evaluated for its effect (a call statement).
     Eval(&'a Expr),
+    /// A nested `def` (`nested_def`), with its `__qualname__`: `name := D1(D2(<the function>))`,
+    /// the function a lambda given the `def`'s names.
+    Def(&'a ast::StmtFunctionDef, String),
     /// An earlier assert: pytest stops the test when it fails, so the fold does too (`… and …`).
     Check(&'a Expr),
     /// An earlier call statement of a test-file helper whose body asserts (`check(f)`): a check
