@@ -118,6 +118,15 @@ pub(in crate::flatten) fn helper_check(
     }
     let steps = check_steps(ctx, def, upto)?;
     check_signature(ctx, def)?;
+    for d in def.parameters.iter().filter_map(|q| q.default()) {
+        if let ruff_python_ast::Expr::Name(n) = d {
+            if let Some(crate::module::Global::SolutionName { name }) =
+                ctx.scope.globals.get(n.id.as_str())
+            {
+                solution_names.push(name.clone());
+            }
+        }
+    }
     let params = lambda_params(ctx, &def.parameters);
     let mut param_names: Vec<&str> = def.parameters.iter().map(|q| q.name().as_str()).collect();
     // A name the body binds anywhere (even after this assert) is the function's local from its

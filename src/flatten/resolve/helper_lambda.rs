@@ -63,6 +63,7 @@ impl Lookup<'_, '_, '_, '_> {
         }
         let (steps, value) = helper_steps(def)?;
         check_signature(self.ctx, def)?;
+        self.push_default_names(def);
         let params = lambda_params(self.ctx, &def.parameters);
         let mut param_names: Vec<&str> = def.parameters.iter().map(|q| q.name().as_str()).collect();
         param_names.extend(steps.iter().filter_map(|(t, _)| *t));
@@ -86,6 +87,20 @@ impl Lookup<'_, '_, '_, '_> {
         }
         let body_text = lambda_body(self.ctx, &body_map, &steps, value)?;
         Ok(lambda_of(&params, &body_text, introduced))
+    }
+
+    /// The solution's names a helper's defaults read (`check_signature`), among those the tests
+    /// reach.
+    pub(super) fn push_default_names(&mut self, def: &StmtFunctionDef) {
+        for d in def.parameters.iter().filter_map(|q| q.default()) {
+            if let Expr::Name(n) = d {
+                if let Some(Global::SolutionName { name }) =
+                    self.ctx.scope.globals.get(n.id.as_str())
+                {
+                    self.solution_names.push(name.clone());
+                }
+            }
+        }
     }
 
     /// Resolve every free name of a helper's body (not its parameters or locals) as the
@@ -203,8 +218,27 @@ fn helper_steps(def: &StmtFunctionDef) -> Result<(Vec<Step<'_>>, Option<&Expr>),
 }
 
 /// Creating the lambda must run nothing: annotations are absent, strings, or names bound at
-/// import; defaults are immutable literals.
+/// import; defaults are immutable literals, or a name the file takes from the solution once and
+/// never binds again (`check=is_valid`): the `def` read it at import, the evaluator's binding is
+/// that same snapshot, and the lambda reads the binding, so the default is the same object.
 pub(super) fn check_signature(ctx: &Ctx, def: &StmtFunctionDef) -> Result<(), Reason> {
+    let snapshot_name = |d: &Expr| {
+        match d {
+        Expr::Name(n) => {
+            matches!(
+                ctx.scope.globals.get(n.id.as_str()),
+                Some(Global::SolutionName { .. })
+            ) && ctx
+                .scope
+                .solution_bindings
+                .iter()
+                .filter(|(_, b)| matches!(b, crate::model::Binding::Attr { name, .. } if name == n.id.as_str()))
+                .count()
+                == 1
+        }
+        _ => false,
+    }
+    };
     let annotation_ok = |a: Option<&Expr>| match a {
         None | Some(Expr::StringLiteral(_)) => true,
         Some(Expr::Name(n)) => {
@@ -219,7 +253,9 @@ pub(super) fn check_signature(ctx: &Ctx, def: &StmtFunctionDef) -> Result<(), Re
     };
     if !annotation_ok(def.returns.as_deref())
         || !def.parameters.iter().all(|q| {
-            annotation_ok(q.annotation()) && q.default().is_none_or(names::is_immutable_literal)
+            annotation_ok(q.annotation())
+                && q.default()
+                    .is_none_or(|d| names::is_immutable_literal(d) || snapshot_name(d))
         })
     {
         return Err(Helpers::HelperSignatureRunsCode
