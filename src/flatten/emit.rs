@@ -418,6 +418,84 @@ impl<'e> Fold<'_, '_, '_> {
     /// A nested `def` (see `items::nested_def`): `name := D1(D2(f))`, where `f` is the lambda
     /// given the `def`'s `__name__`, `__qualname__` and code names before any decorator sees it.
     fn def(&self, def: &ast::StmtFunctionDef, qualname: &str) -> Result<String, Reason> {
+        let text = self.function(def, qualname)?;
+        Ok(format!("{} := {text}", def.name))
+    }
+
+    /// A nested `class` (see `items::nested_class`): `name := D(types.new_class(name, bases,
+    /// keywords, body))`, the body storing what the class statement's body stores, in order,
+    /// through the namespace's own `__setitem__` (a metaclass's `__prepare__` sees each store).
+    fn class(&self, class: &ast::StmtClassDef, qualname: &str) -> Result<String, Reason> {
+        let unreplayable = || {
+            crate::rules::Statements::NestedDefinition.because(format!(
+                "the nested class `{}` on line {} cannot be written as an expression",
+                class.name,
+                self.ctx.map.line(class.range.start())
+            ))
+        };
+        let members = super::items::class_members(class).ok_or_else(unreplayable)?;
+        let mut bases = Vec::new();
+        let mut keywords = Vec::new();
+        if let Some(args) = class.arguments.as_deref() {
+            for b in args.args.iter() {
+                bases.push(self.render(b)?);
+            }
+            for k in args.keywords.iter() {
+                let Some(arg) = &k.arg else {
+                    return Err(unreplayable());
+                };
+                keywords.push(format!("\"{arg}\": {}", self.render(&k.value)?));
+            }
+        }
+        let bases = match bases.len() {
+            0 => "()".to_string(),
+            1 => format!("({},)", bases[0]),
+            _ => format!("({})", bases.join(", ")),
+        };
+        let line = self.ctx.map.line(class.range.start());
+        let first_line = class
+            .decorator_list
+            .first()
+            .map_or(line, |d| self.ctx.map.line(d.range.start()));
+        let mut stores = vec![
+            "_bx_ns.__setitem__(\"__module__\", __name__)".to_string(),
+            format!("_bx_ns.__setitem__(\"__qualname__\", \"{qualname}\")"),
+            // Python 3.13's compiler stores the first line too.
+            format!("*([_bx_ns.__setitem__(\"__firstlineno__\", {first_line})] if __import__(\"sys\").version_info >= (3, 13) else [])"),
+        ];
+        for member in members {
+            let (name, text) = match member {
+                super::items::ClassMember::Value(name, value) => (name, self.render(value)?),
+                super::items::ClassMember::Method(def) => (
+                    def.name.as_str(),
+                    self.function(def, &format!("{qualname}.{}", def.name))?,
+                ),
+            };
+            stores.push(format!("_bx_ns.__setitem__(\"{name}\", {text})"));
+        }
+        // … and, in 3.13, the attributes its methods assign through `self` (none: a method's body
+        // assigns names only).
+        stores.push("*([_bx_ns.__setitem__(\"__static_attributes__\", ())] if __import__(\"sys\").version_info >= (3, 13) else [])".to_string());
+        let mut text = format!(
+            "__import__(\"types\").new_class(\"{}\", {bases}, {{{}}}, lambda _bx_ns: [{}])",
+            class.name,
+            keywords.join(", "),
+            stores.join(", ")
+        );
+        for d in class.decorator_list.iter().rev() {
+            let callee =
+                names::render(&d.expression, self.map, self.ctx.map).map_err(|c| c.describe())?;
+            text = if callee.prec < Prec::CallAttribute {
+                format!("({})({text})", callee.text)
+            } else {
+                format!("{}({text})", callee.text)
+            };
+        }
+        Ok(format!("{} := {text}", class.name))
+    }
+
+    /// The function object a `def` makes, decorated, as an expression (see `items::nested_def`).
+    fn function(&self, def: &ast::StmtFunctionDef, qualname: &str) -> Result<String, Reason> {
         let unreplayable = || {
             crate::rules::Statements::NestedDefinition.because(format!(
                 "the nested function `{}` on line {} cannot be written as an expression",
@@ -507,7 +585,7 @@ impl<'e> Fold<'_, '_, '_> {
                 format!("{}({text})", callee.text)
             };
         }
-        Ok(format!("{name} := {text}"))
+        Ok(text)
     }
 
     /// An expression as an element of the fold's tuple.
@@ -701,6 +779,7 @@ impl<'e> Fold<'_, '_, '_> {
                 | Piece::Unbind(..)
                 | Piece::ImportNames(..)
                 | Piece::Def(..)
+                | Piece::Class(..)
         );
         let text = match piece {
             Piece::Bind(targets, value) => self.bind(targets, value)?,
@@ -710,6 +789,7 @@ impl<'e> Fold<'_, '_, '_> {
             Piece::Eval(Expr::NoneLiteral(_) | Expr::StringLiteral(_)) => return Ok(()),
             Piece::Eval(e) => self.value(e)?,
             Piece::Def(def, qualname) => self.def(def, &qualname)?,
+            Piece::Class(class, qualname) => self.class(class, &qualname)?,
             Piece::Check(e) | Piece::HelperCheck(e) => return self.check(e),
             Piece::Store(target, value) => self.store(target, value)?,
             Piece::Augmented(target, op, value) => self.augmented(target, op, value)?,

@@ -174,6 +174,10 @@ impl<'a> Walk<'_, '_, 'a, '_> {
                 let qualname = format!("{}.<locals>.{}", test.case.func.name, d.name);
                 items::nested_def(ctx, d, qualname, &|n| test.is_local(n))
             }
+            Stmt::ClassDef(c) if !test.case.is_method && !test.case.unittest => {
+                let qualname = format!("{}.<locals>.{}", test.case.func.name, c.name);
+                items::nested_class(ctx, c, qualname, &|n| test.is_local(n))
+            }
             _ => None,
         };
         let mut item = nested.unwrap_or_else(|| items::statement(ctx, stmt, &|n| test.is_local(n)));

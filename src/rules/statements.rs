@@ -404,10 +404,11 @@ declare_rules! {
     /// A `def` or `class` statement is not an expression. A function of a test function whose body is
     /// plain statements (expression statements, assignments to one name, a final `return`) is
     /// replayed as a lambda given the `def`'s names (`__name__`, `__qualname__`, the code's
-    /// `co_name`); anything else would differ: a body with `if`, loops, `try` or `with`, a docstring
-    /// (which Python 3.13 cleans at compile time), annotations, `yield`, `global`/`nonlocal`, a
-    /// `def` inside a test method (whose `__qualname__` names the class that defines it), a nested
-    /// `class`.
+    /// `co_name`), and a class of `pass`, assignments and such methods through `types.new_class`;
+    /// anything else would differ: a body with `if`, loops, `try` or `with`, a docstring (which
+    /// Python 3.13 cleans at compile time), annotations, `yield`, `global`/`nonlocal`, `super()`, a
+    /// class body that reads a name it bound itself, a definition inside a test method (whose
+    /// `__qualname__` names the class that defines the method).
     ///
     /// ## Example
     /// ```python

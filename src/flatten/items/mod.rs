@@ -8,8 +8,8 @@ mod raises;
 mod reads;
 mod statement;
 
-pub use nested_def::nested_def;
-pub(crate) use nested_def::{def_body, def_locals};
+pub(crate) use nested_def::{class_members, def_body, def_locals, ClassMember};
+pub use nested_def::{nested_class, nested_def};
 pub use raises::{pytest_raises_block, raises_block, raises_rule, Raises};
 pub use statement::statement;
 
@@ -43,6 +43,8 @@ pub enum Piece<'a> {
     /// A nested `def` (`nested_def`), with its `__qualname__`: `name := D1(D2(<the function>))`,
     /// the function a lambda given the `def`'s names.
     Def(&'a ast::StmtFunctionDef, String),
+    /// A nested `class` (`nested_class`), with its `__qualname__`.
+    Class(&'a ast::StmtClassDef, String),
     /// An earlier assert: pytest stops the test when it fails, so the fold does too (`… and …`).
     Check(&'a Expr),
     /// An earlier call statement of a test-file helper whose body asserts (`check(f)`): a check

@@ -35,6 +35,7 @@ use crate::names::{Facts, Ident};
 /// Builtins whose answer depends on the function's frame or class cell.
 const FRAME_BUILTINS: &[&str] = &[
     "super",
+    "__class__",
     "locals",
     "vars",
     "globals",
@@ -164,5 +165,134 @@ pub fn nested_def<'a>(
     let line = ctx.map.line(def.range().start());
     item.label = Some(format!("the nested function `{}` (line {line})", def.name));
     item.fold = Ok(Piece::Def(def, qualname));
+    Some(item)
+}
+
+/// A statement of a replayable nested class's body.
+pub(crate) enum ClassMember<'a> {
+    /// `name = value`.
+    Value(&'a str, &'a Expr),
+    /// A method: a `def` replayable as `nested_def` replays one.
+    Method(&'a ast::StmtFunctionDef),
+}
+
+/// The body of a nested `class` the fold can replay: `pass`, assignments to one name, and methods
+/// of plain statements, none of whose values (or decorators, or defaults) reads a name the body
+/// bound before it (the class body would read its own namespace first). `None` for anything else:
+/// a docstring, annotations, nested classes, other statements.
+pub(crate) fn class_members(class: &ast::StmtClassDef) -> Option<Vec<ClassMember<'_>>> {
+    if class.type_params.is_some() || class.name.starts_with("_bx_") {
+        return None;
+    }
+    let mut members = Vec::new();
+    let mut bound: Vec<&str> = Vec::new();
+    let reads_bound = |e: &Expr, bound: &[&str]| {
+        crate::walk::any_expr(
+            e,
+            crate::walk::Scope::All,
+            |x| matches!(x, Expr::Name(n) if bound.contains(&n.id.as_str()) || n.id.as_str() == "__class__"),
+        )
+    };
+    for (i, stmt) in class.body.iter().enumerate() {
+        match stmt {
+            Stmt::Pass(_) => {}
+            Stmt::Expr(e) if i == 0 && matches!(e.value.as_ref(), Expr::StringLiteral(_)) => {
+                return None
+            }
+            Stmt::Assign(a) => match a.targets.as_slice() {
+                [Expr::Name(t)] if !t.id.starts_with("__") && !reads_bound(&a.value, &bound) => {
+                    members.push(ClassMember::Value(t.id.as_str(), a.value.as_ref()));
+                    bound.push(t.id.as_str());
+                }
+                _ => return None,
+            },
+            Stmt::FunctionDef(f) => {
+                def_body(f)?;
+                let now = f
+                    .decorator_list
+                    .iter()
+                    .map(|d| &d.expression)
+                    .chain(f.parameters.iter().filter_map(|p| p.default()));
+                for e in now {
+                    if reads_bound(e, &bound) {
+                        return None;
+                    }
+                }
+                members.push(ClassMember::Method(f));
+                bound.push(f.name.as_str());
+            }
+            _ => return None,
+        }
+    }
+    Some(members)
+}
+
+/// The item of a nested `class` the fold can replay (see `class_members`), or `None`.
+/// `qualname`: the class's `__qualname__` (`test_x.<locals>.A`).
+pub fn nested_class<'a>(
+    ctx: &Ctx<'_, 'a>,
+    class: &'a ast::StmtClassDef,
+    qualname: String,
+    is_local: &dyn Fn(&str) -> bool,
+) -> Option<Item<'a>> {
+    let members = class_members(class)?;
+    if let Some(args) = class.arguments.as_deref() {
+        if args.keywords.iter().any(|k| k.arg.is_none())
+            || args.args.iter().any(|a| matches!(a, Expr::Starred(_)))
+        {
+            return None;
+        }
+    }
+    let mut item = Item::blank(class.range(), Kind::Other, OriginRole::Folded);
+    item.defs.push(Ident::from(class.name.as_str()));
+    let mut now: Vec<&Expr> = class.decorator_list.iter().map(|d| &d.expression).collect();
+    if let Some(args) = class.arguments.as_deref() {
+        now.extend(args.args.iter());
+        now.extend(args.keywords.iter().map(|k| &k.value));
+    }
+    let mut later: Vec<(&Expr, Vec<String>)> = Vec::new();
+    for member in &members {
+        match member {
+            ClassMember::Value(_, value) => now.push(value),
+            ClassMember::Method(def) => {
+                now.extend(def.decorator_list.iter().map(|d| &d.expression));
+                now.extend(def.parameters.iter().filter_map(|p| p.default()));
+                let (steps, value) = def_body(def)?;
+                let own = def_locals(def);
+                later.extend(steps.iter().map(|(_, e)| (*e, own.clone())));
+                later.extend(value.map(|v| (v, own.clone())));
+            }
+        }
+    }
+    for e in now {
+        let facts = Facts::of(e);
+        if !facts.walrus.is_empty() {
+            return None;
+        }
+        for load in facts.loads {
+            if is_local(&load.name) {
+                item.reads.push(load.name.clone());
+            }
+            item.loads.push(load);
+        }
+    }
+    for (e, own) in later {
+        for mut load in Facts::of(e).loads {
+            if own.iter().any(|o| o == load.name.as_str())
+                || load.name.as_str() == class.name.as_str()
+            {
+                continue;
+            }
+            load.conditional = true;
+            load.repeated = true;
+            if is_local(&load.name) {
+                item.reads.push(load.name.clone());
+            }
+            item.loads.push(load);
+        }
+    }
+    let line = ctx.map.line(class.range().start());
+    item.label = Some(format!("the nested class `{}` (line {line})", class.name));
+    item.fold = Ok(Piece::Class(class, qualname));
     Some(item)
 }
