@@ -16,6 +16,7 @@
 
 mod assertion;
 mod conftest_replay;
+mod definitions;
 mod effects;
 pub(crate) use effects::stmt_is_inert;
 mod emit;
