@@ -9,8 +9,77 @@ use super::common::ShapeBadge;
 use crate::bench;
 use crate::engine;
 use crate::logic::audit::{attach_tallies, audit_rows, shape_rows, stage_index, stage_totals};
+use crate::logic::mutation::percent;
+use crate::logic::mutation_scores::{
+    audit_score, audit_total, parse, AuditScore, Measured, ScoreSource,
+};
 use crate::logic::teach::stage_short;
+use crate::run_control::use_run;
 use crate::state::{use_app, Tab};
+
+type Scores = Result<std::sync::Arc<Measured>, String>;
+
+thread_local! {
+    static MEASURED: std::cell::RefCell<Option<Scores>> = const { std::cell::RefCell::new(None) };
+}
+
+/// GET `mutants.json` (the scores `check --mutants` measured) from the page's own folder, once.
+fn fetch_measured(done: impl Fn(Scores) + 'static) {
+    use wasm_bindgen::prelude::*;
+    use wasm_bindgen::JsCast;
+    if let Some(m) = MEASURED.with(|m| m.borrow().clone()) {
+        done(m);
+        return;
+    }
+    let Ok(xhr) = web_sys::XmlHttpRequest::new() else {
+        done(Err("the browser refused the request".into()));
+        return;
+    };
+    if xhr.open_with_async("GET", "mutants.json", true).is_err() {
+        done(Err("the browser refused the request".into()));
+        return;
+    }
+    let x2 = xhr.clone();
+    let onload = Closure::<dyn Fn()>::new(move || {
+        let result: Scores = match (x2.status(), x2.response_text()) {
+            (Ok(200), Ok(Some(text))) => parse(&text).map(std::sync::Arc::new),
+            (Ok(status), _) => Err(format!("HTTP {status}")),
+            _ => Err("no answer".into()),
+        };
+        MEASURED.with(|m| *m.borrow_mut() = Some(result.clone()));
+        done(result);
+    });
+    xhr.set_onloadend(Some(onload.as_ref().unchecked_ref()));
+    onload.forget();
+    let _ = xhr.send();
+}
+
+/// A problem's mutation score cell.
+fn score_cell(score: Option<AuditScore>) -> impl IntoView {
+    match score {
+        None => view! { <td class="num muted" data-testid="audit-mutants" data-source="none">"–"</td> }.into_any(),
+        Some(AuditScore { source: ScoreSource::Outdated, .. }) => view! {
+            <td class="num muted" data-testid="audit-mutants" data-source="outdated"
+                title="mutants.json was measured on other files than this page's bench: run the whole bench with mutants">"?"</td>
+        }.into_any(),
+        Some(AuditScore { tally: t, source }) => {
+            let title = format!(
+                "{} of {} mutants killed ({} by the time limit), {} survived{}; {}",
+                t.killed, t.generated, t.timeouts, t.survived,
+                if t.differences > 0 { format!(", {} measurement differences", t.differences) } else { String::new() },
+                if source == ScoreSource::Page { "measured on this page" } else { "measured by bench-explorer check --mutants" },
+            );
+            view! {
+                <td class="num mutants-cell" class:page=source == ScoreSource::Page data-testid="audit-mutants" data-source=source.id()
+                    data-killed=t.killed data-generated=t.generated data-survived=t.survived data-timeouts=t.timeouts
+                    data-differences=t.differences title=title>
+                    {t.cell()}<span class="of">{format!(" {}", percent(&t))}</span>
+                    <span class="survivors" class:zero={t.survived == 0}>{format!(" · {} surv.", t.survived)}</span>
+                </td>
+            }.into_any()
+        }
+    }
+}
 
 #[component]
 pub fn AuditView() -> impl IntoView {
@@ -19,6 +88,54 @@ pub fn AuditView() -> impl IntoView {
     let audits: Vec<std::sync::Arc<Audit>> = Stage::ALL.iter().map(|s| bench::audit(*s)).collect();
     let took = bench::audit_ms();
     let audits = StoredValue::new(audits);
+    let rs = use_run();
+    let measured = RwSignal::new(MEASURED.with(|m| m.borrow().clone()));
+    if measured.get_untracked().is_none() {
+        fetch_measured(move |m| measured.set(Some(m)));
+    }
+    // Each problem's mutation score: the page's whole-bench run once it covered the problem,
+    // else the committed measurement (tracked: a run under way fills the column as it goes).
+    let scores = Memo::new(move |_| {
+        let committed = measured.with(|m| m.as_ref().and_then(|m| m.as_ref().ok().cloned()));
+        rs.bench.with(|b| {
+            bench::problems()
+                .iter()
+                .map(|p| {
+                    let score = audit_score(
+                        p.slug,
+                        p.solution.unwrap_or(""),
+                        p.test,
+                        committed.as_deref(),
+                        &b.mutants,
+                    );
+                    (p.slug.to_string(), score)
+                })
+                .collect::<Vec<_>>()
+        })
+    });
+    let mutants_note = move || {
+        let (total, source) =
+            scores.with(|s| audit_total(&s.iter().map(|(_, s)| s.clone()).collect::<Vec<_>>()));
+        let text = match (measured.get(), source) {
+            (None, _) => "Mutation scores: loading the measured figures…".to_string(),
+            (Some(Err(e)), None) => format!("Mutation scores: the measured figures could not be loaded ({e}); run the whole bench with mutants (Run tab) to measure them here."),
+            (_, Some(ScoreSource::Page)) => format!("Mutation scores ({} of {} mutants killed): measured on this page by the whole-bench run with mutants.", total.killed, total.generated),
+            (Some(Ok(m)), src) => format!(
+                "Mutation scores ({} of {} mutants of the reference solutions killed): measured by `{}` at commit {} ({}, {} s per mutant){}. Run the whole bench with mutants (Run tab) to measure them on this page.",
+                total.killed, total.generated, m.command, m.commit, m.date, m.mutant_timeout_s,
+                if src.is_none() { "; the problems the page's own run covered show its figures" } else { "" },
+            ),
+            (Some(Err(_)), Some(_)) => String::new(),
+        };
+        let source_id = match (measured.with(|m| m.as_ref().map(|m| m.is_ok())), source) {
+            (_, Some(s)) => s.id(),
+            (Some(true), None) => "mixed",
+            (Some(false), None) => "error",
+            (None, None) => "loading",
+        };
+        view! { <p class="muted small" data-testid="audit-mutants-source" data-source=source_id
+        data-killed=total.killed data-generated=total.generated>{text}</p> }
+    };
 
     let stage_strip = move || {
         let current = app.stage.get();
@@ -57,6 +174,7 @@ pub fn AuditView() -> impl IntoView {
                 .into_iter()
                 .map(|r| {
                     let slug = r.slug.clone();
+                    let score = scores.with(|s| s.iter().find(|(x, _)| *x == r.slug).and_then(|(_, s)| s.clone()));
                     let per_stage = (0..4)
                         .map(|i| {
                             let k = r.kept_by_stage[i].map(|k| k.to_string()).unwrap_or_else(|| "–".into());
@@ -82,6 +200,7 @@ pub fn AuditView() -> impl IntoView {
                             <td class="num dropped" class:zero={r.dropped == 0}>{r.dropped}</td>
                             <td class="num wrong" class:zero={r.wrong_checks.unwrap_or(0) == 0} data-testid="audit-wrong">{r.wrong_checks.unwrap_or(0)}</td>
                             <td class="num">{r.findings}</td>
+                            {score_cell(score)}
                             <td class="per-stage-cell">{per_stage}</td>
                         </tr>
                     }
@@ -98,6 +217,7 @@ pub fn AuditView() -> impl IntoView {
                             <th scope="col" class="num">"Dropped"</th>
                             <th scope="col" class="num" title="Kept checks that do not check what the test checks">"Wrong"</th>
                             <th scope="col" class="num">"Findings"</th>
+                            <th scope="col" class="num" title="Mutants of the reference solution the test file kills (killed / generated), and how many survive">"Mutants"</th>
                             <th scope="col" title="Kept under: as written · six-shape fix · seven-shape fix · faithful">"By stage"</th>
                         </tr>
                     </thead>
@@ -110,6 +230,19 @@ pub fn AuditView() -> impl IntoView {
                             <td class="num dropped">{totals.dropped}</td>
                             <td class="num wrong">{wrong_total}</td>
                             <td class="num">{totals.findings}</td>
+                            {move || {
+                                let (t, source) = scores.with(|s| audit_total(&s.iter().map(|(_, s)| s.clone()).collect::<Vec<_>>()));
+                                if t.generated == 0 {
+                                    return view! { <td class="num muted">"–"</td> }.into_any();
+                                }
+                                view! {
+                                    <td class="num" data-testid="audit-mutants-total" data-source=source.map_or("mixed", |s| s.id())
+                                        data-killed=t.killed data-generated=t.generated data-survived=t.survived>
+                                        {t.cell()}<span class="of">{format!(" {}", percent(&t))}</span>
+                                        <span class="survivors">{format!(" · {} surv.", t.survived)}</span>
+                                    </td>
+                                }.into_any()
+                            }}
                             <td></td>
                         </tr>
                     </tfoot>
@@ -179,6 +312,7 @@ pub fn AuditView() -> impl IntoView {
             </p>
             <div class="stage-strip" role="group" aria-label="Totals per stage">{stage_strip}</div>
             <div class="table-scroll">{table}</div>
+            {mutants_note}
             <div class="table-scroll">{shapes}</div>
             <p class="muted small">{format!("{} problems × 4 stages extracted in {:.0} ms in this page (computed once, then cached).", bench::problems().len(), took)}</p>
         </div>

@@ -7,14 +7,17 @@ use bench_explorer::mutation::Outcome;
 use leptos::prelude::*;
 
 use super::run_tab::{jump_to_line, PermalinkNotice, SolutionEditor, SolutionPicker};
+use crate::js;
 use crate::logic::mutation::{
-    diff_lines, headline, how, kill_matrix, section, tally, MutantResult, Section,
+    beside, diff_lines, headline, how, kill_matrix, killers, plan, section, stale_note,
+    stale_reasons, tally, MutantResult, RunInputs, Section,
 };
 use crate::logic::run_results::{format_ms, SolutionChoice};
 use crate::logic::teach::stage_short;
 use crate::mutant_run::{run_mutants, stop_mutants, MutantStatus};
-use crate::run_control::{effective_choice, use_run, RunStatus};
-use crate::state::use_app;
+use crate::run_control::{effective_choice, solution_for, use_run, RunStatus};
+use crate::state::{use_app, AppState};
+use bench_explorer::mutants::Mutant;
 
 fn outcome_icon(o: Outcome) -> &'static str {
     match o {
@@ -33,8 +36,11 @@ pub fn MutantsMode() -> impl IntoView {
     let busy = move || {
         matches!(rs.status.get(), RunStatus::Running { .. }) || rs.bench.with(|b| b.running)
     };
+    let stale = Memo::new(move |_| stale_now(app));
     view! {
-        <div class="run-file mutants-view" data-testid="mutants-view">
+        <div class="run-file mutants-view" data-testid="mutants-view"
+            class:is-stale=move || stale.with(|s| !s.is_empty())
+            data-stale=move || stale.with(|s| !s.is_empty()).to_string()>
             <PermalinkNotice/>
             <p class="run-lead">
                 "Small changes to the solution (a flipped comparison, a constant off by one, a removed statement…), each run with this file both ways. "
@@ -59,13 +65,158 @@ pub fn MutantsMode() -> impl IntoView {
                 <SolutionEditor/>
             </Show>
             <MutantProgress/>
+            <MutantStale stale=stale/>
             <MutantScore/>
+            <MutantFocus/>
             {Section::ALL.into_iter().map(|s| view! { <MutantSection section=s/> }).collect_view()}
             <KillMatrix/>
             <Show when=move || ms.status.with(|s| *s == MutantStatus::Idle)>
                 <p class="muted empty">"No mutants run yet. Each mutant is one run of this file (both views); a mutant that loops forever ends at the time limit and counts as killed by it."</p>
             </Show>
         </div>
+    }
+}
+
+/// What changed since the mutants on screen ran (tracked): the file, the solution, the stage.
+/// Empty while they run, and when nothing has run.
+fn stale_now(app: AppState) -> Vec<&'static str> {
+    let rs = use_run();
+    let ms = rs.mutants;
+    app.analysis.track();
+    app.problem.track();
+    rs.choice.track();
+    rs.custom_code.track();
+    let stage = app.stage.get();
+    if ms.running() {
+        return Vec::new();
+    }
+    let Some(info) = ms.info.get() else {
+        return Vec::new();
+    };
+    let text = js::with_editor(|e| e.get_doc()).unwrap_or_default();
+    let solution = solution_for(app, rs, effective_choice(app, rs))
+        .map(|s| s.0)
+        .unwrap_or_default();
+    stale_reasons(
+        &RunInputs {
+            test_source: &info.test_source,
+            solution: &info.solution,
+            stage: info.stage.id(),
+        },
+        &RunInputs {
+            test_source: &text,
+            solution: &solution,
+            stage: stage.id(),
+        },
+    )
+}
+
+/// Results of an earlier run, once the file, the solution or the stage changed.
+#[component]
+fn MutantStale(stale: Memo<Vec<&'static str>>) -> impl IntoView {
+    move || {
+        stale.with(|s| {
+            (!s.is_empty()).then(|| {
+                view! {
+                    <p class="stale-note mutants-stale" data-testid="mutants-stale" role="status"
+                        data-changed=s.join(",")>"⚠ "{stale_note(s)}</p>
+                }
+            })
+        })
+    }
+}
+
+/// The solution's lines beside the mutant's: the lines it changes highlighted, a few around them.
+#[component]
+fn MutantBeside(solution: String, diff: String) -> impl IntoView {
+    let rows = beside(&solution, &diff, 3);
+    if rows.is_empty() {
+        return ().into_any();
+    }
+    let body = rows
+        .into_iter()
+        .map(|r| {
+            let no = r.line.map(|l| l.to_string()).unwrap_or_default();
+            let attr = no.clone();
+            view! {
+                <tr class:changed=r.changed data-testid="mutant-beside-line" data-line=attr data-changed=r.changed.to_string()>
+                    <td class="ln">{no}</td>
+                    <td class="code sol"><code>{r.solution.unwrap_or_default()}</code></td>
+                    <td class="code mut"><code>{r.mutant.unwrap_or_default()}</code></td>
+                </tr>
+            }
+        })
+        .collect_view();
+    view! {
+        <div class="table-scroll">
+            <table class="mutant-beside" data-testid="mutant-beside">
+                <thead><tr><th scope="col"></th><th scope="col">"Solution"</th><th scope="col">"Mutant"</th></tr></thead>
+                <tbody>{body}</tbody>
+            </table>
+        </div>
+    }
+    .into_any()
+}
+
+/// The mutant picked (a row's id, or a link's `k=`): beside the solution, with its result when it
+/// has run. Before any run, the mutant is generated from the solution chosen now.
+#[component]
+fn MutantFocus() -> impl IntoView {
+    let app = use_app();
+    let rs = use_run();
+    let ms = rs.mutants;
+    // Mutants of the solution chosen now, only when the picked id is not among the run's.
+    let planned = Memo::new(move |_| {
+        let id = ms.selected.get()?;
+        if ms.mutants.with(|m| m.iter().any(|m| m.id == id)) {
+            return None;
+        }
+        app.problem.track();
+        rs.custom_code.track();
+        let (solution, _) = solution_for(app, rs, effective_choice(app, rs)).ok()?;
+        let m = plan(&solution).into_iter().find(|m| m.id == id)?;
+        Some((m, solution))
+    });
+    move || {
+        let id = ms.selected.get()?;
+        let from_run: Option<(usize, Mutant, String)> = ms.mutants.with(|all| {
+            let i = all.iter().position(|m| m.id == id)?;
+            let solution = ms.info.with(|i| i.as_ref().map(|i| i.solution.clone()))?;
+            Some((i, all[i].clone(), solution))
+        });
+        let (index, m, solution) = match from_run {
+            Some((i, m, s)) => (Some(i), m, s),
+            None => match planned.get() {
+                Some((m, s)) => (None, m, s),
+                None => {
+                    return Some(view! {
+                        <div class="mutant-focus" data-testid="mutant-selected" data-id=id.clone() data-found="false">
+                            <p class="muted">{format!("The solution has no mutant {id}.")}</p>
+                        </div>
+                    }.into_any())
+                }
+            },
+        };
+        let result = index.and_then(|i| {
+            ms.results
+                .with(|r| r.iter().find(|r| r.mutant == i).cloned())
+        });
+        let status = result.as_ref().map_or("not run", |r| r.outcome.label());
+        let outcome = result.as_ref().map_or("none", |r| r.outcome.id());
+        let words = result.as_ref().and_then(killers);
+        Some(view! {
+            <div class="mutant-focus" data-testid="mutant-selected" data-id=m.id.clone() data-found="true" data-outcome=outcome>
+                <div class="rr-head">
+                    <code class="mutant-id">{m.id.clone()}</code>
+                    <span class="muted small">{m.operator.clone()}</span>
+                    <span class="mutant-desc">{m.description.clone()}</span>
+                    <span class="muted small">{format!(" · {status}")}</span>
+                    <button class="link small" data-testid="mutant-unselect" on:click=move |_| ms.selected.set(None)>"Close"</button>
+                </div>
+                {words.map(|w| view! { <p class="mutant-killers small" data-testid="mutant-selected-killers">{w}</p> })}
+                <MutantBeside solution=solution diff=m.diff.clone()/>
+            </div>
+        }.into_any())
     }
 }
 
@@ -212,20 +363,48 @@ fn MutantRow(result: MutantResult) -> impl IntoView {
     let tests = result.killed_by_tests.clone();
     let checks = result.killed_by_checks.clone();
     let line = m.line;
+    let words = killers(&result);
+    // Survivors and differences beside the solution that ran.
+    let solution = open
+        .then(|| {
+            rs.mutants
+                .info
+                .with_untracked(|i| i.as_ref().map(|i| i.solution.clone()))
+        })
+        .flatten();
+    let id = m.id.clone();
+    let selected = {
+        let id = id.clone();
+        move || {
+            rs.mutants
+                .selected
+                .with(|s| s.as_deref() == Some(id.as_str()))
+        }
+    };
+    let is_selected = selected.clone();
+    let pressed = selected.clone();
     view! {
         <li class=format!("mutant-row o-{}", outcome.id()) data-testid="mutant-row" data-id=m.id.clone()
+            class:selected=selected data-selected=move || is_selected().to_string()
             data-outcome=outcome.id() data-operator=m.operator.clone() data-line=line
             data-difference=result.difference.map(|d| d.id()).unwrap_or("none")>
             <div class="rr-head">
                 <span class=format!("verdict-pill mutant-pill o-{}", outcome.id()) data-testid="mutant-outcome">{outcome_icon(outcome)}" "{outcome.label()}</span>
-                <code class="mutant-id">{m.id.clone()}</code>
+                <button class="link mutant-id" data-testid="mutant-select" title="Show this mutant beside the solution (the link keeps it)"
+                    aria-pressed=move || pressed().to_string()
+                    on:click=move |_| {
+                        let id = id.clone();
+                        rs.mutants.selected.update(|s| *s = if s.as_deref() == Some(id.as_str()) { None } else { Some(id) });
+                    }><code>{m.id.clone()}</code></button>
                 <span class="muted small">{m.operator.clone()}</span>
                 <span class="mutant-desc">{m.description.clone()}</span>
                 {result.difference.map(|d| view! { <span class="blame v-measurement-bug" data-testid="mutant-difference">"⚠ "{d.label()}</span> })}
             </div>
+            {words.map(|w| view! { <div class="mutant-killers-line muted small" data-testid="mutant-killers">{w}</div> })}
             <details class="mutant-detail" open=open>
                 <summary class="muted small">{how(&result)}{format!(" · {}", format_ms(result.wall_ms))}</summary>
                 <pre class="mutant-diff" data-testid="mutant-diff"><code>{diff}</code></pre>
+                {solution.map(|s| view! { <MutantBeside solution=s diff=m.diff.clone()/> })}
                 {(!tests.is_empty()).then(|| view! {
                     <div class="mutant-killers"><span class="view-tag pytest">"pytest"</span>" fails "
                         {tests.into_iter().map(|t| view! { <code class="mutant-test" data-testid="mutant-test">{t}</code>" " }).collect_view()}
