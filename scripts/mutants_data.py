@@ -3,6 +3,7 @@
 
     target/debug/bench-explorer check problems --mutants --jobs 2 --json > mutants-run.json
     python3 scripts/mutants_data.py mutants-run.json          # writes www/mutants.json
+    python3 scripts/mutants_data.py mutants-run.json --mutant-timeout 5   # the run's limit, if not 2 s
 
 The file holds, per problem, the CLI's `mutants.problems` figures, the ids of the survivors, and a
 digest of the files that were measured (FNV-1a 64 of solution.py, a zero byte, the test file; the
@@ -13,6 +14,7 @@ tests/python/test_mutants_doc.py checks it against docs/mutants.md and the CLI's
 
 from __future__ import annotations
 
+import argparse
 import datetime
 import json
 import pathlib
@@ -59,10 +61,15 @@ def build(report: dict, commit: str, date: str, timeout_s: float) -> dict:
 
 
 def main() -> None:
-    report = json.loads(pathlib.Path(sys.argv[1]).read_text() if len(sys.argv) > 1 else sys.stdin.read())
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("report", nargs="?", help="check --mutants --json output (default: stdin)")
+    ap.add_argument("--mutant-timeout", type=float, default=2.0,
+                    help="the run's --mutant-timeout in seconds (the CLI's default: 2)")
+    args = ap.parse_args()
+    report = json.loads(pathlib.Path(args.report).read_text() if args.report else sys.stdin.read())
     commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True,
                             text=True, check=True).stdout.strip()
-    data = build(report, commit, datetime.date.today().isoformat(), 2.0)
+    data = build(report, commit, datetime.date.today().isoformat(), args.mutant_timeout)
     OUT.write_text(json.dumps(data, indent=1) + "\n")
     total = sum(p["killed"] for p in data["problems"]), sum(p["generated"] for p in data["problems"])
     print(f"wrote {OUT.relative_to(ROOT)}: {len(data['problems'])} problems, {total[0]}/{total[1]} killed")
