@@ -49,7 +49,7 @@ def problem_entry(report: dict, slug: str) -> dict:
             "survivors": survivors}
 
 
-def build(report: dict, commit: str, date: str, timeout_s: float) -> dict:
+def build(report: dict, commit: str, date: str, timeout_s: int) -> dict:
     slugs = sorted(s["problem"] for s in report["mutants"]["problems"])
     return {
         "command": COMMAND,
@@ -63,7 +63,7 @@ def build(report: dict, commit: str, date: str, timeout_s: float) -> dict:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("report", nargs="?", help="check --mutants --json output (default: stdin)")
-    ap.add_argument("--mutant-timeout", type=float, default=2.0,
+    ap.add_argument("--mutant-timeout", type=int, default=2,
                     help="the run's --mutant-timeout in seconds (the CLI's default: 2)")
     args = ap.parse_args()
     report = json.loads(pathlib.Path(args.report).read_text() if args.report else sys.stdin.read())

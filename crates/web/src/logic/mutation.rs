@@ -311,6 +311,67 @@ pub fn beside(solution: &str, diff: &str, context: usize) -> Vec<BesideRow> {
     out
 }
 
+/// Text for HTML: `&`, `<`, `>` and `"` escaped.
+pub fn escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// The mutant beside the solution as an HTML table (the page sets it as a container's content: a
+/// string costs the page's wasm far less than a typed view); the code is escaped. Empty when
+/// [`beside`] has no rows.
+pub fn beside_html(rows: &[BesideRow]) -> String {
+    if rows.is_empty() {
+        return String::new();
+    }
+    let mut h = String::from(
+        r#"<table class="mutant-beside" data-testid="mutant-beside"><thead><tr><th></th><th>Solution</th><th>Mutant</th></tr></thead><tbody>"#,
+    );
+    for r in rows {
+        let no = r.line.map(|l| l.to_string()).unwrap_or_default();
+        h.push_str(&format!(
+            r#"<tr class="{}" data-testid="mutant-beside-line" data-line="{no}" data-changed="{}"><td class="ln">{no}</td><td class="code sol"><code>{}</code></td><td class="code mut"><code>{}</code></td></tr>"#,
+            if r.changed { "changed" } else { "" },
+            r.changed,
+            escape(r.solution.as_deref().unwrap_or("")),
+            escape(r.mutant.as_deref().unwrap_or("")),
+        ));
+    }
+    h.push_str("</tbody></table>");
+    h
+}
+
+/// The picked mutant's panel as HTML: its id, operator and change, how its run ended (or that it
+/// has not run), what killed it, and the mutant beside `solution`.
+pub fn focus_html(m: &Mutant, result: Option<&MutantResult>, solution: &str) -> String {
+    let status = result.map_or("not run", |r| r.outcome.label());
+    let words = result
+        .and_then(killers)
+        .map(|w| {
+            format!(
+                r#"<p class="mutant-killers small" data-testid="mutant-selected-killers">{}</p>"#,
+                escape(&w)
+            )
+        })
+        .unwrap_or_default();
+    format!(
+        r#"<div class="rr-head"><code class="mutant-id">{}</code><span class="muted small">{}</span><span class="mutant-desc">{}</span><span class="muted small"> · {status}</span></div>{words}{}"#,
+        escape(&m.id),
+        escape(&m.operator),
+        escape(&m.description),
+        beside_html(&beside(solution, &m.diff, 3)),
+    )
+}
+
 /// What a mutant's row says it was killed by, in one line: the tests pytest failed (the first
 /// three, then how many more) and the kept checks that failed, by line; the time limit or the
 /// crash for a run that never finished.
@@ -336,9 +397,13 @@ pub fn killers(r: &MutantResult) -> Option<String> {
         parts.push(format!("pytest fails {t}"));
     }
     if !r.killed_by_checks.is_empty() {
-        let mut lines: Vec<u32> = r.killed_by_checks.iter().map(|c| c.line).collect();
-        lines.sort_unstable();
-        lines.dedup();
+        // In the extraction's order (the file's); no sort: the first load's bytes are counted.
+        let mut lines: Vec<u32> = Vec::new();
+        for c in &r.killed_by_checks {
+            if !lines.contains(&c.line) {
+                lines.push(c.line);
+            }
+        }
         let shown: Vec<String> = lines.iter().take(6).map(|l| format!("L{l}")).collect();
         let more = if lines.len() > 6 {
             format!(" and {} more", lines.len() - 6)
@@ -711,6 +776,51 @@ mod tests {
         // A solution that no longer has the diff's lines: nothing beside it.
         assert!(beside("def f(x):\n    return 1\n", &boundary.diff, 1).is_empty());
         assert!(beside(SOLUTION, "not a diff", 1).is_empty());
+    }
+
+    #[test]
+    fn the_beside_table_escapes_the_code() {
+        assert_eq!(
+            escape(r#"a < b && c > "d""#),
+            "a &lt; b &amp;&amp; c &gt; &quot;d&quot;"
+        );
+        assert_eq!(beside_html(&[]), "");
+        let rows = [
+            BesideRow {
+                line: Some(3),
+                solution: Some("if a < b:".into()),
+                mutant: Some("if a <= b:".into()),
+                changed: true,
+            },
+            BesideRow {
+                line: None,
+                solution: None,
+                mutant: Some("pass".into()),
+                changed: true,
+            },
+        ];
+        let h = beside_html(&rows);
+        assert!(h.starts_with(r#"<table class="mutant-beside" data-testid="mutant-beside">"#));
+        assert!(h.contains(r#"<tr class="changed" data-testid="mutant-beside-line" data-line="3" data-changed="true"><td class="ln">3</td><td class="code sol"><code>if a &lt; b:</code></td><td class="code mut"><code>if a &lt;= b:</code></td></tr>"#));
+        assert!(h.contains(r#"data-line="" data-changed="true"><td class="ln"></td><td class="code sol"><code></code></td><td class="code mut"><code>pass</code></td>"#));
+        assert!(!h.contains("<b"));
+    }
+
+    #[test]
+    fn the_picked_mutants_panel() {
+        let m = plan(SOLUTION);
+        let r = results();
+        let h = focus_html(&m[0], Some(&r[0]), SOLUTION);
+        assert!(h.contains(&format!(r#"<code class="mutant-id">{}</code>"#, m[0].id)));
+        assert!(h.contains(" · killed</span>"));
+        assert!(h.contains(
+            r#"data-testid="mutant-selected-killers">pytest fails test_a · 1 check fails (L4)</p>"#
+        ));
+        assert!(h.contains(r#"data-changed="true""#));
+        let not_run = focus_html(&m[0], None, SOLUTION);
+        assert!(
+            not_run.contains(" · not run</span>") && !not_run.contains("mutant-selected-killers")
+        );
     }
 
     #[test]

@@ -10,12 +10,12 @@
 //! problem's score.
 
 use bench_explorer::mutation::Tally;
-use serde::Deserialize;
+use serde_json::Value;
 
-use super::mutation::ProblemMutants;
+use super::mutation::{percent, ProblemMutants};
 
 /// `www/mutants.json`.
-#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Measured {
     /// The command that measured the figures.
     pub command: String,
@@ -24,13 +24,13 @@ pub struct Measured {
     /// The day of the run (`YYYY-MM-DD`).
     pub date: String,
     /// `check --mutants`'s time limit per mutant, in seconds.
-    pub mutant_timeout_s: f64,
+    pub mutant_timeout_s: u64,
     pub problems: Vec<MeasuredProblem>,
 }
 
 /// One problem's line of `mutants.problems` in the CLI's JSON, with its survivors' ids and the
 /// digest of the files it ran.
-#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct MeasuredProblem {
     pub problem: String,
     /// [`digest`] of the problem's `solution.py` and test file at the run.
@@ -57,19 +57,61 @@ impl MeasuredProblem {
     }
 }
 
-/// The file as the page fetched it, or why it could not be read.
+/// The file as the page fetched it, or why it could not be read. Read through `serde_json::Value`
+/// (which the page has anyway), not a derived reader: the first load's bytes are counted.
 pub fn parse(json: &str) -> Result<Measured, String> {
-    let m: Measured = serde_json::from_str(json)
-        .map_err(|e| format!("mutants.json does not read as the measured scores: {e}"))?;
-    for p in &m.problems {
-        if p.killed + p.survived != p.generated || p.survivors.len() != p.survived {
+    let bad = |what: &str| format!("mutants.json does not read as the measured scores ({what})");
+    let v: Value = serde_json::from_str(json).map_err(|e| bad(&e.to_string()))?;
+    let text = |v: &Value, k: &str| {
+        v.get(k)
+            .and_then(Value::as_str)
+            .map(str::to_string)
+            .ok_or_else(|| bad(k))
+    };
+    let count = |v: &Value, k: &str| {
+        v.get(k)
+            .and_then(Value::as_u64)
+            .map(|n| n as usize)
+            .ok_or_else(|| bad(k))
+    };
+    let mut problems = Vec::new();
+    for p in v
+        .get("problems")
+        .and_then(Value::as_array)
+        .ok_or_else(|| bad("problems"))?
+    {
+        let m = MeasuredProblem {
+            problem: text(p, "problem")?,
+            digest: text(p, "digest")?,
+            generated: count(p, "generated")?,
+            killed: count(p, "killed")?,
+            survived: count(p, "survived")?,
+            timeouts: count(p, "timeouts")?,
+            crashes: count(p, "crashes")?,
+            differences: count(p, "differences")?,
+            survivors: p
+                .get("survivors")
+                .and_then(Value::as_array)
+                .ok_or_else(|| bad("survivors"))?
+                .iter()
+                .filter_map(|s| s.as_str().map(str::to_string))
+                .collect(),
+        };
+        if m.killed + m.survived != m.generated || m.survivors.len() != m.survived {
             return Err(format!(
                 "mutants.json: {}'s figures do not add up",
-                p.problem
+                m.problem
             ));
         }
+        problems.push(m);
     }
-    Ok(m)
+    Ok(Measured {
+        command: text(&v, "command")?,
+        commit: text(&v, "commit")?,
+        date: text(&v, "date")?,
+        mutant_timeout_s: count(&v, "mutant_timeout_s")? as u64,
+        problems,
+    })
 }
 
 /// FNV-1a (64 bits) of the solution's bytes, a zero byte, then the test file's: 16 hex digits.
@@ -169,6 +211,66 @@ pub fn audit_total(scores: &[Option<AuditScore>]) -> (Tally, Option<ScoreSource>
     (t, if same { first } else { None })
 }
 
+/// The audit's cell for a problem's score, as HTML (the page sets it as the cell's content: a
+/// string costs the page's wasm far less than a typed view): `17/20 85% · 3 surv.` in a span
+/// carrying the figures and their source (`data-testid="audit-mutants"`), `–` without figures,
+/// `?` for figures measured on other files. Nothing in it comes from the user.
+pub fn score_html(score: Option<&AuditScore>, testid: &str) -> String {
+    match score {
+        None => format!(r#"<span data-testid="{testid}" data-source="none">–</span>"#),
+        Some(AuditScore {
+            source: ScoreSource::Outdated,
+            ..
+        }) => format!(
+            r#"<span data-testid="{testid}" data-source="outdated" title="measured on other files than this page's bench: run the whole bench with mutants">?</span>"#
+        ),
+        Some(AuditScore { tally, source }) => tally_html(tally, source.id(), testid),
+    }
+}
+
+/// Figures as [`score_html`] writes them, with the source's id (`mixed` for the bench's total).
+pub fn tally_html(t: &Tally, source: &str, testid: &str) -> String {
+    format!(
+        r#"<span data-testid="{testid}" data-source="{source}" data-killed="{}" data-generated="{}" data-survived="{}" data-timeouts="{}" data-differences="{}" title="{} of {} mutants killed ({} by the time limit), {} survived">{}<span class="of"> {}</span><span class="survivors{}"> · {} surv.</span></span>"#,
+        t.killed,
+        t.generated,
+        t.survived,
+        t.timeouts,
+        t.differences,
+        t.killed,
+        t.generated,
+        t.timeouts,
+        t.survived,
+        t.cell(),
+        percent(t),
+        if t.survived == 0 { " zero" } else { "" },
+        t.survived,
+    )
+}
+
+/// The line under the audit's table: where its scores come from.
+pub fn source_note(
+    measured: Option<Result<&Measured, &str>>,
+    total: &Tally,
+    source: Option<ScoreSource>,
+) -> (&'static str, String) {
+    match (measured, source) {
+        (_, Some(ScoreSource::Page)) => ("page", format!(
+            "Mutation scores ({} of {} mutants killed): measured on this page by the whole-bench run with mutants.",
+            total.killed, total.generated
+        )),
+        (Some(Ok(m)), source) => (source.map_or("mixed", ScoreSource::id), format!(
+            "Mutation scores ({} of {} mutants of the reference solutions killed): measured by `{}` at commit {} ({}, {} s per mutant){}. Run the whole bench with mutants (Run tab) to measure them on this page.",
+            total.killed, total.generated, m.command, m.commit, m.date, m.mutant_timeout_s,
+            if source.is_none() { "; the problems the page's own run covered show its figures" } else { "" },
+        )),
+        (Some(Err(e)), _) => ("error", format!(
+            "Mutation scores: the measured figures could not be loaded ({e}); run the whole bench with mutants (Run tab) to measure them here."
+        )),
+        (None, _) => ("loading", "Mutation scores: loading the measured figures…".to_string()),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -232,7 +334,7 @@ mod tests {
     fn measured() -> Measured {
         parse(&serde_json::json!({
             "command": "bench-explorer check problems --mutants --json",
-            "commit": "abc1234", "date": "2026-11-27", "mutant_timeout_s": 2.0,
+            "commit": "abc1234", "date": "2026-11-27", "mutant_timeout_s": 2,
             "problems": [
                 {"problem": "a", "digest": digest("sol", "test"), "generated": 3, "killed": 2,
                  "survived": 1, "timeouts": 1, "crashes": 0, "differences": 0, "survivors": ["m002"]},
@@ -278,6 +380,29 @@ mod tests {
         let (t, source) = audit_total(&[Some(a), Some(page)]);
         assert_eq!((t.killed, t.generated), (5, 6));
         assert_eq!(source, None);
+    }
+
+    #[test]
+    fn cells_and_note_say_the_figures_and_their_source() {
+        let m = measured();
+        let a = audit_score("a", "sol", "test", Some(&m), &[]).unwrap();
+        let html = score_html(Some(&a), "audit-mutants");
+        assert!(html.starts_with(r#"<span data-testid="audit-mutants" data-source="committed" data-killed="2" data-generated="3" data-survived="1""#));
+        assert!(html.contains(
+            ">2/3<span class=\"of\"> 66%</span><span class=\"survivors\"> · 1 surv.</span></span>"
+        ));
+        let b = audit_score("b", "sol", "test", Some(&m), &[]).unwrap();
+        assert!(score_html(Some(&b), "x").contains(r#"data-source="outdated""#));
+        assert!(score_html(None, "x").contains(r#"data-source="none""#));
+        let (t, source) = audit_total(&[Some(a)]);
+        let ok = Ok(&m);
+        let (id, text) = source_note(Some(ok), &t, source);
+        assert_eq!(id, "committed");
+        assert!(text.contains("measured by `bench-explorer check problems --mutants --json` at commit abc1234 (2026-11-27, 2 s per mutant)"));
+        assert_eq!(source_note(Some(ok), &t, None).0, "mixed");
+        assert_eq!(source_note(None, &t, None).0, "loading");
+        assert_eq!(source_note(Some(Err("HTTP 404")), &t, None).0, "error");
+        assert_eq!(source_note(Some(ok), &t, Some(ScoreSource::Page)).0, "page");
     }
 
     #[test]

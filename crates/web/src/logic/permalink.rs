@@ -6,7 +6,8 @@
 //! forgiving (unknown fields ignored, unknown values fall back to defaults) but bounded, because a
 //! fragment is untrusted input.
 
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
+use serde_json::Value;
 
 /// The current permalink format.
 pub const VERSION: u32 = 1;
@@ -18,8 +19,9 @@ pub const MAX_SOURCE_BYTES: usize = 4 * 1024 * 1024;
 /// The most JSON a permalink may decompress to: the source and room for the rest of the state.
 pub const MAX_JSON_BYTES: usize = MAX_SOURCE_BYTES + 64 * 1024;
 
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(default)]
+/// Written by serde (`to_json`); read through `serde_json::Value` (`from_json`), which the page has
+/// anyway: a derived reader of these fields cost the first load 9 KB of wasm.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct PermalinkState {
     #[serde(rename = "v")]
     pub version: u32,
@@ -83,8 +85,10 @@ impl PermalinkState {
         if text.len() > MAX_JSON_BYTES {
             return Err("the permalink is too large".into());
         }
-        let mut s: PermalinkState =
+        let v: Value =
             serde_json::from_str(text).map_err(|e| format!("the permalink is damaged ({e})"))?;
+        let mut s = PermalinkState::from_value(&v)
+            .map_err(|k| format!("the permalink is damaged (field `{k}`)"))?;
         if s.version > VERSION {
             return Err(format!(
                 "the permalink is from a newer version of the page (format {})",
@@ -123,6 +127,39 @@ impl PermalinkState {
         }
         s.mutant = s.mutant.filter(|m| mutant_id(m));
         Ok(s)
+    }
+}
+
+impl PermalinkState {
+    /// The fields of a permalink's JSON object: a missing field (or `null`) is the default,
+    /// unknown fields are ignored, a field of the wrong type is an error naming it.
+    fn from_value(v: &Value) -> Result<PermalinkState, &'static str> {
+        let o = v.as_object().ok_or("the state")?;
+        let text = |k: &'static str| match o.get(k) {
+            None | Some(Value::Null) => Ok(None),
+            Some(Value::String(s)) => Ok(Some(s.clone())),
+            Some(_) => Err(k),
+        };
+        let number = |k: &'static str| match o.get(k) {
+            None | Some(Value::Null) => Ok(None),
+            Some(n) => n.as_u64().map(Some).ok_or(k),
+        };
+        Ok(PermalinkState {
+            version: number("v")?.map_or(Ok(0), |n| u32::try_from(n).map_err(|_| "v"))?,
+            problem: text("p")?,
+            file: text("f")?.unwrap_or_default(),
+            source: text("c")?,
+            stage: text("s")?.unwrap_or_default(),
+            tab: text("t")?.unwrap_or_default(),
+            shape: text("h")?,
+            selected: number("a")?
+                .map(|n| usize::try_from(n).map_err(|_| "a"))
+                .transpose()?,
+            run_solution: text("r")?.unwrap_or_default(),
+            solution_code: text("u")?,
+            run_mode: text("m")?.unwrap_or_default(),
+            mutant: text("k")?,
+        })
     }
 }
 
@@ -393,6 +430,16 @@ mod tests {
         assert!(PermalinkState::from_json("not json").is_err());
         assert!(PermalinkState::from_json(r#"{"v":99}"#).is_err());
         assert!(PermalinkState::from_json(r#"{"a":-1}"#).is_err());
+        assert!(PermalinkState::from_json(r#"{"p":3}"#).is_err());
+        assert!(PermalinkState::from_json(r#"[1]"#).is_err());
+        assert!(PermalinkState::from_json(r#"{"v":4294967296}"#).is_err());
+        assert_eq!(
+            PermalinkState::from_json(r#"{"p":null,"a":2}"#).unwrap(),
+            PermalinkState {
+                selected: Some(2),
+                ..Default::default()
+            }
+        );
     }
 
     #[test]

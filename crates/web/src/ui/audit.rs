@@ -9,9 +9,8 @@ use super::common::ShapeBadge;
 use crate::bench;
 use crate::engine;
 use crate::logic::audit::{attach_tallies, audit_rows, shape_rows, stage_index, stage_totals};
-use crate::logic::mutation::percent;
 use crate::logic::mutation_scores::{
-    audit_score, audit_total, parse, AuditScore, Measured, ScoreSource,
+    audit_score, audit_total, parse, score_html, source_note, tally_html, Measured,
 };
 use crate::logic::teach::stage_short;
 use crate::run_control::use_run;
@@ -54,33 +53,6 @@ fn fetch_measured(done: impl Fn(Scores) + 'static) {
     let _ = xhr.send();
 }
 
-/// A problem's mutation score cell.
-fn score_cell(score: Option<AuditScore>) -> impl IntoView {
-    match score {
-        None => view! { <td class="num muted" data-testid="audit-mutants" data-source="none">"–"</td> }.into_any(),
-        Some(AuditScore { source: ScoreSource::Outdated, .. }) => view! {
-            <td class="num muted" data-testid="audit-mutants" data-source="outdated"
-                title="mutants.json was measured on other files than this page's bench: run the whole bench with mutants">"?"</td>
-        }.into_any(),
-        Some(AuditScore { tally: t, source }) => {
-            let title = format!(
-                "{} of {} mutants killed ({} by the time limit), {} survived{}; {}",
-                t.killed, t.generated, t.timeouts, t.survived,
-                if t.differences > 0 { format!(", {} measurement differences", t.differences) } else { String::new() },
-                if source == ScoreSource::Page { "measured on this page" } else { "measured by bench-explorer check --mutants" },
-            );
-            view! {
-                <td class="num mutants-cell" class:page=source == ScoreSource::Page data-testid="audit-mutants" data-source=source.id()
-                    data-killed=t.killed data-generated=t.generated data-survived=t.survived data-timeouts=t.timeouts
-                    data-differences=t.differences title=title>
-                    {t.cell()}<span class="of">{format!(" {}", percent(&t))}</span>
-                    <span class="survivors" class:zero={t.survived == 0}>{format!(" · {} surv.", t.survived)}</span>
-                </td>
-            }.into_any()
-        }
-    }
-}
-
 #[component]
 pub fn AuditView() -> impl IntoView {
     let app = use_app();
@@ -95,7 +67,7 @@ pub fn AuditView() -> impl IntoView {
     }
     // Each problem's mutation score: the page's whole-bench run once it covered the problem,
     // else the committed measurement (tracked: a run under way fills the column as it goes).
-    let scores = Memo::new(move |_| {
+    let scores = move || {
         let committed = measured.with(|m| m.as_ref().and_then(|m| m.as_ref().ok().cloned()));
         rs.bench.with(|b| {
             bench::problems()
@@ -112,29 +84,15 @@ pub fn AuditView() -> impl IntoView {
                 })
                 .collect::<Vec<_>>()
         })
-    });
+    };
     let mutants_note = move || {
         let (total, source) =
-            scores.with(|s| audit_total(&s.iter().map(|(_, s)| s.clone()).collect::<Vec<_>>()));
-        let text = match (measured.get(), source) {
-            (None, _) => "Mutation scores: loading the measured figures…".to_string(),
-            (Some(Err(e)), None) => format!("Mutation scores: the measured figures could not be loaded ({e}); run the whole bench with mutants (Run tab) to measure them here."),
-            (_, Some(ScoreSource::Page)) => format!("Mutation scores ({} of {} mutants killed): measured on this page by the whole-bench run with mutants.", total.killed, total.generated),
-            (Some(Ok(m)), src) => format!(
-                "Mutation scores ({} of {} mutants of the reference solutions killed): measured by `{}` at commit {} ({}, {} s per mutant){}. Run the whole bench with mutants (Run tab) to measure them on this page.",
-                total.killed, total.generated, m.command, m.commit, m.date, m.mutant_timeout_s,
-                if src.is_none() { "; the problems the page's own run covered show its figures" } else { "" },
-            ),
-            (Some(Err(_)), Some(_)) => String::new(),
-        };
-        let source_id = match (measured.with(|m| m.as_ref().map(|m| m.is_ok())), source) {
-            (_, Some(s)) => s.id(),
-            (Some(true), None) => "mixed",
-            (Some(false), None) => "error",
-            (None, None) => "loading",
-        };
-        view! { <p class="muted small" data-testid="audit-mutants-source" data-source=source_id
-        data-killed=total.killed data-generated=total.generated>{text}</p> }
+            audit_total(&scores().into_iter().map(|(_, s)| s).collect::<Vec<_>>());
+        let (id, text) = measured.with(|m| {
+            let m = m.as_ref().map(|r| r.as_deref().map_err(String::as_str));
+            source_note(m, &total, source)
+        });
+        view! { <p class="muted small" data-testid="audit-mutants-source" data-source=id>{text}</p> }
     };
 
     let stage_strip = move || {
@@ -170,11 +128,12 @@ pub fn AuditView() -> impl IntoView {
             attach_tallies(&mut rows, &bench::tallies(stage));
             let wrong_total: usize = rows.iter().filter_map(|r| r.wrong_checks).sum();
             let totals = stage_totals(selected);
+            let all_scores = scores();
             let body = rows
                 .into_iter()
                 .map(|r| {
                     let slug = r.slug.clone();
-                    let score = scores.with(|s| s.iter().find(|(x, _)| *x == r.slug).and_then(|(_, s)| s.clone()));
+                    let score = all_scores.iter().find(|(x, _)| *x == r.slug).and_then(|(_, s)| s.clone());
                     let per_stage = (0..4)
                         .map(|i| {
                             let k = r.kept_by_stage[i].map(|k| k.to_string()).unwrap_or_else(|| "–".into());
@@ -200,7 +159,7 @@ pub fn AuditView() -> impl IntoView {
                             <td class="num dropped" class:zero={r.dropped == 0}>{r.dropped}</td>
                             <td class="num wrong" class:zero={r.wrong_checks.unwrap_or(0) == 0} data-testid="audit-wrong">{r.wrong_checks.unwrap_or(0)}</td>
                             <td class="num">{r.findings}</td>
-                            {score_cell(score)}
+                            <td class="num mutants-cell" inner_html=score_html(score.as_ref(), "audit-mutants")></td>
                             <td class="per-stage-cell">{per_stage}</td>
                         </tr>
                     }
@@ -230,19 +189,10 @@ pub fn AuditView() -> impl IntoView {
                             <td class="num dropped">{totals.dropped}</td>
                             <td class="num wrong">{wrong_total}</td>
                             <td class="num">{totals.findings}</td>
-                            {move || {
-                                let (t, source) = scores.with(|s| audit_total(&s.iter().map(|(_, s)| s.clone()).collect::<Vec<_>>()));
-                                if t.generated == 0 {
-                                    return view! { <td class="num muted">"–"</td> }.into_any();
-                                }
-                                view! {
-                                    <td class="num" data-testid="audit-mutants-total" data-source=source.map_or("mixed", |s| s.id())
-                                        data-killed=t.killed data-generated=t.generated data-survived=t.survived>
-                                        {t.cell()}<span class="of">{format!(" {}", percent(&t))}</span>
-                                        <span class="survivors">{format!(" · {} surv.", t.survived)}</span>
-                                    </td>
-                                }.into_any()
-                            }}
+                            <td class="num mutants-cell" inner_html=move || {
+                                let (t, source) = audit_total(&scores().into_iter().map(|(_, s)| s).collect::<Vec<_>>());
+                                tally_html(&t, source.map_or("mixed", |s| s.id()), "audit-mutants-total")
+                            }></td>
                             <td></td>
                         </tr>
                     </tfoot>

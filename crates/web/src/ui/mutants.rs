@@ -9,8 +9,8 @@ use leptos::prelude::*;
 use super::run_tab::{jump_to_line, PermalinkNotice, SolutionEditor, SolutionPicker};
 use crate::js;
 use crate::logic::mutation::{
-    beside, diff_lines, headline, how, kill_matrix, killers, plan, section, stale_note,
-    stale_reasons, tally, MutantResult, RunInputs, Section,
+    beside, beside_html, diff_lines, escape, focus_html, headline, how, kill_matrix, killers, plan,
+    section, stale_note, stale_reasons, tally, MutantResult, RunInputs, Section,
 };
 use crate::logic::run_results::{format_ms, SolutionChoice};
 use crate::logic::teach::stage_short;
@@ -36,11 +36,10 @@ pub fn MutantsMode() -> impl IntoView {
     let busy = move || {
         matches!(rs.status.get(), RunStatus::Running { .. }) || rs.bench.with(|b| b.running)
     };
-    let stale = Memo::new(move |_| stale_now(app));
+    let stale = Memo::new(move |_| !stale_now(app).is_empty());
     view! {
         <div class="run-file mutants-view" data-testid="mutants-view"
-            class:is-stale=move || stale.with(|s| !s.is_empty())
-            data-stale=move || stale.with(|s| !s.is_empty()).to_string()>
+            data-stale=move || stale.get().to_string()>
             <PermalinkNotice/>
             <p class="run-lead">
                 "Small changes to the solution (a flipped comparison, a constant off by one, a removed statement…), each run with this file both ways. "
@@ -113,15 +112,15 @@ fn stale_now(app: AppState) -> Vec<&'static str> {
 
 /// Results of an earlier run, once the file, the solution or the stage changed.
 #[component]
-fn MutantStale(stale: Memo<Vec<&'static str>>) -> impl IntoView {
+fn MutantStale(stale: Memo<bool>) -> impl IntoView {
+    let app = use_app();
     move || {
-        stale.with(|s| {
-            (!s.is_empty()).then(|| {
-                view! {
-                    <p class="stale-note mutants-stale" data-testid="mutants-stale" role="status"
-                        data-changed=s.join(",")>"⚠ "{stale_note(s)}</p>
-                }
-            })
+        stale.get().then(|| {
+            let reasons = untrack(|| stale_now(app));
+            view! {
+                <p class="stale-note mutants-stale" data-testid="mutants-stale" role="status"
+                    data-changed=reasons.join(",")>"⚠ "{stale_note(&reasons)}</p>
+            }
         })
     }
 }
@@ -129,33 +128,7 @@ fn MutantStale(stale: Memo<Vec<&'static str>>) -> impl IntoView {
 /// The solution's lines beside the mutant's: the lines it changes highlighted, a few around them.
 #[component]
 fn MutantBeside(solution: String, diff: String) -> impl IntoView {
-    let rows = beside(&solution, &diff, 3);
-    if rows.is_empty() {
-        return ().into_any();
-    }
-    let body = rows
-        .into_iter()
-        .map(|r| {
-            let no = r.line.map(|l| l.to_string()).unwrap_or_default();
-            let attr = no.clone();
-            view! {
-                <tr class:changed=r.changed data-testid="mutant-beside-line" data-line=attr data-changed=r.changed.to_string()>
-                    <td class="ln">{no}</td>
-                    <td class="code sol"><code>{r.solution.unwrap_or_default()}</code></td>
-                    <td class="code mut"><code>{r.mutant.unwrap_or_default()}</code></td>
-                </tr>
-            }
-        })
-        .collect_view();
-    view! {
-        <div class="table-scroll">
-            <table class="mutant-beside" data-testid="mutant-beside">
-                <thead><tr><th scope="col"></th><th scope="col">"Solution"</th><th scope="col">"Mutant"</th></tr></thead>
-                <tbody>{body}</tbody>
-            </table>
-        </div>
-    }
-    .into_any()
+    view! { <div class="table-scroll" inner_html=beside_html(&beside(&solution, &diff, 3))></div> }
 }
 
 /// The mutant picked (a row's id, or a link's `k=`): beside the solution, with its result when it
@@ -165,18 +138,6 @@ fn MutantFocus() -> impl IntoView {
     let app = use_app();
     let rs = use_run();
     let ms = rs.mutants;
-    // Mutants of the solution chosen now, only when the picked id is not among the run's.
-    let planned = Memo::new(move |_| {
-        let id = ms.selected.get()?;
-        if ms.mutants.with(|m| m.iter().any(|m| m.id == id)) {
-            return None;
-        }
-        app.problem.track();
-        rs.custom_code.track();
-        let (solution, _) = solution_for(app, rs, effective_choice(app, rs)).ok()?;
-        let m = plan(&solution).into_iter().find(|m| m.id == id)?;
-        Some((m, solution))
-    });
     move || {
         let id = ms.selected.get()?;
         let from_run: Option<(usize, Mutant, String)> = ms.mutants.with(|all| {
@@ -184,39 +145,35 @@ fn MutantFocus() -> impl IntoView {
             let solution = ms.info.with(|i| i.as_ref().map(|i| i.solution.clone()))?;
             Some((i, all[i].clone(), solution))
         });
-        let (index, m, solution) = match from_run {
-            Some((i, m, s)) => (Some(i), m, s),
-            None => match planned.get() {
-                Some((m, s)) => (None, m, s),
-                None => {
-                    return Some(view! {
-                        <div class="mutant-focus" data-testid="mutant-selected" data-id=id.clone() data-found="false">
-                            <p class="muted">{format!("The solution has no mutant {id}.")}</p>
-                        </div>
-                    }.into_any())
-                }
-            },
+        let (index, found) = match from_run {
+            Some((i, m, s)) => (Some(i), Some((m, s))),
+            // Not among the run's: a mutant of the solution chosen now.
+            None => (None, {
+                app.problem.track();
+                rs.custom_code.track();
+                solution_for(app, rs, effective_choice(app, rs))
+                    .ok()
+                    .and_then(|(s, _)| Some((plan(&s).into_iter().find(|m| m.id == id)?, s)))
+            }),
         };
         let result = index.and_then(|i| {
             ms.results
                 .with(|r| r.iter().find(|r| r.mutant == i).cloned())
         });
-        let status = result.as_ref().map_or("not run", |r| r.outcome.label());
-        let outcome = result.as_ref().map_or("none", |r| r.outcome.id());
-        let words = result.as_ref().and_then(killers);
+        let html = match &found {
+            Some((m, s)) => focus_html(m, result.as_ref(), s),
+            None => format!(
+                r#"<p class="muted">The solution has no mutant {}.</p>"#,
+                escape(&id)
+            ),
+        };
         Some(view! {
-            <div class="mutant-focus" data-testid="mutant-selected" data-id=m.id.clone() data-found="true" data-outcome=outcome>
-                <div class="rr-head">
-                    <code class="mutant-id">{m.id.clone()}</code>
-                    <span class="muted small">{m.operator.clone()}</span>
-                    <span class="mutant-desc">{m.description.clone()}</span>
-                    <span class="muted small">{format!(" · {status}")}</span>
-                    <button class="link small" data-testid="mutant-unselect" on:click=move |_| ms.selected.set(None)>"Close"</button>
-                </div>
-                {words.map(|w| view! { <p class="mutant-killers small" data-testid="mutant-selected-killers">{w}</p> })}
-                <MutantBeside solution=solution diff=m.diff.clone()/>
+            <div class="mutant-focus" data-testid="mutant-selected" data-id=id data-found=found.is_some().to_string()
+                data-outcome=result.as_ref().map_or("none", |r| r.outcome.id())>
+                <button class="link small close" data-testid="mutant-unselect" on:click=move |_| ms.selected.set(None)>"Close"</button>
+                <div inner_html=html></div>
             </div>
-        }.into_any())
+        })
     }
 }
 
@@ -373,25 +330,23 @@ fn MutantRow(result: MutantResult) -> impl IntoView {
         })
         .flatten();
     let id = m.id.clone();
-    let selected = {
+    let pressed = {
         let id = id.clone();
         move || {
             rs.mutants
                 .selected
                 .with(|s| s.as_deref() == Some(id.as_str()))
+                .to_string()
         }
     };
-    let is_selected = selected.clone();
-    let pressed = selected.clone();
     view! {
         <li class=format!("mutant-row o-{}", outcome.id()) data-testid="mutant-row" data-id=m.id.clone()
-            class:selected=selected data-selected=move || is_selected().to_string()
             data-outcome=outcome.id() data-operator=m.operator.clone() data-line=line
             data-difference=result.difference.map(|d| d.id()).unwrap_or("none")>
             <div class="rr-head">
                 <span class=format!("verdict-pill mutant-pill o-{}", outcome.id()) data-testid="mutant-outcome">{outcome_icon(outcome)}" "{outcome.label()}</span>
                 <button class="link mutant-id" data-testid="mutant-select" title="Show this mutant beside the solution (the link keeps it)"
-                    aria-pressed=move || pressed().to_string()
+                    aria-pressed=pressed
                     on:click=move |_| {
                         let id = id.clone();
                         rs.mutants.selected.update(|s| *s = if s.as_deref() == Some(id.as_str()) { None } else { Some(id) });
