@@ -69,14 +69,19 @@ pub fn find_expr<'a, T>(
     scope: Scope,
     mut f: impl FnMut(&'a Expr) -> Option<T>,
 ) -> Option<T> {
+    let mut found = None;
+    let mut on_expr = |e: &'a Expr| {
+        found = f(e);
+        found.is_some()
+    };
     let mut walk = Walk {
         scope,
-        on_stmt: |_: &'a Stmt| None,
-        on_expr: Some(&mut f),
-        found: None,
+        on_stmt: &mut |_: &'a Stmt| false,
+        on_expr: Some(&mut on_expr),
+        done: false,
     };
     root.accept(&mut walk);
-    walk.found
+    found
 }
 
 /// Calls `f` on every statement under `root` (its expressions are not walked).
@@ -100,56 +105,61 @@ pub fn any_stmt<'a>(
 pub fn find_stmt<'a, T>(
     root: impl Root<'a>,
     scope: Scope,
-    f: impl FnMut(&'a Stmt) -> Option<T>,
+    mut f: impl FnMut(&'a Stmt) -> Option<T>,
 ) -> Option<T> {
-    let mut walk = Walk::<_, fn(&'a Expr) -> Option<T>, T> {
+    let mut found = None;
+    let mut on_stmt = |s: &'a Stmt| {
+        found = f(s);
+        found.is_some()
+    };
+    let mut walk = Walk {
         scope,
-        on_stmt: f,
+        on_stmt: &mut on_stmt,
         on_expr: None,
-        found: None,
+        done: false,
     };
     root.accept(&mut walk);
-    walk.found
+    found
 }
 
 /// The one visitor behind the walks: `on_stmt` sees every statement, `on_expr` (when there is
-/// one) every expression; the first `Some` either gives ends the walk.
-struct Walk<S, E, T> {
+/// one) every expression; the first `true` either gives ends the walk. The callbacks are `dyn`:
+/// one visitor for every walk (a walker generic over its closure was a whole copy of ruff's walk
+/// per call site, 58 KB of the page's wasm), for a dynamic call per node.
+struct Walk<'w, 'a> {
     scope: Scope,
-    on_stmt: S,
+    on_stmt: &'w mut dyn FnMut(&'a Stmt) -> bool,
     /// `None`: a walk of statements only (no statement is inside an expression).
-    on_expr: Option<E>,
-    found: Option<T>,
+    on_expr: Option<&'w mut dyn FnMut(&'a Expr) -> bool>,
+    done: bool,
 }
 
-impl<'a, S, E, T> Visitor<'a> for Walk<S, E, T>
-where
-    S: FnMut(&'a Stmt) -> Option<T>,
-    E: FnMut(&'a Expr) -> Option<T>,
-{
+impl<'a> Visitor<'a> for Walk<'_, 'a> {
     fn visit_stmt(&mut self, stmt: &'a Stmt) {
-        if self.found.is_some() {
+        if self.done {
             return;
         }
-        self.found = (self.on_stmt)(stmt);
+        self.done = (self.on_stmt)(stmt);
         let nested = matches!(stmt, Stmt::FunctionDef(_) | Stmt::ClassDef(_));
-        if self.found.is_none() && !(nested && self.scope == Scope::Own) {
-            visitor::walk_stmt(self, stmt);
+        if self.done || (nested && self.scope == Scope::Own) {
+            return;
         }
+        visitor::walk_stmt(self, stmt);
     }
 
     fn visit_expr(&mut self, expr: &'a Expr) {
+        if self.done {
+            return;
+        }
         let Some(on_expr) = &mut self.on_expr else {
             return;
         };
-        if self.found.is_some() {
+        self.done = on_expr(expr);
+        let nested = matches!(expr, Expr::Lambda(_));
+        if self.done || (nested && self.scope == Scope::Own) {
             return;
         }
-        self.found = on_expr(expr);
-        let nested = matches!(expr, Expr::Lambda(_));
-        if self.found.is_none() && !(nested && self.scope == Scope::Own) {
-            visitor::walk_expr(self, expr);
-        }
+        visitor::walk_expr(self, expr);
     }
 }
 

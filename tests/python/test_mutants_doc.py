@@ -1,4 +1,7 @@
 """docs/mutants.md cannot drift silently: its survivors and scores still match the solutions and the generator.
+Nor can www/mutants.json, the scores the page's bench audit shows (scripts/mutants_data.py writes it
+from the same run): its figures are the table's, its survivors the page's sections, its digests the
+bench's files, and the sample problem's entry is what the script makes of the CLI's output here.
 
 Cheap on purpose (a few seconds): the page itself is checked for every problem without running anything
 (each documented diff's old lines are still the solution's lines there, the mutated source parses, the
@@ -12,6 +15,7 @@ Run: python3 -m pytest tests/python/test_mutants_doc.py -q (after `cargo build -
 from __future__ import annotations
 
 import ast
+import importlib.util
 import json
 import re
 import subprocess
@@ -22,6 +26,7 @@ import pytest
 import faithful as fx
 
 DOC = fx.ROOT / "docs" / "mutants.md"
+DATA = fx.ROOT / "www" / "mutants.json"
 PROBLEMS = fx.ROOT / "problems"
 # 13 mutants, 2 survivors (one equivalent, one lacking), none that loops forever: about 2 s.
 SAMPLE = "lru_cache"
@@ -35,6 +40,13 @@ SECTION = re.compile(
 )
 ROW = re.compile(r"^\| (\w+) \| (\d+)/(\d+) \| \d+% \| (\d+) \| (\d+) \| (\d+) \| (\d+) \|$", re.M)
 TOTAL = re.compile(r"^\| \*\*bench\*\* \| \*\*(\d+)/(\d+)\*\* \|.*?\| \*\*(\d+)\*\* \| \*\*(\d+)\*\* \| \*\*(\d+)\*\* \|", re.M)
+
+
+def mutants_data():
+    spec = importlib.util.spec_from_file_location("mutants_data", fx.ROOT / "scripts" / "mutants_data.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
 def sections() -> list[dict]:
@@ -89,16 +101,22 @@ def test_every_documented_diff_still_applies_to_its_solution(section):
     assert section["diff"].startswith(f"@@ line {line} @@\n-")
 
 
-def test_the_generator_still_makes_the_documented_survivors_of_one_problem():
-    documented = {s["id"]: s for s in sections() if s["problem"] == SAMPLE}
-    assert documented, f"docs/mutants.md lists no survivor of {SAMPLE}"
+@pytest.fixture(scope="module")
+def sample_report() -> dict:
+    """`check --mutants --json` on the sample problem: the one run both checks below read."""
     proc = subprocess.run(
         [str(fx.BIN), "check", "--python", sys.executable, str(PROBLEMS / SAMPLE), "--mutants", "--json",
          "--jobs", "1"],
         capture_output=True, text=True, timeout=60,
     )
     assert proc.returncode == 0, proc.stderr
-    report = json.loads(proc.stdout)
+    return json.loads(proc.stdout)
+
+
+def test_the_generator_still_makes_the_documented_survivors_of_one_problem(sample_report):
+    documented = {s["id"]: s for s in sections() if s["problem"] == SAMPLE}
+    assert documented, f"docs/mutants.md lists no survivor of {SAMPLE}"
+    report = sample_report
     (pair,) = report["pairs"]
     runs = {m["id"]: m for m in pair["mutants"]}
     for mid, doc in documented.items():
@@ -112,3 +130,26 @@ def test_the_generator_still_makes_the_documented_survivors_of_one_problem():
     row = table()[SAMPLE]
     (score,) = report["mutants"]["problems"]
     assert (score["killed"], score["generated"]) == (row["killed"], row["generated"])
+
+
+def test_the_pages_scores_are_the_tables_and_of_the_benchs_files():
+    data = json.loads(DATA.read_text())
+    tool = mutants_data()
+    assert data["command"] == tool.COMMAND
+    rows = table()
+    docs = sections()
+    assert [p["problem"] for p in data["problems"]] == sorted(rows)
+    for p in data["problems"]:
+        slug = p["problem"]
+        row = rows[slug]
+        for k in ("killed", "generated", "survived", "timeouts"):
+            assert p[k] == row[k], f"www/mutants.json {slug} {k}: {p[k]}, docs/mutants.md {row[k]}"
+        assert p["survivors"] == sorted(s["id"] for s in docs if s["problem"] == slug), slug
+        assert p["digest"] == tool.problem_digest(slug), (
+            f"{slug} changed since www/mutants.json was measured: run scripts/mutants_data.py")
+
+
+def test_the_pages_scores_are_what_the_script_makes_of_the_clis_run(sample_report):
+    data = json.loads(DATA.read_text())
+    (committed,) = [p for p in data["problems"] if p["problem"] == SAMPLE]
+    assert mutants_data().problem_entry(sample_report, SAMPLE) == committed

@@ -55,6 +55,9 @@ pub struct MutantRunInfo {
     pub started_ms: f64,
     /// How long generating the mutants took, on the page.
     pub generate_ms: f64,
+    /// The test file and the solution it ran, to tell when the results go stale.
+    pub test_source: String,
+    pub solution: String,
 }
 
 /// The Mutants view's state (part of the Run tab's).
@@ -68,6 +71,8 @@ pub struct MutantState {
     pub current: RwSignal<Option<usize>>,
     pub info: RwSignal<Option<Arc<MutantRunInfo>>>,
     pub finished_ms: RwSignal<Option<f64>>,
+    /// The mutant picked (by id): shown beside the solution, kept in the view link.
+    pub selected: RwSignal<Option<String>>,
 }
 
 impl MutantState {
@@ -79,6 +84,7 @@ impl MutantState {
             current: RwSignal::new(None),
             info: RwSignal::new(None),
             finished_ms: RwSignal::new(None),
+            selected: RwSignal::new(None),
         }
     }
 
@@ -157,6 +163,8 @@ pub fn run_mutants(app: AppState, rs: RunState) {
         limit_ms: limit,
         started_ms: started,
         generate_ms,
+        test_source: text.clone(),
+        solution,
     })));
     ms.mutants.set(mutants.clone());
     ms.results.set(Vec::new());

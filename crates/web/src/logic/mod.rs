@@ -14,6 +14,7 @@ pub mod markdown;
 pub mod marks;
 pub mod metrics;
 pub mod mutation;
+pub mod mutation_scores;
 pub mod names;
 pub mod offsets;
 pub mod permalink;

@@ -246,6 +246,226 @@ pub fn diff_lines(diff: &str) -> Vec<(char, &str)> {
         .collect()
 }
 
+/// One row of a mutant shown beside the solution: the solution's line and the mutant's at the same
+/// place (`None` where one side has no line there), `changed` where the mutant differs.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BesideRow {
+    /// The solution's 1-based line number (`None`: a line only the mutant has).
+    pub line: Option<u32>,
+    pub solution: Option<String>,
+    pub mutant: Option<String>,
+    pub changed: bool,
+}
+
+/// The lines a mutant changes, read from its diff: the first line's number, the solution's lines
+/// there, the mutant's in their place.
+pub fn hunk(diff: &str) -> Option<(u32, Vec<&str>, Vec<&str>)> {
+    let mut lines = diff.lines();
+    let head = lines.next()?;
+    let n: u32 = head
+        .strip_prefix("@@ line ")?
+        .strip_suffix(" @@")?
+        .parse()
+        .ok()?;
+    let (mut old, mut new) = (Vec::new(), Vec::new());
+    for l in lines {
+        match l.chars().next() {
+            Some('-') => old.push(&l[1..]),
+            Some('+') => new.push(&l[1..]),
+            _ => {}
+        }
+    }
+    Some((n, old, new))
+}
+
+/// The mutant beside the solution: `context` lines of the solution before and after the lines it
+/// changes, and those lines on both sides, the changed ones marked. Empty when the diff does not
+/// read, or its lines are not the solution's (the solution changed since the mutant was made).
+pub fn beside(solution: &str, diff: &str, context: usize) -> Vec<BesideRow> {
+    let Some((first, old, new)) = hunk(diff) else {
+        return Vec::new();
+    };
+    let lines: Vec<&str> = solution.split('\n').collect();
+    let start = first as usize - 1;
+    if first == 0 || lines.get(start..start + old.len()) != Some(&old[..]) {
+        return Vec::new();
+    }
+    let row = |i: usize| BesideRow {
+        line: Some(i as u32 + 1),
+        solution: Some(lines[i].to_string()),
+        mutant: Some(lines[i].to_string()),
+        changed: false,
+    };
+    let mut out: Vec<BesideRow> = (start.saturating_sub(context)..start).map(row).collect();
+    for k in 0..old.len().max(new.len()) {
+        let (o, n) = (old.get(k).copied(), new.get(k).copied());
+        out.push(BesideRow {
+            line: o.map(|_| (start + k) as u32 + 1),
+            solution: o.map(str::to_string),
+            mutant: n.map(str::to_string),
+            changed: o != n,
+        });
+    }
+    let end = start + old.len();
+    out.extend((end..(end + context).min(lines.len())).map(row));
+    out
+}
+
+/// Text for HTML: `&`, `<`, `>` and `"` escaped.
+pub fn escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// The mutant beside the solution as an HTML table (the page sets it as a container's content: a
+/// string costs the page's wasm far less than a typed view); the code is escaped. Empty when
+/// [`beside`] has no rows.
+pub fn beside_html(rows: &[BesideRow]) -> String {
+    if rows.is_empty() {
+        return String::new();
+    }
+    let mut h = String::from(
+        r#"<table class="mutant-beside" data-testid="mutant-beside"><thead><tr><th></th><th>Solution</th><th>Mutant</th></tr></thead><tbody>"#,
+    );
+    for r in rows {
+        let no = r.line.map(|l| l.to_string()).unwrap_or_default();
+        h.push_str(&format!(
+            r#"<tr class="{}" data-testid="mutant-beside-line" data-line="{no}" data-changed="{}"><td class="ln">{no}</td><td class="code sol"><code>{}</code></td><td class="code mut"><code>{}</code></td></tr>"#,
+            if r.changed { "changed" } else { "" },
+            r.changed,
+            escape(r.solution.as_deref().unwrap_or("")),
+            escape(r.mutant.as_deref().unwrap_or("")),
+        ));
+    }
+    h.push_str("</tbody></table>");
+    h
+}
+
+/// The picked mutant's panel as HTML: its id, operator and change, how its run ended (or that it
+/// has not run), what killed it, and the mutant beside `solution`.
+pub fn focus_html(m: &Mutant, result: Option<&MutantResult>, solution: &str) -> String {
+    let status = result.map_or("not run", |r| r.outcome.label());
+    let words = result
+        .and_then(killers)
+        .map(|w| {
+            format!(
+                r#"<p class="mutant-killers small" data-testid="mutant-selected-killers">{}</p>"#,
+                escape(&w)
+            )
+        })
+        .unwrap_or_default();
+    format!(
+        r#"<div class="rr-head"><code class="mutant-id">{}</code><span class="muted small">{}</span><span class="mutant-desc">{}</span><span class="muted small"> · {status}</span></div>{words}{}"#,
+        escape(&m.id),
+        escape(&m.operator),
+        escape(&m.description),
+        beside_html(&beside(solution, &m.diff, 3)),
+    )
+}
+
+/// What a mutant's row says it was killed by, in one line: the tests pytest failed (the first
+/// three, then how many more) and the kept checks that failed, by line; the time limit or the
+/// crash for a run that never finished.
+pub fn killers(r: &MutantResult) -> Option<String> {
+    match r.outcome {
+        Outcome::Survived => return None,
+        // No test failed: the run never finished.
+        Outcome::Timeout | Outcome::Crashed => return Some(how(r)),
+        Outcome::Killed => {}
+    }
+    let mut parts = Vec::new();
+    if !r.killed_by_tests.is_empty() {
+        let mut t = r
+            .killed_by_tests
+            .iter()
+            .take(3)
+            .cloned()
+            .collect::<Vec<_>>()
+            .join(", ");
+        if r.killed_by_tests.len() > 3 {
+            t.push_str(&format!(" and {} more", r.killed_by_tests.len() - 3));
+        }
+        parts.push(format!("pytest fails {t}"));
+    }
+    if !r.killed_by_checks.is_empty() {
+        // In the extraction's order (the file's); no sort: the first load's bytes are counted.
+        let mut lines: Vec<u32> = Vec::new();
+        for c in &r.killed_by_checks {
+            if !lines.contains(&c.line) {
+                lines.push(c.line);
+            }
+        }
+        let shown: Vec<String> = lines.iter().take(6).map(|l| format!("L{l}")).collect();
+        let more = if lines.len() > 6 {
+            format!(" and {} more", lines.len() - 6)
+        } else {
+            String::new()
+        };
+        parts.push(format!(
+            "{} check{} fail{} ({}{more})",
+            r.killed_by_checks.len(),
+            if r.killed_by_checks.len() == 1 {
+                ""
+            } else {
+                "s"
+            },
+            if r.killed_by_checks.len() == 1 {
+                "s"
+            } else {
+                ""
+            },
+            shown.join(" ")
+        ));
+    }
+    if parts.is_empty() {
+        Some(how(r))
+    } else {
+        Some(parts.join(" · "))
+    }
+}
+
+/// What a mutation run ran, to tell whether its results still describe the page.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RunInputs<'a> {
+    pub test_source: &'a str,
+    pub solution: &'a str,
+    pub stage: &'a str,
+}
+
+/// What changed since a mutation run (empty: its results are current).
+pub fn stale_reasons(ran: &RunInputs, now: &RunInputs) -> Vec<&'static str> {
+    let mut out = Vec::new();
+    if ran.test_source != now.test_source {
+        out.push("the test file");
+    }
+    if ran.solution != now.solution {
+        out.push("the solution");
+    }
+    if ran.stage != now.stage {
+        out.push("the stage");
+    }
+    out
+}
+
+/// The stale marker's words.
+pub fn stale_note(reasons: &[&str]) -> String {
+    let what = match reasons {
+        [] => return String::new(),
+        [a] => a.to_string(),
+        [init @ .., last] => format!("{} and {last}", init.join(", ")),
+    };
+    format!("Stale: {what} changed since these mutants ran. The results below are of the earlier code; run the mutants again.")
+}
+
 /// The mutants of a solution the view runs: every one (no cap, as `check --mutants`).
 pub fn plan(solution: &str) -> Vec<Mutant> {
     bench_explorer::mutants::mutants(solution, None)
@@ -525,6 +745,125 @@ mod tests {
                 ('+', "    if x >= 0:")
             ]
         );
+    }
+
+    #[test]
+    fn a_mutant_beside_the_solution_marks_the_lines_it_changes() {
+        let m = plan(SOLUTION);
+        let boundary = m.iter().find(|m| m.operator == "boundary").unwrap();
+        let rows = beside(SOLUTION, &boundary.diff, 1);
+        // Line 2 changed, one line of context either side.
+        assert_eq!(
+            rows.iter().map(|r| r.line).collect::<Vec<_>>(),
+            [Some(1), Some(2), Some(3)]
+        );
+        assert_eq!(rows.iter().filter(|r| r.changed).count(), 1);
+        let changed = &rows[1];
+        assert_eq!(changed.solution.as_deref(), Some("    if x > 0:"));
+        assert_eq!(
+            changed.mutant.as_deref(),
+            Some(boundary.source.lines().nth(1).unwrap())
+        );
+        assert_ne!(changed.solution, changed.mutant);
+        assert!(rows[0].solution == rows[0].mutant && !rows[0].changed);
+        // Every mutant of the solution lines up with it; the mutant's column is its source.
+        for mu in &m {
+            let rows = beside(SOLUTION, &mu.diff, 100);
+            assert!(rows.iter().any(|r| r.changed), "{}", mu.id);
+            let right: Vec<&str> = rows.iter().filter_map(|r| r.mutant.as_deref()).collect();
+            assert_eq!(right.join("\n"), mu.source, "{}", mu.id);
+        }
+        // A solution that no longer has the diff's lines: nothing beside it.
+        assert!(beside("def f(x):\n    return 1\n", &boundary.diff, 1).is_empty());
+        assert!(beside(SOLUTION, "not a diff", 1).is_empty());
+    }
+
+    #[test]
+    fn the_beside_table_escapes_the_code() {
+        assert_eq!(
+            escape(r#"a < b && c > "d""#),
+            "a &lt; b &amp;&amp; c &gt; &quot;d&quot;"
+        );
+        assert_eq!(beside_html(&[]), "");
+        let rows = [
+            BesideRow {
+                line: Some(3),
+                solution: Some("if a < b:".into()),
+                mutant: Some("if a <= b:".into()),
+                changed: true,
+            },
+            BesideRow {
+                line: None,
+                solution: None,
+                mutant: Some("pass".into()),
+                changed: true,
+            },
+        ];
+        let h = beside_html(&rows);
+        assert!(h.starts_with(r#"<table class="mutant-beside" data-testid="mutant-beside">"#));
+        assert!(h.contains(r#"<tr class="changed" data-testid="mutant-beside-line" data-line="3" data-changed="true"><td class="ln">3</td><td class="code sol"><code>if a &lt; b:</code></td><td class="code mut"><code>if a &lt;= b:</code></td></tr>"#));
+        assert!(h.contains(r#"data-line="" data-changed="true"><td class="ln"></td><td class="code sol"><code></code></td><td class="code mut"><code>pass</code></td>"#));
+        assert!(!h.contains("<b"));
+    }
+
+    #[test]
+    fn the_picked_mutants_panel() {
+        let m = plan(SOLUTION);
+        let r = results();
+        let h = focus_html(&m[0], Some(&r[0]), SOLUTION);
+        assert!(h.contains(&format!(r#"<code class="mutant-id">{}</code>"#, m[0].id)));
+        assert!(h.contains(" · killed</span>"));
+        assert!(h.contains(
+            r#"data-testid="mutant-selected-killers">pytest fails test_a · 1 check fails (L4)</p>"#
+        ));
+        assert!(h.contains(r#"data-changed="true""#));
+        let not_run = focus_html(&m[0], None, SOLUTION);
+        assert!(
+            not_run.contains(" · not run</span>") && !not_run.contains("mutant-selected-killers")
+        );
+    }
+
+    #[test]
+    fn killers_name_the_tests_and_the_checks() {
+        let r = results();
+        assert_eq!(
+            killers(&r[0]).unwrap(),
+            "pytest fails test_a · 1 check fails (L4)"
+        );
+        assert_eq!(killers(&r[1]), None);
+        assert_eq!(killers(&r[2]).unwrap(), "by the time limit");
+        assert_eq!(killers(&r[3]).unwrap(), "pytest fails test_a, test_b");
+        let mut many = r[0].clone();
+        many.killed_by_tests = (0..5).map(|i| format!("test_{i}")).collect();
+        assert_eq!(
+            killers(&many).unwrap(),
+            "pytest fails test_0, test_1, test_2 and 2 more · 1 check fails (L4)"
+        );
+    }
+
+    #[test]
+    fn results_go_stale_when_the_file_the_solution_or_the_stage_change() {
+        let ran = RunInputs {
+            test_source: FILE,
+            solution: SOLUTION,
+            stage: "full",
+        };
+        assert!(stale_reasons(&ran, &ran.clone()).is_empty());
+        assert_eq!(stale_note(&[]), "");
+        let edited = format!("{FILE}\n");
+        let now = RunInputs {
+            test_source: &edited,
+            ..ran.clone()
+        };
+        assert_eq!(stale_reasons(&ran, &now), ["the test file"]);
+        let now = RunInputs {
+            solution: "def f(x):\n    return x\n",
+            stage: "as-written",
+            ..ran.clone()
+        };
+        let reasons = stale_reasons(&ran, &now);
+        assert_eq!(reasons, ["the solution", "the stage"]);
+        assert!(stale_note(&reasons).starts_with("Stale: the solution and the stage changed"));
     }
 
     #[test]

@@ -6,7 +6,8 @@
 //! forgiving (unknown fields ignored, unknown values fall back to defaults) but bounded, because a
 //! fragment is untrusted input.
 
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
+use serde_json::Value;
 
 /// The current permalink format.
 pub const VERSION: u32 = 1;
@@ -18,8 +19,9 @@ pub const MAX_SOURCE_BYTES: usize = 4 * 1024 * 1024;
 /// The most JSON a permalink may decompress to: the source and room for the rest of the state.
 pub const MAX_JSON_BYTES: usize = MAX_SOURCE_BYTES + 64 * 1024;
 
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(default)]
+/// Written by serde (`to_json`); read through `serde_json::Value` (`from_json`), which the page has
+/// anyway: a derived reader of these fields cost the first load 9 KB of wasm.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct PermalinkState {
     #[serde(rename = "v")]
     pub version: u32,
@@ -51,6 +53,12 @@ pub struct PermalinkState {
     /// runs when the user presses Run, never by itself.
     #[serde(rename = "u", skip_serializing_if = "Option::is_none")]
     pub solution_code: Option<String>,
+    /// The Run tab's mode: `mutants` or `bench` (the file run, the default, left out).
+    #[serde(rename = "m", skip_serializing_if = "String::is_empty")]
+    pub run_mode: String,
+    /// The mutant picked in the Mutants view, by id (`m007`).
+    #[serde(rename = "k", skip_serializing_if = "Option::is_none")]
+    pub mutant: Option<String>,
 }
 
 impl PermalinkState {
@@ -77,8 +85,10 @@ impl PermalinkState {
         if text.len() > MAX_JSON_BYTES {
             return Err("the permalink is too large".into());
         }
-        let mut s: PermalinkState =
+        let v: Value =
             serde_json::from_str(text).map_err(|e| format!("the permalink is damaged ({e})"))?;
+        let mut s = PermalinkState::from_value(&v)
+            .map_err(|k| format!("the permalink is damaged (field `{k}`)"))?;
         if s.version > VERSION {
             return Err(format!(
                 "the permalink is from a newer version of the page (format {})",
@@ -112,7 +122,44 @@ impl PermalinkState {
             .collect();
         s.problem = s.problem.filter(|p| p.len() <= 100);
         s.shape = s.shape.filter(|p| p.len() <= 100);
+        if !RUN_MODES.contains(&s.run_mode.as_str()) {
+            s.run_mode.clear();
+        }
+        s.mutant = s.mutant.filter(|m| mutant_id(m));
         Ok(s)
+    }
+}
+
+impl PermalinkState {
+    /// The fields of a permalink's JSON object: a missing field (or `null`) is the default,
+    /// unknown fields are ignored, a field of the wrong type is an error naming it.
+    fn from_value(v: &Value) -> Result<PermalinkState, &'static str> {
+        let o = v.as_object().ok_or("the state")?;
+        let text = |k: &'static str| match o.get(k) {
+            None | Some(Value::Null) => Ok(None),
+            Some(Value::String(s)) => Ok(Some(s.clone())),
+            Some(_) => Err(k),
+        };
+        let number = |k: &'static str| match o.get(k) {
+            None | Some(Value::Null) => Ok(None),
+            Some(n) => n.as_u64().map(Some).ok_or(k),
+        };
+        Ok(PermalinkState {
+            version: number("v")?.map_or(Ok(0), |n| u32::try_from(n).map_err(|_| "v"))?,
+            problem: text("p")?,
+            file: text("f")?.unwrap_or_default(),
+            source: text("c")?,
+            stage: text("s")?.unwrap_or_default(),
+            tab: text("t")?.unwrap_or_default(),
+            shape: text("h")?,
+            selected: number("a")?
+                .map(|n| usize::try_from(n).map_err(|_| "a"))
+                .transpose()?,
+            run_solution: text("r")?.unwrap_or_default(),
+            solution_code: text("u")?,
+            run_mode: text("m")?.unwrap_or_default(),
+            mutant: text("k")?,
+        })
     }
 }
 
@@ -143,6 +190,18 @@ pub struct ViewState {
     pub tab: String,
     /// The teaching page (only with the shapes tab).
     pub shape: Option<String>,
+    /// The Run tab's mode (only with the run tab): `mutants` or `bench`; empty for a file run.
+    pub run_mode: String,
+    /// The mutant picked in the Mutants view (only with its mode).
+    pub mutant: Option<String>,
+}
+
+/// The Run tab's modes a link may name (the file run is the default).
+pub const RUN_MODES: [&str; 3] = ["", "mutants", "bench"];
+
+/// A mutant's id as the generator writes it: `m` and three or more digits.
+pub fn mutant_id(v: &str) -> bool {
+    v.len() >= 4 && v.len() <= 8 && v.starts_with('m') && v[1..].bytes().all(|b| b.is_ascii_digit())
 }
 
 /// Ids in a view fragment: short, and only characters that need no escaping.
@@ -171,6 +230,17 @@ impl ViewState {
                 parts.push(format!("h={h}"));
             }
         }
+        if self.tab == "run"
+            && !self.run_mode.is_empty()
+            && RUN_MODES.contains(&self.run_mode.as_str())
+        {
+            parts.push(format!("m={}", self.run_mode));
+            if self.run_mode == "mutants" {
+                if let Some(k) = self.mutant.as_deref().filter(|k| mutant_id(k)) {
+                    parts.push(format!("k={k}"));
+                }
+            }
+        }
         if parts.is_empty() {
             "#view".to_string()
         } else {
@@ -178,7 +248,7 @@ impl ViewState {
         }
     }
 
-    /// Read `p=…&s=…&t=…&h=…` (after `#view?`); unknown keys and values that are not plain ids
+    /// Read `p=…&s=…&t=…&h=…&m=…&k=…` (after `#view?`); unknown keys and values that are not plain ids
     /// are ignored.
     pub fn parse(query: &str) -> ViewState {
         let mut v = ViewState::default();
@@ -194,6 +264,8 @@ impl ViewState {
                 "s" => v.stage = val.to_string(),
                 "t" => v.tab = val.to_string(),
                 "h" => v.shape = Some(val.to_string()),
+                "m" if RUN_MODES.contains(&val) => v.run_mode = val.to_string(),
+                "k" if mutant_id(val) => v.mutant = Some(val.to_string()),
                 _ => {}
             }
         }
@@ -329,6 +401,8 @@ mod tests {
             selected: Some(3),
             run_solution: "custom".into(),
             solution_code: Some("def word_ladder(a, b, w):\n    return 0\n".into()),
+            run_mode: "mutants".into(),
+            mutant: Some("m012".into()),
         }
     }
 
@@ -356,6 +430,16 @@ mod tests {
         assert!(PermalinkState::from_json("not json").is_err());
         assert!(PermalinkState::from_json(r#"{"v":99}"#).is_err());
         assert!(PermalinkState::from_json(r#"{"a":-1}"#).is_err());
+        assert!(PermalinkState::from_json(r#"{"p":3}"#).is_err());
+        assert!(PermalinkState::from_json(r#"[1]"#).is_err());
+        assert!(PermalinkState::from_json(r#"{"v":4294967296}"#).is_err());
+        assert_eq!(
+            PermalinkState::from_json(r#"{"p":null,"a":2}"#).unwrap(),
+            PermalinkState {
+                selected: Some(2),
+                ..Default::default()
+            }
+        );
     }
 
     #[test]
@@ -394,6 +478,7 @@ mod tests {
             stage: "as-written".into(),
             tab: "shapes".into(),
             shape: Some("stdlib-reference".into()),
+            ..Default::default()
         };
         let f = v.fragment();
         assert_eq!(
@@ -406,10 +491,49 @@ mod tests {
             stage: "full".into(),
             tab: "assertions".into(),
             shape: Some("ignored-off-the-shapes-tab".into()),
+            run_mode: "mutants".into(),
+            mutant: Some("m001".into()),
         };
         assert_eq!(plain.fragment(), "#view?p=lru_cache");
         assert_eq!(ViewState::default().fragment(), "#view");
         assert_eq!(parse_fragment("#view"), Route::View(ViewState::default()));
+    }
+
+    #[test]
+    fn the_run_tabs_mode_and_mutant_travel_in_both_kinds_of_link() {
+        let v = ViewState {
+            problem: Some("merge_intervals".into()),
+            tab: "run".into(),
+            run_mode: "mutants".into(),
+            mutant: Some("m006".into()),
+            ..Default::default()
+        };
+        let f = v.fragment();
+        assert_eq!(f, "#view?p=merge_intervals&t=run&m=mutants&k=m006");
+        assert_eq!(parse_fragment(&f), Route::View(v.clone()));
+        // A mutant only with the Mutants view; a mode only with the Run tab.
+        let bench = ViewState {
+            run_mode: "bench".into(),
+            ..v.clone()
+        };
+        assert_eq!(bench.fragment(), "#view?p=merge_intervals&t=run&m=bench");
+        let audit = ViewState {
+            tab: "audit".into(),
+            ..v
+        };
+        assert_eq!(audit.fragment(), "#view?p=merge_intervals&t=audit");
+        // What is not a mode or a mutant's id is ignored.
+        let Route::View(w) = parse_fragment("#view?t=run&m=rm-rf&k=m00x") else {
+            panic!("a view route");
+        };
+        assert_eq!((w.run_mode.as_str(), w.mutant), ("", None));
+        let s = PermalinkState::from_json(r#"{"t":"run","m":"other","k":"<b>"}"#).unwrap();
+        assert_eq!((s.run_mode.as_str(), s.mutant), ("", None));
+        let s = PermalinkState::from_json(r#"{"t":"run","m":"mutants","k":"m123"}"#).unwrap();
+        assert_eq!(
+            (s.run_mode.as_str(), s.mutant.as_deref()),
+            ("mutants", Some("m123"))
+        );
     }
 
     #[test]

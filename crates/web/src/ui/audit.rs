@@ -9,8 +9,49 @@ use super::common::ShapeBadge;
 use crate::bench;
 use crate::engine;
 use crate::logic::audit::{attach_tallies, audit_rows, shape_rows, stage_index, stage_totals};
+use crate::logic::mutation_scores::{
+    audit_score, audit_total, parse, score_html, source_note, tally_html, Measured,
+};
 use crate::logic::teach::stage_short;
+use crate::run_control::use_run;
 use crate::state::{use_app, Tab};
+
+type Scores = Result<std::sync::Arc<Measured>, String>;
+
+thread_local! {
+    static MEASURED: std::cell::RefCell<Option<Scores>> = const { std::cell::RefCell::new(None) };
+}
+
+/// GET `mutants.json` (the scores `check --mutants` measured) from the page's own folder, once.
+fn fetch_measured(done: impl Fn(Scores) + 'static) {
+    use wasm_bindgen::prelude::*;
+    use wasm_bindgen::JsCast;
+    if let Some(m) = MEASURED.with(|m| m.borrow().clone()) {
+        done(m);
+        return;
+    }
+    let Ok(xhr) = web_sys::XmlHttpRequest::new() else {
+        done(Err("the browser refused the request".into()));
+        return;
+    };
+    if xhr.open_with_async("GET", "mutants.json", true).is_err() {
+        done(Err("the browser refused the request".into()));
+        return;
+    }
+    let x2 = xhr.clone();
+    let onload = Closure::<dyn Fn()>::new(move || {
+        let result: Scores = match (x2.status(), x2.response_text()) {
+            (Ok(200), Ok(Some(text))) => parse(&text).map(std::sync::Arc::new),
+            (Ok(status), _) => Err(format!("HTTP {status}")),
+            _ => Err("no answer".into()),
+        };
+        MEASURED.with(|m| *m.borrow_mut() = Some(result.clone()));
+        done(result);
+    });
+    xhr.set_onloadend(Some(onload.as_ref().unchecked_ref()));
+    onload.forget();
+    let _ = xhr.send();
+}
 
 #[component]
 pub fn AuditView() -> impl IntoView {
@@ -19,6 +60,40 @@ pub fn AuditView() -> impl IntoView {
     let audits: Vec<std::sync::Arc<Audit>> = Stage::ALL.iter().map(|s| bench::audit(*s)).collect();
     let took = bench::audit_ms();
     let audits = StoredValue::new(audits);
+    let rs = use_run();
+    let measured = RwSignal::new(MEASURED.with(|m| m.borrow().clone()));
+    if measured.get_untracked().is_none() {
+        fetch_measured(move |m| measured.set(Some(m)));
+    }
+    // Each problem's mutation score: the page's whole-bench run once it covered the problem,
+    // else the committed measurement (tracked: a run under way fills the column as it goes).
+    let scores = move || {
+        let committed = measured.with(|m| m.as_ref().and_then(|m| m.as_ref().ok().cloned()));
+        rs.bench.with(|b| {
+            bench::problems()
+                .iter()
+                .map(|p| {
+                    let score = audit_score(
+                        p.slug,
+                        p.solution.unwrap_or(""),
+                        p.test,
+                        committed.as_deref(),
+                        &b.mutants,
+                    );
+                    (p.slug.to_string(), score)
+                })
+                .collect::<Vec<_>>()
+        })
+    };
+    let mutants_note = move || {
+        let (total, source) =
+            audit_total(&scores().into_iter().map(|(_, s)| s).collect::<Vec<_>>());
+        let (id, text) = measured.with(|m| {
+            let m = m.as_ref().map(|r| r.as_deref().map_err(String::as_str));
+            source_note(m, &total, source)
+        });
+        view! { <p class="muted small" data-testid="audit-mutants-source" data-source=id>{text}</p> }
+    };
 
     let stage_strip = move || {
         let current = app.stage.get();
@@ -53,10 +128,12 @@ pub fn AuditView() -> impl IntoView {
             attach_tallies(&mut rows, &bench::tallies(stage));
             let wrong_total: usize = rows.iter().filter_map(|r| r.wrong_checks).sum();
             let totals = stage_totals(selected);
+            let all_scores = scores();
             let body = rows
                 .into_iter()
                 .map(|r| {
                     let slug = r.slug.clone();
+                    let score = all_scores.iter().find(|(x, _)| *x == r.slug).and_then(|(_, s)| s.clone());
                     let per_stage = (0..4)
                         .map(|i| {
                             let k = r.kept_by_stage[i].map(|k| k.to_string()).unwrap_or_else(|| "–".into());
@@ -82,6 +159,7 @@ pub fn AuditView() -> impl IntoView {
                             <td class="num dropped" class:zero={r.dropped == 0}>{r.dropped}</td>
                             <td class="num wrong" class:zero={r.wrong_checks.unwrap_or(0) == 0} data-testid="audit-wrong">{r.wrong_checks.unwrap_or(0)}</td>
                             <td class="num">{r.findings}</td>
+                            <td class="num mutants-cell" inner_html=score_html(score.as_ref(), "audit-mutants")></td>
                             <td class="per-stage-cell">{per_stage}</td>
                         </tr>
                     }
@@ -98,6 +176,7 @@ pub fn AuditView() -> impl IntoView {
                             <th scope="col" class="num">"Dropped"</th>
                             <th scope="col" class="num" title="Kept checks that do not check what the test checks">"Wrong"</th>
                             <th scope="col" class="num">"Findings"</th>
+                            <th scope="col" class="num" title="Mutants of the reference solution the test file kills (killed / generated), and how many survive">"Mutants"</th>
                             <th scope="col" title="Kept under: as written · six-shape fix · seven-shape fix · faithful">"By stage"</th>
                         </tr>
                     </thead>
@@ -110,6 +189,10 @@ pub fn AuditView() -> impl IntoView {
                             <td class="num dropped">{totals.dropped}</td>
                             <td class="num wrong">{wrong_total}</td>
                             <td class="num">{totals.findings}</td>
+                            <td class="num mutants-cell" inner_html=move || {
+                                let (t, source) = audit_total(&scores().into_iter().map(|(_, s)| s).collect::<Vec<_>>());
+                                tally_html(&t, source.map_or("mixed", |s| s.id()), "audit-mutants-total")
+                            }></td>
                             <td></td>
                         </tr>
                     </tfoot>
@@ -179,6 +262,7 @@ pub fn AuditView() -> impl IntoView {
             </p>
             <div class="stage-strip" role="group" aria-label="Totals per stage">{stage_strip}</div>
             <div class="table-scroll">{table}</div>
+            {mutants_note}
             <div class="table-scroll">{shapes}</div>
             <p class="muted small">{format!("{} problems × 4 stages extracted in {:.0} ms in this page (computed once, then cached).", bench::problems().len(), took)}</p>
         </div>

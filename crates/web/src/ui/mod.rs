@@ -61,7 +61,7 @@ pub fn App() -> impl IntoView {
     let narrow = RwSignal::new(NarrowView::Both);
     provide_context(Narrow(narrow));
     permalink::listen_for_hash_changes(app, rs);
-    permalink::follow_view_in_url(app);
+    permalink::follow_view_in_url(app, rs);
     permalink::keep_session(app, rs);
 
     crate::page::follow_system_theme(app);

@@ -7,14 +7,17 @@ use bench_explorer::mutation::Outcome;
 use leptos::prelude::*;
 
 use super::run_tab::{jump_to_line, PermalinkNotice, SolutionEditor, SolutionPicker};
+use crate::js;
 use crate::logic::mutation::{
-    diff_lines, headline, how, kill_matrix, section, tally, MutantResult, Section,
+    beside, beside_html, diff_lines, escape, focus_html, headline, how, kill_matrix, killers, plan,
+    section, stale_note, stale_reasons, tally, MutantResult, RunInputs, Section,
 };
 use crate::logic::run_results::{format_ms, SolutionChoice};
 use crate::logic::teach::stage_short;
 use crate::mutant_run::{run_mutants, stop_mutants, MutantStatus};
-use crate::run_control::{effective_choice, use_run, RunStatus};
-use crate::state::use_app;
+use crate::run_control::{effective_choice, solution_for, use_run, RunStatus};
+use crate::state::{use_app, AppState};
+use bench_explorer::mutants::Mutant;
 
 fn outcome_icon(o: Outcome) -> &'static str {
     match o {
@@ -33,8 +36,10 @@ pub fn MutantsMode() -> impl IntoView {
     let busy = move || {
         matches!(rs.status.get(), RunStatus::Running { .. }) || rs.bench.with(|b| b.running)
     };
+    let stale = Memo::new(move |_| !stale_now(app).is_empty());
     view! {
-        <div class="run-file mutants-view" data-testid="mutants-view">
+        <div class="run-file mutants-view" data-testid="mutants-view"
+            data-stale=move || stale.get().to_string()>
             <PermalinkNotice/>
             <p class="run-lead">
                 "Small changes to the solution (a flipped comparison, a constant off by one, a removed statement…), each run with this file both ways. "
@@ -59,13 +64,116 @@ pub fn MutantsMode() -> impl IntoView {
                 <SolutionEditor/>
             </Show>
             <MutantProgress/>
+            <MutantStale stale=stale/>
             <MutantScore/>
+            <MutantFocus/>
             {Section::ALL.into_iter().map(|s| view! { <MutantSection section=s/> }).collect_view()}
             <KillMatrix/>
             <Show when=move || ms.status.with(|s| *s == MutantStatus::Idle)>
                 <p class="muted empty">"No mutants run yet. Each mutant is one run of this file (both views); a mutant that loops forever ends at the time limit and counts as killed by it."</p>
             </Show>
         </div>
+    }
+}
+
+/// What changed since the mutants on screen ran (tracked): the file, the solution, the stage.
+/// Empty while they run, and when nothing has run.
+fn stale_now(app: AppState) -> Vec<&'static str> {
+    let rs = use_run();
+    let ms = rs.mutants;
+    app.analysis.track();
+    app.problem.track();
+    rs.choice.track();
+    rs.custom_code.track();
+    let stage = app.stage.get();
+    if ms.running() {
+        return Vec::new();
+    }
+    let Some(info) = ms.info.get() else {
+        return Vec::new();
+    };
+    let text = js::with_editor(|e| e.get_doc()).unwrap_or_default();
+    let solution = solution_for(app, rs, effective_choice(app, rs))
+        .map(|s| s.0)
+        .unwrap_or_default();
+    stale_reasons(
+        &RunInputs {
+            test_source: &info.test_source,
+            solution: &info.solution,
+            stage: info.stage.id(),
+        },
+        &RunInputs {
+            test_source: &text,
+            solution: &solution,
+            stage: stage.id(),
+        },
+    )
+}
+
+/// Results of an earlier run, once the file, the solution or the stage changed.
+#[component]
+fn MutantStale(stale: Memo<bool>) -> impl IntoView {
+    let app = use_app();
+    move || {
+        stale.get().then(|| {
+            let reasons = untrack(|| stale_now(app));
+            view! {
+                <p class="stale-note mutants-stale" data-testid="mutants-stale" role="status"
+                    data-changed=reasons.join(",")>"⚠ "{stale_note(&reasons)}</p>
+            }
+        })
+    }
+}
+
+/// The solution's lines beside the mutant's: the lines it changes highlighted, a few around them.
+#[component]
+fn MutantBeside(solution: String, diff: String) -> impl IntoView {
+    view! { <div class="table-scroll" inner_html=beside_html(&beside(&solution, &diff, 3))></div> }
+}
+
+/// The mutant picked (a row's id, or a link's `k=`): beside the solution, with its result when it
+/// has run. Before any run, the mutant is generated from the solution chosen now.
+#[component]
+fn MutantFocus() -> impl IntoView {
+    let app = use_app();
+    let rs = use_run();
+    let ms = rs.mutants;
+    move || {
+        let id = ms.selected.get()?;
+        let from_run: Option<(usize, Mutant, String)> = ms.mutants.with(|all| {
+            let i = all.iter().position(|m| m.id == id)?;
+            let solution = ms.info.with(|i| i.as_ref().map(|i| i.solution.clone()))?;
+            Some((i, all[i].clone(), solution))
+        });
+        let (index, found) = match from_run {
+            Some((i, m, s)) => (Some(i), Some((m, s))),
+            // Not among the run's: a mutant of the solution chosen now.
+            None => (None, {
+                app.problem.track();
+                rs.custom_code.track();
+                solution_for(app, rs, effective_choice(app, rs))
+                    .ok()
+                    .and_then(|(s, _)| Some((plan(&s).into_iter().find(|m| m.id == id)?, s)))
+            }),
+        };
+        let result = index.and_then(|i| {
+            ms.results
+                .with(|r| r.iter().find(|r| r.mutant == i).cloned())
+        });
+        let html = match &found {
+            Some((m, s)) => focus_html(m, result.as_ref(), s),
+            None => format!(
+                r#"<p class="muted">The solution has no mutant {}.</p>"#,
+                escape(&id)
+            ),
+        };
+        Some(view! {
+            <div class="mutant-focus" data-testid="mutant-selected" data-id=id data-found=found.is_some().to_string()
+                data-outcome=result.as_ref().map_or("none", |r| r.outcome.id())>
+                <button class="link small close" data-testid="mutant-unselect" on:click=move |_| ms.selected.set(None)>"Close"</button>
+                <div inner_html=html></div>
+            </div>
+        })
     }
 }
 
@@ -212,20 +320,46 @@ fn MutantRow(result: MutantResult) -> impl IntoView {
     let tests = result.killed_by_tests.clone();
     let checks = result.killed_by_checks.clone();
     let line = m.line;
+    let words = killers(&result);
+    // Survivors and differences beside the solution that ran.
+    let solution = open
+        .then(|| {
+            rs.mutants
+                .info
+                .with_untracked(|i| i.as_ref().map(|i| i.solution.clone()))
+        })
+        .flatten();
+    let id = m.id.clone();
+    let pressed = {
+        let id = id.clone();
+        move || {
+            rs.mutants
+                .selected
+                .with(|s| s.as_deref() == Some(id.as_str()))
+                .to_string()
+        }
+    };
     view! {
         <li class=format!("mutant-row o-{}", outcome.id()) data-testid="mutant-row" data-id=m.id.clone()
             data-outcome=outcome.id() data-operator=m.operator.clone() data-line=line
             data-difference=result.difference.map(|d| d.id()).unwrap_or("none")>
             <div class="rr-head">
                 <span class=format!("verdict-pill mutant-pill o-{}", outcome.id()) data-testid="mutant-outcome">{outcome_icon(outcome)}" "{outcome.label()}</span>
-                <code class="mutant-id">{m.id.clone()}</code>
+                <button class="link mutant-id" data-testid="mutant-select" title="Show this mutant beside the solution (the link keeps it)"
+                    aria-pressed=pressed
+                    on:click=move |_| {
+                        let id = id.clone();
+                        rs.mutants.selected.update(|s| *s = if s.as_deref() == Some(id.as_str()) { None } else { Some(id) });
+                    }><code>{m.id.clone()}</code></button>
                 <span class="muted small">{m.operator.clone()}</span>
                 <span class="mutant-desc">{m.description.clone()}</span>
                 {result.difference.map(|d| view! { <span class="blame v-measurement-bug" data-testid="mutant-difference">"⚠ "{d.label()}</span> })}
             </div>
+            {words.map(|w| view! { <div class="mutant-killers-line muted small" data-testid="mutant-killers">{w}</div> })}
             <details class="mutant-detail" open=open>
                 <summary class="muted small">{how(&result)}{format!(" · {}", format_ms(result.wall_ms))}</summary>
                 <pre class="mutant-diff" data-testid="mutant-diff"><code>{diff}</code></pre>
+                {solution.map(|s| view! { <MutantBeside solution=s diff=m.diff.clone()/> })}
                 {(!tests.is_empty()).then(|| view! {
                     <div class="mutant-killers"><span class="view-tag pytest">"pytest"</span>" fails "
                         {tests.into_iter().map(|t| view! { <code class="mutant-test" data-testid="mutant-test">{t}</code>" " }).collect_view()}

@@ -13,7 +13,7 @@ use crate::logic::permalink::{
     ViewState,
 };
 use crate::logic::run_results::SolutionChoice;
-use crate::run_control::{effective_choice_untracked, RunState};
+use crate::run_control::{effective_choice_untracked, RunMode, RunState};
 use crate::state::{AppState, SourceOrigin, Tab};
 use crate::{bench, engine, js};
 
@@ -91,6 +91,34 @@ pub fn current_state(app: AppState, rs: RunState) -> PermalinkState {
         solution_code: (effective_choice_untracked(app, rs) == SolutionChoice::Custom)
             .then(|| rs.custom_code.get_untracked())
             .flatten(),
+        run_mode: run_mode_id(rs.mode.get_untracked()).to_string(),
+        mutant: (rs.mode.get_untracked() == RunMode::Mutants)
+            .then(|| rs.mutants.selected.get_untracked())
+            .flatten(),
+    }
+}
+
+/// The Run tab's mode as links name it (the file run: empty).
+fn run_mode_id(mode: RunMode) -> &'static str {
+    match mode {
+        RunMode::File => "",
+        RunMode::Mutants => "mutants",
+        RunMode::Bench => "bench",
+    }
+}
+
+/// The Run tab's mode and picked mutant a link names.
+fn apply_run_mode(rs: RunState, mode: &str, mutant: Option<&str>) {
+    rs.mode.set(match mode {
+        "mutants" => RunMode::Mutants,
+        "bench" => RunMode::Bench,
+        _ => RunMode::File,
+    });
+    let mutant = (mode == "mutants")
+        .then(|| mutant.map(str::to_string))
+        .flatten();
+    if rs.mutants.selected.get_untracked() != mutant {
+        rs.mutants.selected.set(mutant);
     }
 }
 
@@ -301,6 +329,7 @@ fn apply_state(app: AppState, rs: RunState, s: PermalinkState, origin: SourceOri
     }
     rs.choice
         .set(SolutionChoice::from_id(&s.run_solution).unwrap_or(SolutionChoice::Reference));
+    apply_run_mode(rs, &s.run_mode, s.mutant.as_deref());
     if carries_code && origin == SourceOrigin::Permalink {
         rs.permalink_pending.set(true);
     }
@@ -340,7 +369,7 @@ fn apply_route(app: AppState, rs: RunState, route: Route, first: bool) {
                 None if first => engine::load_problem(app, DEFAULT_PROBLEM),
                 _ => {}
             }
-            apply_view(app, &v);
+            apply_view(app, rs, &v);
         }
         Route::Home => {
             if first {
@@ -351,10 +380,13 @@ fn apply_route(app: AppState, rs: RunState, route: Route, first: bool) {
 }
 
 /// The stage, tab and teaching page of a view route.
-fn apply_view(app: AppState, v: &ViewState) {
+fn apply_view(app: AppState, rs: RunState, v: &ViewState) {
     app.stage
         .set(Stage::from_id(&v.stage).unwrap_or(Stage::Full));
     app.tab.set(Tab::from_id(&v.tab).unwrap_or(Tab::Assertions));
+    if v.tab == "run" {
+        apply_run_mode(rs, &v.run_mode, v.mutant.as_deref());
+    }
     if let Some(id) = v.shape.as_deref() {
         open_teaching(app, id);
     }
@@ -384,9 +416,22 @@ fn teaching_id_untracked(app: AppState) -> String {
 }
 
 /// The view the address bar shows (tracked: the URL follows it).
-fn current_view(app: AppState) -> ViewState {
+fn current_view(app: AppState, rs: RunState) -> ViewState {
     let tab = app.tab.get();
+    let (run_mode, mutant) = if tab == Tab::Run {
+        let mode = rs.mode.get();
+        (
+            run_mode_id(mode).to_string(),
+            (mode == RunMode::Mutants)
+                .then(|| rs.mutants.selected.get())
+                .flatten(),
+        )
+    } else {
+        (String::new(), None)
+    };
     ViewState {
+        run_mode,
+        mutant,
         problem: app.problem.get().map(str::to_string),
         stage: app.stage.get().id().to_string(),
         tab: tab.id().to_string(),
@@ -399,8 +444,8 @@ fn current_view(app: AppState) -> ViewState {
 
 /// After a route has been applied: the address bar shows the view as the page now has it (the
 /// same history entry), and that is what later changes compare with.
-fn settle_url(app: AppState, replace_url: bool) {
-    let frag = untrack(|| current_view(app)).fragment();
+fn settle_url(app: AppState, rs: RunState, replace_url: bool) {
+    let frag = untrack(|| current_view(app, rs)).fragment();
     LAST_FRAGMENT.with(|l| *l.borrow_mut() = frag.clone());
     if replace_url && location_hash() != frag {
         if let Ok(h) = window().history() {
@@ -411,9 +456,9 @@ fn settle_url(app: AppState, replace_url: bool) {
 
 /// The address bar follows the problem, stage and tab: each change is a new history entry (back
 /// and forward move between views). The code is never put there (a permalink does that).
-pub fn follow_view_in_url(app: AppState) {
+pub fn follow_view_in_url(app: AppState, rs: RunState) {
     Effect::new(move |_| {
-        let frag = current_view(app).fragment();
+        let frag = current_view(app, rs).fragment();
         if !RESTORED.with(Cell::get) {
             return;
         }
@@ -446,6 +491,8 @@ pub fn keep_session(app: AppState, rs: RunState) {
         app.selected.track();
         rs.choice.track();
         rs.custom_code.track();
+        rs.mode.track();
+        rs.mutants.selected.track();
         if !RESTORED.with(Cell::get) {
             return;
         }
@@ -534,7 +581,7 @@ pub fn restore_on_start(app: AppState, rs: RunState) {
                     .map(|p| p.slug);
                 engine::load_text(app, name, text, problem, SourceOrigin::Rescue);
                 RESTORED.with(|r| r.set(true));
-                settle_url(app, true);
+                settle_url(app, rs, true);
                 return;
             }
         }
@@ -547,7 +594,7 @@ pub fn restore_on_start(app: AppState, rs: RunState) {
         (route @ Route::Permalink(_), _) | (route, None) => {
             let keep = matches!(route, Route::Permalink(_));
             apply_route(app, rs, route, true);
-            settle_url(app, !keep);
+            settle_url(app, rs, !keep);
         }
         // Otherwise the session comes back, in the view the address bar asks for.
         (route, Some(session)) => {
@@ -556,7 +603,7 @@ pub fn restore_on_start(app: AppState, rs: RunState) {
                 Route::Home => {}
                 other => apply_route(app, rs, other, false),
             }
-            settle_url(app, true);
+            settle_url(app, rs, true);
         }
     }
     RESTORED.with(|r| r.set(true));
@@ -573,7 +620,7 @@ pub fn listen_for_hash_changes(app: AppState, rs: RunState) {
         let route = parse_fragment(&hash);
         let keep = matches!(route, Route::Permalink(_));
         apply_route(app, rs, route, false);
-        settle_url(app, !keep);
+        settle_url(app, rs, !keep);
     };
     let a = window_event_listener_untyped("hashchange", on_nav);
     let b = window_event_listener_untyped("popstate", on_nav);
