@@ -234,12 +234,36 @@ fn a_hook_that_may_skip_drops_every_assert() {
 
 #[test]
 fn a_conftest_fixture_is_named_and_the_other_test_is_kept() {
-    let e = run(TEST, "import pytest\n\ndef pytest_addoption(parser):\n    parser.addoption('--slow')\n\n@pytest.fixture\ndef db():\n    return 1\n");
+    // A fixture that reads a helper of the conftest is not replayed: named, with what it reads.
+    let e = run(TEST, "import pytest\n\ndef pytest_addoption(parser):\n    parser.addoption('--slow')\n\ndef one():\n    return 1\n\n@pytest.fixture\ndef db():\n    return one()\n");
     assert_eq!(e.assertions[0].status, Status::Kept);
     assert_eq!(e.assertions[1].status, Status::Dropped);
-    assert!(e.assertions[1]
-        .reason
-        .as_deref()
-        .unwrap()
-        .contains("fixture from `tests/conftest.py` (line 6)"));
+    let reason = e.assertions[1].reason.as_deref().unwrap();
+    assert!(
+        reason.contains("fixture from `tests/conftest.py` (line 9)")
+            && reason.contains("reads `one`"),
+        "{reason}"
+    );
+}
+
+#[test]
+fn a_conftest_fixture_of_one_value_is_replayed() {
+    // `return 1`, and one of what the conftest imports from the solution: the fixture's value in
+    // the test's fold, the import an evaluator's binding under a reserved name.
+    let e = run(TEST, "import pytest\nfrom solution import f as g\n\n@pytest.fixture\ndef db():\n    return g(1) - 1\n");
+    assert_eq!(
+        e.assertions[1].status,
+        Status::Kept,
+        "{:?}",
+        e.assertions[1]
+    );
+    assert_eq!(
+        e.assertions[1].expr.as_deref(),
+        Some("(lambda: [db := _bx_c0_g(1) - 1] and f(db) == 2)()")
+    );
+    assert!(e.bindings.contains(&crate::model::Binding::Attr {
+        name: "_bx_c0_g".into(),
+        module: "solution".into(),
+        attr: "f".into(),
+    }));
 }
