@@ -295,6 +295,11 @@ def warm_up(base: str) -> None:
         sys.stdout.close()
         sys.stdout = saved
         tempfile.tempdir = None
+    # pytest keeps the last failure of a session in sys.last_* (the failing warm-up's): a pair's
+    # child starts without one, as a fresh interpreter does.
+    for name in ("last_type", "last_value", "last_traceback", "last_exc"):
+        if hasattr(sys, name):
+            delattr(sys, name)
     # The warm-up's own run directories and modules, once here rather than in every child.
     runner.forget_runs()
     read_distributions_once()
