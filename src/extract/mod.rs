@@ -9,7 +9,10 @@ mod tests;
 
 use findings::{called_at_import, findings, helper_asserts, read_names, unlisted_finding};
 use namespace::{bindings, test_module_name};
-use syntax::{misplaced_starred, starred_error, syntax_errors};
+use syntax::{
+    async_outside_async_function, async_outside_error, misplaced_starred, starred_error,
+    syntax_errors,
+};
 
 use crate::rules::{Evaluator, Rule};
 use rustc_hash::FxHashMap as HashMap;
@@ -176,11 +179,17 @@ fn extract_parsed(
     extraction
         .syntax_errors
         .extend(starred.iter().map(|range| starred_error(&map, *range)));
+    // And `async for` / `async with` outside an `async def`.
+    let not_async = async_outside_async_function(body);
+    extraction
+        .syntax_errors
+        .extend(not_async.iter().map(|&e| async_outside_error(&map, e)));
     let error_ranges: Vec<TextRange> = parsed
         .errors()
         .iter()
         .map(|e| e.location)
         .chain(starred.iter().copied())
+        .chain(not_async.iter().map(|(range, _)| *range))
         .collect();
     let scope = module_scope(body, &map, options, &error_ranges);
     let strategy = options.pytest_config.as_ref().and_then(|c| {

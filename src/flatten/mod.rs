@@ -116,6 +116,19 @@ pub fn flatten_case(ctx: &Ctx, case: &Case, solution_names: &mut Vec<String>) ->
         out: Vec::new(),
         unreachable: whole_test_reason(ctx, &test),
     };
+    // No `async for` reaches a kept fold (it was the rule S009): a test that holds one is dropped
+    // whole, as an `async def` test (C006) or for the syntax error it is in a plain `def`.
+    debug_assert!(
+        case.not_run.is_some()
+            || walk.unreachable.is_some()
+            || !crate::walk::any_stmt(
+                &f.body[..],
+                crate::walk::Scope::Own,
+                |s| matches!(s, Stmt::For(l) if l.is_async)
+            ),
+        "an `async for` in `{}`, which is not dropped whole",
+        f.name
+    );
     for stmt in &f.body {
         walk.statement(stmt, solution_names);
     }

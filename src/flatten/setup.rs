@@ -61,7 +61,7 @@ pub(super) fn setup_items<'a>(
     barrier_items(ctx, test.case, items);
     prelude_items(ctx, own, fresh_load, items);
     shared_change_items(ctx, test.case.func, items);
-    parameter_items(ctx, test, items);
+    parameter_items(ctx, test, own, items);
 }
 
 /// Module-level effects run before every test; any one of them blocks what follows, so the first
@@ -100,7 +100,12 @@ fn shared_change_items<'a>(ctx: &Ctx<'_, 'a>, f: &ast::StmtFunctionDef, items: &
 
 /// One item per parameter of the test: a parametrize value, the class instance, a default, a
 /// class fixture, or a fixture of the file (with the fixtures it requests, first).
-fn parameter_items<'a>(ctx: &Ctx<'_, 'a>, test: &mut Test<'_, 'a>, items: &mut Vec<Item<'a>>) {
+fn parameter_items<'a>(
+    ctx: &Ctx<'_, 'a>,
+    test: &mut Test<'_, 'a>,
+    own: &HashSet<String>,
+    items: &mut Vec<Item<'a>>,
+) {
     let case = test.case;
     let f = case.func;
     let mut seen_fixtures = HashSet::default();
@@ -168,6 +173,7 @@ fn parameter_items<'a>(ctx: &Ctx<'_, 'a>, test: &mut Test<'_, 'a>, items: &mut V
             let mut fixtures = Fixtures {
                 ctx,
                 test,
+                own,
                 test_range: f.range,
                 items,
                 seen: &mut seen_fixtures,
@@ -247,15 +253,26 @@ fn indexed_param_item<'a>(
             role: OriginRole::Parameter,
             ..Item::blank(range, Kind::Other, OriginRole::Blocker)
         },
-        None => items::unfoldable_binding(
-            p,
-            range,
-            words(Collection::ParamNotIndexable.because(format!(
-                "`{p}` is a value of the parametrize list on line {} that the extractor cannot take from it by index",
-                ctx.map.line(list.range().start())
-            ))),
-            false,
-        ),
+        // Invariant (it was the rule C030, retired): collection takes a case's values from a
+        // replayed list only as an element, a part of a tuple or list element without `*`, or an
+        // argument of a `pytest.param` without `*` (`collect::param_sets`), and a replayed list has
+        // no starred element (`module::prelude`): `index_in` finds each of them.
+        None => {
+            debug_assert!(
+                false,
+                "`{p}` (line {}) lies in a replayed parametrize list but has no index in it",
+                ctx.map.line(value.range().start())
+            );
+            items::unfoldable_binding(
+                p,
+                range,
+                words(Collection::ParamValueComputed.because(format!(
+                    "`{p}` is a value of the parametrize list on line {} that the extractor cannot take from it by index (the extractor's internal check that it always can failed)",
+                    ctx.map.line(list.range().start())
+                ))),
+                false,
+            )
+        }
     }
 }
 
@@ -464,6 +481,8 @@ fn prelude_blocker(
 struct Fixtures<'c, 's, 'a, 't, 'u> {
     ctx: &'c Ctx<'s, 'a>,
     test: &'t mut Test<'u, 'a>,
+    /// The test's own locals (its parameters and what its body binds).
+    own: &'t HashSet<String>,
     /// Where a fixture that cannot be replayed is blamed: the test function.
     test_range: TextRange,
     items: &'t mut Vec<Item<'a>>,
@@ -495,8 +514,26 @@ impl<'a> Fixtures<'_, '_, 'a, '_, '_> {
                 for p in params {
                     self.add(p, depth + 1);
                 }
-                self.items
-                    .push(fixture_value_item(ctx, name, expr, params, *range));
+                // The fixture's body reads the module's globals; in the fold its value is
+                // computed among the test's locals, where a local of the same name would answer.
+                let captured = names::Facts::of(expr).loads.into_iter().find(|l| {
+                    self.own.contains(l.name.as_str()) && !params.iter().any(|p| *p == l.name)
+                });
+                match captured {
+                    Some(load) => self.items.push(items::unfoldable_binding(
+                        name,
+                        self.test_range,
+                        words(crate::rules::Fixtures::FixtureReadsTestLocal.because(format!(
+                            "fixture `{name}` (line {}) reads the global `{}`, which this test also binds as a local",
+                            ctx.map.line(range.start()),
+                            load.name
+                        ))),
+                        false,
+                    )),
+                    None => self
+                        .items
+                        .push(fixture_value_item(ctx, name, expr, params, *range)),
+                }
             }
             Some(Fixture::Conftest {
                 text,

@@ -710,22 +710,7 @@ declare_rules! {
     /// Give each case its own object, or build it in the test from immutable values.
     "029" ParamObjectSharedBetweenCases "param-object-shared-between-cases",
 
-    /// ## What it means
-    /// A parametrize value comes from a list pytest evaluates at import that the extractor cannot
-    /// index to find the case's value.
-    ///
-    /// ## Why it cannot be kept
-    /// The check must read the object pytest hands the case, taken from the list pytest built;
-    /// where its position in that list is not known, it cannot be named.
-    ///
-    /// ## Example
-    /// No short example: the list must call code (so it is evaluated whole) and spell the case in a
-    /// form whose index the extractor does not follow, such as a value unpacked with `*` from a
-    /// nested list.
-    ///
-    /// ## How to write it so it can be checked
-    /// Write each case as one element of a literal list.
-    "030" ParamNotIndexable "param-not-indexable",
+    // 030 is retired (param-not-indexable, no input reaches it): see `rules::RETIRED`.
 
     /// ## What it means
     /// The test is a method of a test class and reads its instance (`self`), whose state is set up

@@ -268,4 +268,31 @@ declare_rules! {
     /// ## How to write it so it can be checked
     /// Do the setup in each test.
     "010" XunitSetup "xunit-setup",
+
+    /// ## What it means
+    /// A fixture the test requests reads a module-level name that the test itself binds as a local.
+    ///
+    /// ## Why it cannot be kept
+    /// pytest runs the fixture in its own function, where the name is the module's global. The check
+    /// computes the fixture's value inside the test's fold, among the test's locals, where the name
+    /// would be the test's local (unbound there, or another value).
+    ///
+    /// ## Example
+    /// ```python
+    /// import pytest
+    /// from solution import add
+    ///
+    /// @pytest.fixture
+    /// def two():
+    ///     return add(1, 1)
+    ///
+    /// def test_add(two):
+    ///     add = [two]
+    ///     assert two == 2
+    ///     assert add == [2]
+    /// ```
+    ///
+    /// ## How to write it so it can be checked
+    /// Rename the test's local, so that it does not share its name with a global the fixture reads.
+    "011" FixtureReadsTestLocal "fixture-reads-test-local",
 }

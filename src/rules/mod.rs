@@ -119,6 +119,32 @@ macro_rules! rule_dispatch {
 }
 each_family!(rule_dispatch);
 
+/// A code taken out of the catalogue: never given to another rule, so that a code means one thing
+/// in every extraction ever written (`docs/contract.md`: a code is never reused).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Retired {
+    pub code: &'static str,
+    pub name: &'static str,
+    /// Why it is no rule any more, and where the invariant that replaced it lives.
+    pub why: &'static str,
+}
+
+/// The retired codes. A rule that no input can reach is not a rule: it becomes an internal
+/// invariant (a `debug_assert!` where it fired, with a fallback reason of a live rule in release
+/// builds), and its code stays here, unused.
+pub const RETIRED: &[Retired] = &[
+    Retired {
+        code: "C030",
+        name: "param-not-indexable",
+        why: "collection takes a case's values from a parametrize list replayed whole only in forms whose index the extractor writes (an element; a part of a tuple, list or `pytest.param` without `*`), so no value lacks an index: a debug assertion in `flatten::setup::indexed_param_item`",
+    },
+    Retired {
+        code: "S009",
+        name: "async-for-loop",
+        why: "an `async for` outside an `async def` is a syntax error the extractor reports (CPython's \"'async for' outside async function\"), and an `async def` test is never run (C006), so no `async for` reaches a fold: a debug assertion in `flatten::flatten_case`",
+    },
+];
+
 impl Rule {
     /// The rule with this code or name (case-insensitive code, exact name).
     pub fn find(key: &str) -> Option<Rule> {
@@ -235,6 +261,18 @@ pub fn catalogue_markdown() -> String {
             out.push_str(&demote(&dedent(rule.doc())));
             out.push('\n');
         }
+    }
+    out.push_str(
+        "## Retired codes\n\n\
+         Codes of rules taken out of the catalogue because no input reaches them: each is an internal\n\
+         invariant now, and its code is never given to another rule.\n\n\
+         | code | name | why |\n| --- | --- | --- |\n",
+    );
+    for retired in RETIRED {
+        out.push_str(&format!(
+            "| {} | `{}` | {} |\n",
+            retired.code, retired.name, retired.why
+        ));
     }
     out
 }
@@ -364,6 +402,24 @@ mod tests {
                     .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-'),
                 "{rule}: names are kebab-case"
             );
+        }
+    }
+
+    #[test]
+    fn retired_codes_stay_unused() {
+        for retired in RETIRED {
+            assert!(
+                Rule::all()
+                    .iter()
+                    .all(|r| r.code() != retired.code && r.name() != retired.name),
+                "{} ({}) is retired: a code is never reused",
+                retired.code,
+                retired.name
+            );
+            assert!(Rule::find(retired.code).is_none());
+            assert!(Rule::families()
+                .iter()
+                .any(|f| retired.code.starts_with(f.prefix)));
         }
     }
 

@@ -179,20 +179,7 @@ declare_rules! {
     /// (`assert squares(3) == [0, 1, 4]`).
     "008" AssertInPossiblyEmptyLoop "assert-in-possibly-empty-loop",
 
-    /// ## What it means
-    /// An `async for` loop runs before the check.
-    ///
-    /// ## Why it cannot be kept
-    /// An asynchronous iteration needs an event loop; a comprehension in a plain expression cannot await.
-    ///
-    /// ## Example
-    /// An `async for` is written only in an `async def`, and pytest runs an `async def` test only with a
-    /// plugin, which the extractor reports first (the whole test is not run as written), so no small
-    /// file shows this rule alone; the loop is `async for x in agen(): seen.append(x)` before an assert.
-    ///
-    /// ## How to write it so it can be checked
-    /// Test the synchronous core of the solution; no flattening of an `async for` is exact.
-    "009" AsyncForLoop "async-for-loop",
+    // 009 is retired (async-for-loop, no input reaches it): see `rules::RETIRED`.
 
     /// ## What it means
     /// A `for` loop with an `else:` block runs before the check.
@@ -597,10 +584,21 @@ declare_rules! {
     /// local would hide the solution's name, which the test itself reads from the module.
     ///
     /// ## Example
-    /// The extractor names the solution module with an identifier the file does not use, and a helper
-    /// that reads a solution name the test also binds is refused first (`helper-captures-local`), so no
-    /// small file shows this rule alone; it guards what a fold binds (`x := …`) against the names the
-    /// check reads bare from the evaluation namespace.
+    /// ```python
+    /// from solution import *
+    /// import solution
+    ///
+    /// def test_add():
+    ///     add = solution.add
+    ///     r = [add(1)]
+    ///     assert r == [2]
+    ///     assert add(r[0]) == 3
+    /// ```
+    ///
+    /// With the star import the namespace holds the solution's names bare; the second assert is
+    /// folded (`r` is read twice), and the fold would bind `add := solution.add` where the namespace
+    /// has the solution's `add`. (A fixture or a helper that reads a global the test binds as a local
+    /// is refused first: `fixture-reads-test-local`, `helper-captures-local`.)
     ///
     /// ## How to write it so it can be checked
     /// Rename the local so that no solution name is hidden.

@@ -200,3 +200,31 @@ def test_a_python_without_pytest_is_a_usage_error(tmp_path):
         capture_output=True, text=True, timeout=60,
     )
     assert proc.returncode == 2 and "pytest" in proc.stderr
+
+
+def test_each_pair_starts_as_a_fresh_interpreter_would(tmp_path):
+    # The fork server warms up with runs that fail (so that what a failure's report fills is filled
+    # once): no trace of them may reach a pair, such as pytest's record of the last failure.
+    fresh = subprocess.run(
+        [sys.executable, "-c", "import sys; print(hasattr(sys, 'last_value'), hasattr(sys, 'last_traceback'))"],
+        capture_output=True, text=True, check=True,
+    ).stdout.split()
+    # Read at import: pytest itself deletes sys.last_* before each test's call.
+    test = (
+        "import sys\n"
+        "from solution import inc\n\n"
+        "AT_IMPORT = (hasattr(sys, 'last_value'), hasattr(sys, 'last_traceback'))\n\n\n"
+        "def test_no_earlier_failure():\n"
+        f"    assert AT_IMPORT == ({fresh[0]}, {fresh[1]})\n\n\n"
+        "def test_inc():\n"
+        "    assert inc(1) == 2\n"
+    )
+    make_problem(tmp_path, "fresh", GOOD, test)
+    code, report = check_json(tmp_path, "--mutants")
+    assert code == 0
+    (pair,) = report["pairs"]
+    outcomes = {t["name"]: t["outcome"] for t in pair["pytest"]}
+    assert outcomes == {"test_no_earlier_failure": "passed", "test_inc": "passed"}
+    # Each mutant is a pair of its own, after pairs whose tests failed: none sees an earlier failure.
+    assert pair["mutants"]
+    assert all("test_no_earlier_failure" not in m["killed_by_tests"] for m in pair["mutants"])

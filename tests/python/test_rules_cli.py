@@ -98,3 +98,14 @@ def test_rule_prints_a_page_and_refuses_an_unknown_code(tmp_path):
 def test_docs_rules_md_is_what_rule_all_prints():
     out = run("rule", "--all", cwd=ROOT)
     assert out.stdout == (ROOT / "docs" / "rules.md").read_text()
+
+
+def test_a_retired_code_is_named_so(tmp_path):
+    # C030 and S009 were rules no input reaches; their codes stay unused, and `rule` says why.
+    for key in ("C030", "s009", "param-not-indexable"):
+        proc = run("rule", key, cwd=tmp_path)
+        assert proc.returncode != 0
+        assert "retired code" in proc.stderr, proc.stderr
+    listed = json.loads(run("rule", "--all", "--json", cwd=tmp_path).stdout)
+    assert not {r["code"] for r in listed} & {"C030", "S009"}
+    assert run("rule", "C999", cwd=tmp_path).stderr.count("no rule") == 1

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import builtins
 import contextlib
+import functools
 import gc
 import importlib
 import importlib.util
@@ -749,6 +750,9 @@ def _evaluate_one(
 # Every temporary directory a run was made in, so that later runs can drop the
 # modules imported from it.
 _run_dirs: list[str] = []
+# Whether a run forgets, once pytest is done, the modules it imported (the next run starts without
+# them anyway). A process that exits after its one run (a fork server's child) skips it.
+FORGET_AFTER_RUN = True
 
 
 def nodeid_name(nodeid: str) -> str:
@@ -757,7 +761,7 @@ def nodeid_name(nodeid: str) -> str:
 
 
 def _is_under(path, dirs) -> bool:
-    if not isinstance(path, str):
+    if not dirs or not isinstance(path, str):
         return False
     path = os.path.abspath(path)
     return any(path == d or path.startswith(d + os.sep) for d in dirs)
@@ -775,6 +779,15 @@ def _forget_run_modules(extra_names=()) -> None:
         if _is_under(key, _run_dirs):
             del sys.path_importer_cache[key]
     importlib.invalidate_caches()
+
+
+def forget_runs() -> None:
+    """Forget every earlier run: its modules, its import paths and its directories (a fork server
+    calls this once before it forks, so that no child does it again)."""
+    _forget_run_modules()
+    for old in _run_dirs:
+        shutil.rmtree(old, ignore_errors=True)
+    _run_dirs.clear()
 
 
 class _Collector:
@@ -866,9 +879,15 @@ def _pytest_args(test_filename: str, run_dir: str) -> list[str]:
         "-p", "no:cacheprovider",
         "-p", "no:faulthandler",
     ]
-    if importlib.util.find_spec("pytest_randomly") is not None:
+    if _has_pytest_randomly():
         args += ["-p", "no:randomly"]
     return args
+
+
+@functools.lru_cache(maxsize=None)
+def _has_pytest_randomly() -> bool:
+    """Whether pytest-randomly is installed (a search of sys.path: asked once per process)."""
+    return importlib.util.find_spec("pytest_randomly") is not None
 
 
 def _safe_test_filename(test_filename: str) -> str:
@@ -935,7 +954,8 @@ def run_pytest(
     finally:
         sys.dont_write_bytecode = saved_dont_write
         os.chdir(saved_cwd)
-        _forget_run_modules((module_name,))
+        if FORGET_AFTER_RUN:
+            _forget_run_modules((module_name,))
 
     tests = []
     for entry in collector.tests.values():

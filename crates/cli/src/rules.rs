@@ -18,9 +18,18 @@ pub fn run_rule(key: Option<&str>, all: bool, json: bool) -> Result<i32, Fatal> 
     let chosen: Vec<Rule> = match (key, all) {
         (_, true) => Rule::all(),
         (Some(key), false) => vec![Rule::find(key).ok_or_else(|| {
-            Fatal(format!(
-                "no rule `{key}` (`bench-explorer rule --all` lists every rule)"
-            ))
+            match rules::RETIRED
+                .iter()
+                .find(|r| r.code.eq_ignore_ascii_case(key) || r.name == key)
+            {
+                Some(r) => Fatal(format!(
+                    "{} `{}` is a retired code, no rule any more: {}",
+                    r.code, r.name, r.why
+                )),
+                None => Fatal(format!(
+                    "no rule `{key}` (`bench-explorer rule --all` lists every rule)"
+                )),
+            }
         })?],
         (None, false) => {
             return Err(Fatal(

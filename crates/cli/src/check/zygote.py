@@ -28,6 +28,7 @@ starts from the same state.
 """
 
 import gc
+import importlib.metadata
 import json
 import os
 import resource
@@ -91,6 +92,7 @@ def child(req: dict, work: str) -> None:
     if LIMIT_PROCESSES:
         resource.setrlimit(resource.RLIMIT_NPROC, (PROCESSES, PROCESSES))
     tempfile.tempdir = work
+    runner.FORGET_AFTER_RUN = False  # this process ends after the run
     reply = runner.run_request(
         {
             "solution": req["solution"],
@@ -217,26 +219,90 @@ def serve_one(req: dict, base: str) -> dict:
     return answer
 
 
+# Runs before any fork: one that passes, and one whose tests and checks fail, by an assert and by
+# an exception the solution raises, as most mutants' do.
+WARM_UP = (
+    {
+        "solution": "def f():\n    return 1\n",
+        "assertions": [{"id": 0, "expr": "f() == 1"}],
+        "test_source": "from solution import f\n\ndef test_f():\n    assert f() == 1\n",
+        "test_filename": "test_warm_up.py",
+    },
+    {
+        "solution": "def f():\n    return 1\n\ndef g():\n    raise ValueError('warm-up')\n",
+        "assertions": [{"id": 0, "expr": "f() == [2]"}, {"id": 1, "expr": "g() == 1"}],
+        "test_source": (
+            "from solution import f, g\n\n"
+            "def test_f():\n    assert f() == [2]\n\n"
+            "def test_g():\n    assert g() == 1\n"
+        ),
+        "test_filename": "test_warm_up.py",
+    },
+)
+
+
+class _ReadOnce(importlib.metadata.PathDistribution):
+    """An installed distribution whose metadata files are read once, by the server: pytest reads
+    every distribution's entry points (plugins to load, modules to rewrite) in each session, about
+    a hundred small files a pair otherwise."""
+
+    def __init__(self, path):
+        super().__init__(path)
+        self._texts = {}
+
+    def read_text(self, filename):
+        if filename not in self._texts:
+            self._texts[filename] = super().read_text(filename)
+        return self._texts[filename]
+
+
+def read_distributions_once() -> None:
+    """`importlib.metadata.distributions()` (no arguments: every installed distribution, which is
+    what pluggy and pytest ask) answered from a list read here, before any fork: the same
+    distributions, in the same order, each reading its files once. The interpreter's folders are
+    read-only in the sandbox, and what a pair writes is removed after it, so the answer is the one
+    each pair would read."""
+    found = []
+    for dist in importlib.metadata.distributions():
+        if type(dist) is importlib.metadata.PathDistribution:
+            dist = _ReadOnce(dist._path)
+            for name in ("METADATA", "entry_points.txt", "RECORD", "installed-files.txt", "SOURCES.txt"):
+                dist.read_text(name)
+        found.append(dist)
+    discover = importlib.metadata.distributions
+
+    def distributions(**kwargs):
+        return iter(found) if not kwargs else discover(**kwargs)
+
+    importlib.metadata.distributions = distributions
+
+
 def warm_up(base: str) -> None:
-    """One trivial run before any fork, so pytest's plugins are imported once, not per pair (the
-    page's worker, too, runs many requests in one interpreter); then freeze what exists, so the
-    children's garbage collections (pytest runs several per session) skip it."""
+    """Runs before any fork, so that what every pair would otherwise do again in its child is done
+    once: pytest's plugins imported (the page's worker, too, runs many requests in one interpreter),
+    and the caches a failure's report fills (a failing test's traceback asks `inspect.getmodule`,
+    which maps every module in sys.modules to its real path the first time, about 8 ms; tokenize's
+    compiled patterns). Caches only: each pair still runs its own pytest session on a fresh copy of
+    this process. Then what the runs left is removed, and what exists is frozen, so the children's
+    garbage collections (pytest runs several per session) skip it."""
     tempfile.tempdir = base
     saved = sys.stdout
     sys.stdout = open(os.devnull, "w")
     try:
-        runner.run_request(
-            {
-                "solution": "def f():\n    return 1\n",
-                "assertions": [{"id": 0, "expr": "f() == 1"}],
-                "test_source": "from solution import f\n\ndef test_f():\n    assert f() == 1\n",
-                "test_filename": "test_warm_up.py",
-            }
-        )
+        for request in WARM_UP:
+            runner.run_request(request)
     finally:
         sys.stdout.close()
         sys.stdout = saved
         tempfile.tempdir = None
+    # pytest keeps the last failure of a session in sys.last_* (the failing warm-up's): a pair's
+    # child starts without one, as a fresh interpreter does.
+    for name in ("last_type", "last_value", "last_traceback", "last_exc"):
+        if hasattr(sys, name):
+            delattr(sys, name)
+    # The warm-up's own run directories and modules, once here rather than in every child.
+    runner.forget_runs()
+    read_distributions_once()
     gc.collect()
     gc.freeze()
 

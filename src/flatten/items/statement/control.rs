@@ -125,8 +125,14 @@ pub(super) fn for_loop<'a>(
             ctx.map.line(r.start())
         )
     };
+    // It was the rule S009 (retired): an `async for` outside an `async def` is a syntax error
+    // (`extract::syntax::async_outside_async_function`), so one here is in an `async def` test,
+    // which pytest does not run without a plugin (C006): its whole test is dropped for that (or
+    // for the syntax error), whatever this says. `flatten_case` asserts it in debug builds.
     if f.is_async {
-        return Err(Statements::AsyncForLoop.because("it is an `async for`"));
+        return Err(crate::rules::Collection::AsyncTest.because(
+            "it is an `async for`, which only an `async def` test holds, and pytest runs such a test only with a plugin",
+        ));
     }
     if let Some(first) = f.orelse.first() {
         return Err(Statements::ForElse.because(format!(
