@@ -101,7 +101,7 @@ impl<'a> ModuleScope<'a> {
             self.global_barriers.push((
                 line,
                 kept(ModuleCode::AnnotationReadsSolution.because(format!(
-                    "the annotation `{}` on line {line} reads the solution: Python before 3.14 evaluates it when pytest imports the file (a candidate without it fails the collection of every test), 3.14 never does",
+                    "the annotation `{}` on line {line} reads the solution only under Python before 3.14 (3.14 does not evaluate it), when pytest imports the file, where a candidate without it fails the collection of every test",
                     map.snippet(range)
                 ))),
             ));
