@@ -416,6 +416,7 @@ fn scope_digest(a: &Analysis) -> ScopeDigest {
         prelude_names,
         imported_from_solution,
         solution_bindings,
+        import_reads,
         star_after_code,
         pytest_before_star,
         current: _,
@@ -525,6 +526,11 @@ fn scope_digest(a: &Analysis) -> ScopeDigest {
     // The bindings are the file's imports (hashed with its statements); the module's name is
     // chosen from every identifier of the file, so an edit anywhere may change it.
     d.u32(solution_bindings.len() as u32);
+    d.u32(import_reads.len() as u32);
+    for r in import_reads {
+        d.str(&r.attr);
+        d.u32(r.line);
+    }
     d.u32(star_after_code.unwrap_or(0));
     d.u32(pytest_before_star.unwrap_or(0));
     d.str(module_binding);

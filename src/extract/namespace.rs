@@ -40,7 +40,22 @@ pub(super) fn bindings(
         })
     };
     let name: &str = &scope.module_binding;
-    let reads_module = reads(name);
+    // A bare read of the solution's attribute that pytest made while importing the file is read
+    // again through the module's binding, once, where pytest read it.
+    let reads_module = reads(name) || !scope.import_reads.is_empty();
+    let mut probes = scope.import_reads.iter().peekable();
+    let mut ordered: Vec<Binding> = Vec::new();
+    for (range, b) in scope
+        .solution_bindings
+        .iter()
+        .filter(|(_, b)| !matches!(b, Binding::Import { name, .. } if !reads(name)))
+    {
+        while let Some(p) = probes.next_if(|p| p.range.start() < range.start()) {
+            ordered.push(probe(name, p));
+        }
+        ordered.push(b.clone());
+    }
+    ordered.extend(probes.map(|p| probe(name, p)));
     test_module
         .into_iter()
         .chain(reads_module.then(|| Binding::Module {
@@ -48,14 +63,16 @@ pub(super) fn bindings(
             module,
         }))
         // pytest's own import is made only where a check reads it (`pytest.approx`).
-        .chain(
-            scope
-                .solution_bindings
-                .iter()
-                .filter(|(_, b)| !matches!(b, Binding::Import { name, .. } if !reads(name)))
-                .map(|(_, b)| b.clone()),
-        )
+        .chain(ordered)
         .collect()
+}
+
+/// The `eval` binding of a bare read pytest made at import: `sol.X`.
+fn probe(module: &str, read: &crate::module::ImportRead) -> crate::model::Binding {
+    crate::model::Binding::Eval {
+        expr: format!("{module}.{}", read.attr),
+        line: read.line,
+    }
 }
 
 /// The name pytest imports the test module under (its default `prepend` import mode): the file's

@@ -30,6 +30,8 @@ pub(super) struct FileFacts<'m, 's> {
     changed: HashMap<String, String>,
     /// How many module-level assignments bind each name.
     assigned: HashMap<String, usize>,
+    /// What the file's bare reads of the solution at import depend on.
+    reads: super::import_reads::ReadFacts,
 }
 
 impl<'m, 's> FileFacts<'m, 's> {
@@ -61,6 +63,7 @@ impl<'m, 's> FileFacts<'m, 's> {
             map,
             changed,
             assigned,
+            reads: super::import_reads::ReadFacts::of(body),
         }
     }
 }
@@ -124,6 +127,7 @@ impl<'a> ModuleScope<'a> {
         self.unregister_rebound_fixtures(stmt, line);
         self.note_module_skip(stmt, line, file.map);
         self.note_import_effect(stmt, line, file.map);
+        self.note_import_reads(stmt, file.map, &file.reads);
         match stmt {
             Stmt::Import(import) => {
                 for alias in &import.names {

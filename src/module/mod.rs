@@ -39,12 +39,14 @@ mod bindings;
 mod changes;
 mod effects;
 mod fixtures;
+mod import_reads;
 mod imports;
 mod prelude;
 mod pytest_aliases;
 mod solution;
 mod walk;
 
+pub use import_reads::ImportRead;
 pub(crate) use walk::{dotted_name, falsy_literal, literal_attribute_decorator, BoundNames};
 
 /// The words of a drop as the scope keeps them for its readers in other files (flatten's
@@ -199,6 +201,11 @@ pub struct ModuleScope<'a> {
     /// replays it (contract version 2): `from solution import X as Y`, `from solution import *`,
     /// and a module-level `Y = sol.X`.
     pub solution_bindings: Vec<(TextRange, crate::model::Binding)>,
+    /// Bare reads of the solution module's attributes pytest makes while it imports the file
+    /// (`solution.f` in a parametrize list, a default, a test's annotation), in source order: the
+    /// evaluator makes each once (an `eval` binding), failing every check when it raises, as
+    /// pytest then collects no test of the file.
+    pub import_reads: Vec<ImportRead>,
     /// `from solution import *` comes after module-level code that may change the solution: the
     /// names it binds are the ones after that code ran, which the evaluator's bindings (taken
     /// before any replay) are not.

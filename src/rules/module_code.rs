@@ -567,4 +567,33 @@ declare_rules! {
     /// Give the test's local another name than the module's, or build the module-level object in a
     /// fixture.
     "024" ModuleCodeReadsTestLocal "module-code-reads-test-local",
+
+    /// ## What it means
+    /// An annotation of a helper (a function pytest neither collects as a test nor uses as a
+    /// fixture), or of a module-level or class-level variable, reads an attribute of the solution.
+    ///
+    /// ## Why it cannot be kept
+    /// Before Python 3.14 the annotation is evaluated when the file is imported: a candidate without
+    /// the attribute makes pytest fail the collection of the whole file, so no test runs. From 3.14 on
+    /// such an annotation is evaluated only when something asks for it (PEP 649), and pytest never
+    /// does for a helper: the same candidate passes. No check is true exactly when pytest passes on
+    /// both, so every check of the file is dropped. (A test's or a fixture's annotations are
+    /// evaluated on every version, by pytest's signature of it: those are checked by the evaluator
+    /// as a read of the attribute.)
+    ///
+    /// ## Example
+    /// ```python
+    /// import solution
+    ///
+    /// def make(text) -> solution.Result:
+    ///     return solution.parse(text)
+    ///
+    /// def test_parse():
+    ///     assert solution.parse("1,2") == [1, 2]
+    /// ```
+    ///
+    /// ## How to write it so it can be checked
+    /// Start the file with `from __future__ import annotations` (annotations are then never
+    /// evaluated), or write the annotation as a string (`-> "solution.Result"`).
+    "025" AnnotationReadsSolution "annotation-reads-solution",
 }

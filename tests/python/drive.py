@@ -183,11 +183,21 @@ class Recorder:
         outcome = yield
         report = outcome.get_result()
         entry = self._entry(report.nodeid)
-        if report.when == "call" and call.excinfo is not None and report.failed:
+        # A failed subtest (reported before this) already named where the test failed.
+        if report.when == "call" and call.excinfo is not None and report.failed and entry["call"] != "failed":
             entry["fail_line"] = self._fail_line(item, call.excinfo)
             entry["fail_inner"] = self._fail_inner(item, call.excinfo)
             crash = getattr(getattr(report.longrepr, "reprcrash", None), "message", "")
             entry["crash"] = (crash or "")[:300]
+
+    def _subtest_line(self, report):
+        """The line, in this file, where a failed subtest's traceback first enters it."""
+        tb = getattr(report.longrepr, "reprtraceback", None)
+        for entry in getattr(tb, "reprentries", ()) or ():
+            loc = getattr(entry, "reprfileloc", None)
+            if loc is not None and os.path.realpath(str(loc.path)) == self.test_file:
+                return loc.lineno
+        return None
 
     def pytest_runtest_logreport(self, report):
         entry = self._entry(report.nodeid)
@@ -199,6 +209,18 @@ class Recorder:
             state = "skipped"
         if hasattr(report, "wasxfail"):
             entry["wasxfail"] = True
+        # pytest 9's subtests (`subtests.test()`, unittest's `subTest`) report each subtest under the
+        # test's own node id before the test's call report: a failed subtest fails the test, whatever
+        # the call's own outcome after it.
+        if type(report).__name__ == "SubtestReport":
+            if report.failed and entry["call"] != "failed":
+                entry["call"] = "failed"
+                entry["fail_line"] = self._subtest_line(report)
+                crash = getattr(getattr(report.longrepr, "reprcrash", None), "message", "")
+                entry["crash"] = (crash or "")[:300]
+            return
+        if report.when == "call" and entry["call"] == "failed":
+            return
         entry[report.when] = state
         if report.failed and report.when != "call" and not entry["crash"]:
             crash = getattr(getattr(report.longrepr, "reprcrash", None), "message", "")
@@ -229,6 +251,35 @@ def outcome_of(entry: dict) -> str:
     return "error"
 
 
+def _config_file(run_dir: str) -> str:
+    """The configuration file pytest takes in ``run_dir``, by pytest's own reading of each
+    candidate (``_pytest.config.findpaths``: a ``pytest.ini`` always, a ``tox.ini`` only with a
+    ``[pytest]`` section, a ``pyproject.toml`` only with a pytest table, ...). A file pytest refuses
+    is taken, so that pytest refuses it as it would; with none, a ``pyproject.toml`` (pytest's
+    fallback), else an empty file beside the folder, which stops pytest's search above it
+    (faithful.py writes an empty pytest.ini into a folder that has none)."""
+    from pathlib import Path
+
+    from _pytest.config.findpaths import load_config_dict_from_file
+
+    names = ("pytest.toml", ".pytest.toml", "pytest.ini", ".pytest.ini", "pyproject.toml", "tox.ini", "setup.cfg")
+    for name in names:
+        path = Path(run_dir) / name
+        if not path.is_file():
+            continue
+        try:
+            if load_config_dict_from_file(path) is not None:
+                return str(path)
+        except BaseException:  # noqa: BLE001
+            return str(path)
+    if (Path(run_dir) / "pyproject.toml").is_file():
+        return os.path.join(run_dir, "pyproject.toml")
+    empty = os.path.join(os.path.dirname(run_dir), "pytest.ini")
+    with open(empty, "w") as f:
+        f.write("[pytest]\n")
+    return empty
+
+
 def run_pytest(run_dir: str, test_name: str) -> dict:
     import pytest  # only here: the evaluations never import pytest
 
@@ -237,17 +288,20 @@ def run_pytest(run_dir: str, test_name: str) -> dict:
     sys.path.insert(0, run_dir)
     sys.dont_write_bytecode = True
     recorder = Recorder(os.path.join(run_dir, test_name))
-    # The folder's configuration file, the first pytest would take (faithful.py writes an empty
-    # pytest.ini into a folder that has none).
-    config = next(os.path.join(run_dir, name) for name in ("pytest.ini", "pyproject.toml", "tox.ini", "setup.cfg")
-                  if os.path.exists(os.path.join(run_dir, name)))
-    args = [test_name, "-q", "-p", "no:cacheprovider", "--rootdir", run_dir, "-c", config, "--color=no"]
+    args = [test_name, "-q", "-p", "no:cacheprovider", "--rootdir", run_dir, "-c", _config_file(run_dir),
+            "--color=no"]
     if importlib.util.find_spec("pytest_randomly") is not None:
         args += ["-p", "no:randomly"]
     saved = sys.stdout
     sys.stdout = io.StringIO()
     try:
         exit_code = pytest.main(args, plugins=[recorder])
+    except BaseException as exc:  # noqa: BLE001
+        # pytest refused to start (a configuration it rejects with `pytest.fail`, an `addopts` it
+        # cannot split): it ran no test, which is what is recorded.
+        recorder.tests.clear()
+        recorder.collection_errors.append(f"pytest refused to start: {_short(exc)}")
+        exit_code = 4
     finally:
         output, sys.stdout = sys.stdout.getvalue(), saved
     tests = []

@@ -291,3 +291,53 @@ def test_evaluation_builds_version_2_namespaces(tmp_path):
         {"kind": "attr", "name": "gone", "module": "solution", "attr": "gone"}])
     assert missing == [{"outcome": "error", "error": "ImportError: cannot import name 'gone' from 'solution'",
                         "phase": "solution"}] * 2
+
+
+def _pytest_in(folder, files):
+    for name, text in files.items():
+        (folder / name).write_text(text)
+    return fx.run_pytest(folder, files["solution.py"])
+
+
+ADD = "def add(a, b):\n    return a + b\n"
+
+
+def test_drive_takes_the_configuration_pytest_takes(tmp_path):
+    """A tox.ini without a `[pytest]` section is no configuration to pytest: the setup.cfg's
+    `[tool:pytest]` is, and its `filterwarnings = error` fails the test."""
+    outcome = _pytest_in(tmp_path, {
+        "solution.py": ADD + "import warnings\nwarnings.warn('old', DeprecationWarning)\n",
+        "test_cfg.py": "def test_add():\n    from solution import add\n    assert add(2, 3) == 5\n",
+        "tox.ini": "[tox]\nenvlist = py3\n",
+        "setup.cfg": "[tool:pytest]\nfilterwarnings = error\n",
+    })
+    assert [(t["name"], t["outcome"]) for t in outcome["tests"]] == [("test_add", "failed")], outcome
+
+
+def test_drive_records_no_test_when_pytest_refuses_to_start(tmp_path):
+    """pytest refuses a setup.cfg with a plain `[pytest]` section before collecting anything: the
+    run has no test (so a kept check is judged a phantom pass), rather than a crashed driver."""
+    outcome = _pytest_in(tmp_path, {
+        "solution.py": ADD,
+        "test_cfg.py": "from solution import add\n\ndef test_add():\n    assert add(2, 3) == 5\n",
+        "setup.cfg": "[pytest]\naddopts = -q\n",
+    })
+    assert outcome["tests"] == [], outcome
+    assert "refused to start" in outcome["collection_errors"][0], outcome
+
+
+def test_drive_fails_a_test_whose_subtest_failed(tmp_path):
+    """pytest 9's subtests: a failed subtest fails its test, at the subtest's line."""
+    outcome = _pytest_in(tmp_path, {
+        "solution.py": ADD,
+        "test_sub.py": (
+            "from solution import add\n\n\n"
+            "def test_sub(subtests):\n"
+            "    for i in range(3):\n"
+            "        with subtests.test(i=i):\n"
+            "            assert add(i, 0) == 1\n"
+        ),
+    })
+    [test] = outcome["tests"]
+    assert (test["outcome"], test["fail_line"]) == ("failed", 7), test
+    assert "assert 0 == 1" in test["crash"], test

@@ -414,6 +414,43 @@ def test_star_without_all_binds_the_public_names():
     assert outcome_list(evals) == ["pass", "pass", "error", "error", "pass"], evals
 
 
+@pytest.mark.parametrize(
+    "export, why",
+    [
+        ("import pytest\npytestmark = pytest.mark.skip(reason='mine')\n", "`pytestmark`"),
+        ("def setup_function(function):\n    pass\n", "`setup_function`"),
+        ("def setup_module(module):\n    module.add = lambda a, b: 5\n", "`setup_module`"),
+        ("def teardown_module(module):\n    pass\n", "`teardown_module`"),
+        ("def setUpModule():\n    pass\n", "`setUpModule`"),
+        ("__all__ = ['add', '__test__']\n__test__ = False\n", "`__test__`"),
+        ("pytest_plugins = ['pytester']\n", "`pytest_plugins`"),
+        ("def pytest_generate_tests(metafunc):\n    pass\n", "`pytest_generate_tests`"),
+        ("import pytest\n@pytest.fixture(autouse=True)\ndef patch_add():\n    pass\n", "`patch_add`"),
+    ],
+)
+def test_star_refuses_names_pytest_reads_from_the_test_module(export, why):
+    # After `from solution import *` these are the test module's own: pytest marks, sets up,
+    # collects or parametrizes every test with the candidate's object, which no expression reproduces.
+    source = export + "\ndef add(a, b):\n    return a + b\n"
+    evals = runner.eval_assertions(source, [{"id": 1, "expr": "add(2, 3) == 5"}],
+                                   bindings=[{"kind": "star", "module": "solution"}])
+    assert outcome_list(evals) == ["error"], evals
+    assert "StarReplacesError: `from solution import *` exports " + why in evals[0]["error"], evals
+    assert "which pytest reads from the test module" in evals[0]["error"]
+
+
+def test_star_keeps_names_pytest_does_not_read():
+    # A private setup helper, a test function or a class the candidate exports is no name pytest
+    # reads in place of the file's (an extra test is pytest's own business); nor a non-fixture
+    # function whose name merely contains a hook's words.
+    source = ("def _setup_module():\n    pass\n\ndef setup_cache():\n    pass\n\n"
+              "def test_extra():\n    pass\n\ndef pytest_like():\n    pass\n\n"
+              "def add(a, b):\n    return a + b\n")
+    evals = runner.eval_assertions(source, [{"id": 1, "expr": "add(2, 3) == 5"}],
+                                   bindings=[{"kind": "star", "module": "solution"}])
+    assert outcome_list(evals) == ["pass"], evals
+
+
 def test_bindings_apply_in_order():
     evals = runner.eval_assertions(
         STAR,

@@ -29,6 +29,9 @@ STATED = {
     "test_file_import_fails": "a test-file import that fails",
     "collection_probes_module_getattr": "pytest's own process (its collection reads every module-level object)",
     "lifetime_local_past_assert_error": "garbage collected at another time (a test's local is released when the check is done)",
+    "wave8_llm_candidate_keyboardinterrupt_stops_session": "a candidate that stops pytest's session (KeyboardInterrupt, pytest.exit)",
+    "wave8_star_export_fixture_override_stated": "a star import that replaces what the test relies on (a fixture the candidate exports overrides the conftest's)",
+    "wave8_star_export_pytest_names_stated": "a star import that replaces what the test relies on (names pytest reads from the test module)",
 }
 
 CASES = sorted(p for p in HERE.iterdir() if p.is_dir() and (p / "solution.py").exists())

@@ -216,11 +216,46 @@ def _probe_fromlist(module: types.ModuleType, fromlist: tuple) -> None:
 
 class StarReplacesError(ImportError):
     """The candidate's ``from M import *`` replaces a name the test relies on (``__import__``,
-    ``__builtins__``, or a module the test file imported before it): pytest would run the tests with
-    the candidate's object, which no kept expression reproduces, so every check fails with this."""
+    ``__builtins__``, or a module the test file imported before it), or exports a name pytest reads
+    from the test module (``PYTEST_READS``, a fixture): pytest would run the tests
+    with the candidate's object, which no kept expression reproduces, so every check fails with this."""
 
 
-def _check_star_kept(binding: dict, namespace: dict) -> None:
+# Names pytest reads from the test module itself, which a star export makes the candidate's: what
+# each one does to every test of the file there.
+PYTEST_READS = {
+    "pytestmark": "marks every test of the file (a skip, an xfail, a filter)",
+    "setup_module": "xunit setup pytest runs before the file's first test",
+    "teardown_module": "xunit teardown pytest runs after the file's last test",
+    "setUpModule": "xunit setup pytest runs before the file's first test",
+    "tearDownModule": "xunit teardown pytest runs after the file's last test",
+    "setup_function": "xunit setup pytest runs before each test",
+    "teardown_function": "xunit teardown pytest runs after each test",
+    "__test__": "tells pytest whether to collect the file at all",
+    "__getattr__": "answers every name pytest looks up in the test module",
+    "pytest_plugins": "plugins pytest loads for the file",
+    "pytest_generate_tests": "a hook pytest calls to parametrize the file's tests",
+}
+
+
+def _pytest_read(name: str, value) -> str | None:
+    """Why pytest reads an exported ``name`` from the test module, or None."""
+    if name in PYTEST_READS:
+        return PYTEST_READS[name]
+    if _is_fixture(value):
+        return "a fixture, which pytest takes from the test module (it may be autouse, or override the file's)"
+    return None
+
+
+def _is_fixture(value) -> bool:
+    """A ``@pytest.fixture`` object: pytest 8.4 and later wrap the function, earlier ones mark it."""
+    kind = type(value)
+    if kind.__name__ == "FixtureFunctionDefinition" and kind.__module__.startswith("_pytest"):
+        return True
+    return isinstance(value, types.FunctionType) and "_pytestfixturefunction" in value.__dict__
+
+
+def _check_star_kept(binding: dict, namespace: dict, exported: tuple = ()) -> None:
     for name in ("__import__", "__builtins__"):
         expected = builtins if name == "__builtins__" else builtins.__import__
         if namespace.get(name, expected) is not expected:
@@ -235,6 +270,13 @@ def _check_star_kept(binding: dict, namespace: dict) -> None:
             raise StarReplacesError(
                 f"`from {binding['module']} import *` replaces the test's `{kept['name']}` "
                 f"(imported from `{kept['module']}`) with another object: no expression reproduces the test then"
+            )
+    for name in exported:
+        why = _pytest_read(name, namespace.get(name))
+        if why is not None:
+            raise StarReplacesError(
+                f"`from {binding['module']} import *` exports `{name}`, which pytest reads from the test "
+                f"module: {why}; no expression reproduces the test then"
             )
 
 
@@ -277,7 +319,9 @@ def build_namespace(module: types.ModuleType, bindings: list[dict] | None = None
     * ``{"kind": "star", "module": M[, "keep": [{"name", "module"[, "attr"]}, ...]]}``: ``from M import
       *``: each name the module's ``__all__`` lists when it has one (even empty; a listed name it lacks
       raises AttributeError, as in CPython), else each of its globals whose name does not start with
-      ``_``; it must not replace ``__import__``, ``__builtins__`` or a kept module with another object
+      ``_``; it must not replace ``__import__``, ``__builtins__`` or a kept module with another object,
+      nor export a name pytest reads from the test module (``pytestmark``, xunit setup and teardown,
+      ``__test__``, ``__getattr__``, ``pytest_plugins``, ``pytest_generate_tests``, a fixture)
       (``StarReplacesError``: every check fails, saying so);
     * ``{"kind": "import", "name": N, "module": M[, "attr": A]}``: a module the test file imports that
       is not the solution: ``import M as N`` (``import a.b``, N ``a``: the package ``a``), or ``from M
@@ -351,6 +395,7 @@ def build_namespace(module: types.ModuleType, bindings: list[dict] | None = None
             except AttributeError:
                 names = list(vars(source))
                 listed = False
+            exported = []
             for name in names:
                 if not isinstance(name, str):
                     where = "__all__" if listed else "__dict__"
@@ -361,7 +406,8 @@ def build_namespace(module: types.ModuleType, bindings: list[dict] | None = None
                 if not listed and name.startswith("_"):
                     continue
                 namespace[name] = getattr(source, name)
-            _check_star_kept(binding, namespace)
+                exported.append(name)
+            _check_star_kept(binding, namespace, tuple(exported))
     return namespace
 
 

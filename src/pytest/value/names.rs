@@ -170,18 +170,14 @@ pub(super) fn is_dataclass(expr: &Expr) -> bool {
     }
 }
 
-/// A solution name as a value: a function or class, named by its own name. A name written like a
-/// constant (`MAX_SIZE`) may be any value: its id cannot be known from the test file.
+/// A solution name as a value: whatever the candidate binds there. pytest names a case after the
+/// object it gets (a function's or class's own `__name__`, which a candidate may set by an alias,
+/// `functools.partial` or a class made elsewhere; a constant's value), so its id cannot be known
+/// from the test file, whether the name is spelled like a function, a class or a constant.
 pub(super) fn solution_name<'a>(own: &str) -> PyValue<'a> {
-    let constant_like =
-        own.chars().any(|c| c.is_ascii_alphabetic()) && !own.chars().any(|c| c.is_lowercase());
-    if constant_like {
-        PyValue::unknown(format!(
-            "`{own}` is a value of the solution, which the test file does not show"
-        ))
-    } else {
-        PyValue::Named(own.to_string())
-    }
+    PyValue::unknown(format!(
+        "`{own}` is a value of the solution, which the test file does not show (pytest names the case after the candidate's object, such as its `__name__`)"
+    ))
 }
 
 fn builtin<'a>(name: &str) -> PyValue<'a> {

@@ -1,0 +1,4 @@
+def parse(s):
+    return int(s)
+def fmt(n):
+    return str(n)

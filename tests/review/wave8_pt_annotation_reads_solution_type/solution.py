@@ -1,0 +1,4 @@
+Result = list
+
+def parse(s):
+    return [int(x) for x in s.split(",")] if s else []

@@ -1,0 +1,4 @@
+def bump():
+    pass
+def double(n):
+    return 2 * n

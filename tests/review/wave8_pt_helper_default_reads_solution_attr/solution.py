@@ -1,0 +1,3 @@
+LIMIT = 10
+def clip(x):
+    return min(x, LIMIT)

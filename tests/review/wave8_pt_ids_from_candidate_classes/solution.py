@@ -1,0 +1,10 @@
+class Stack:
+    def __init__(self):
+        self.items = []
+    def put(self, x):
+        self.items.append(x)
+    def __len__(self):
+        return len(self.items)
+
+class Queue(Stack):
+    pass

@@ -1,0 +1,7 @@
+import pytest
+import solution
+
+
+@pytest.mark.parametrize("fn", [solution.fact_rec, solution.fact_iter])
+def test_fact(fn):
+    assert fn(5) == 120

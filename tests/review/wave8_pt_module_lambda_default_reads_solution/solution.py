@@ -1,0 +1,5 @@
+LIMIT = 10
+def clip(x):
+    return min(x, LIMIT)
+def clip_to(x):
+    return clip(x)
