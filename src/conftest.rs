@@ -159,6 +159,11 @@ pub fn apply(
             scope.global_barriers.push((1, why));
         }
         for stmt in body {
+            if let Some(why) = import_may_fail(stmt, &map, scope) {
+                scope
+                    .global_barriers
+                    .push((1, kept(why.map(|t| format!("`{label}` {t}")))));
+            }
             if let Some(why) = hook_or_plugin(stmt, &map) {
                 scope
                     .global_barriers
@@ -455,6 +460,40 @@ fn fixture_line(body: &[Stmt], name: &str, map: &SourceMap) -> u32 {
             _ => None,
         })
         .unwrap_or(1)
+}
+
+/// A module-level import of the conftest that may fail: of a module that is neither the standard
+/// library, pytest, nor the solution (a plugin, a third-party package, a neighbour, a relative
+/// import). pytest imports the conftest before it collects the test file; when the import fails it
+/// stops ("ImportError while loading conftest") and runs no test. The evaluator imports only pytest
+/// and the solution, so a check would pass where pytest runs nothing.
+fn import_may_fail(stmt: &Stmt, map: &SourceMap, scope: &ModuleScope) -> Option<Reason> {
+    let known = |module: &str| {
+        let top = module.split('.').next().unwrap_or(module);
+        crate::stdlib::is_stdlib(module)
+            || matches!(top, "pytest" | "_pytest")
+            || scope.is_solution_package(module)
+    };
+    let module = match stmt {
+        Stmt::Import(import) => import
+            .names
+            .iter()
+            .map(|alias| alias.name.as_str())
+            .find(|m| !known(m))?
+            .to_string(),
+        Stmt::ImportFrom(from) => {
+            let module = from.module.as_ref().map_or("", |m| m.as_str());
+            if from.level == 0 && known(module) {
+                return None;
+            }
+            format!("{}{module}", ".".repeat(from.level as usize))
+        }
+        _ => return None,
+    };
+    let line = map.line(stmt.range().start());
+    Some(ModuleCode::ConftestImportMayFail.because(format!(
+        "imports `{module}` (line {line}), which is neither the standard library, pytest, nor the solution: when that import fails, pytest stops before it collects the test file and runs no test, and the evaluator imports only pytest and the solution"
+    )))
 }
 
 /// A hook that runs around tests (`pytest_runtest_setup`, `pytest_collection_modifyitems`, …) or

@@ -207,7 +207,7 @@ fn extract_parsed(
     let judgement = options
         .pytest_config
         .as_ref()
-        .map(crate::pytest::config::judge)
+        .map(|c| crate::pytest::config::judge_at(c, options.pytest_version))
         .unwrap_or_default();
     let warning_plan = session::apply(
         &judgement,

@@ -433,6 +433,7 @@ mod tests {
                 .iter()
                 .map(|(k, v)| (k.to_string(), v.iter().map(|s| s.to_string()).collect()))
                 .collect(),
+            refused: None,
         });
         extract(source, &options)
             .assertions
@@ -456,6 +457,7 @@ mod tests {
                 .iter()
                 .map(|(k, v)| (k.to_string(), v.iter().map(|s| s.to_string()).collect()))
                 .collect(),
+            refused: None,
         });
         let e = extract(source, &options);
         let spell = |f: &crate::model::WarningFilter| {

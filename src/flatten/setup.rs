@@ -69,7 +69,19 @@ pub(super) fn setup_items<'a>(
 /// (`usefixtures`, setup methods).
 fn barrier_items<'a>(ctx: &Ctx<'_, 'a>, case: &Case<'a>, items: &mut Vec<Item<'a>>) {
     if let Some((_, why)) = ctx.scope.global_barriers.first() {
-        items.push(items::setup(case.func.range, why.clone()));
+        use crate::rules::{ModuleCode, Rule};
+        // A file pytest cannot import stops every test: it changes no assertion, it runs none.
+        let stops_every_test = matches!(
+            why.rule,
+            Rule::ModuleCode(
+                ModuleCode::ImportedFileDoesNotParse | ModuleCode::ConftestImportMayFail
+            )
+        );
+        items.push(if stops_every_test {
+            items::stop(case.func.range, why.clone())
+        } else {
+            items::setup(case.func.range, why.clone())
+        });
     }
     // Seam: `items::setup` takes text (see `words`).
     for (_, why) in &case.setup {

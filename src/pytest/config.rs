@@ -19,6 +19,10 @@ pub struct Config {
     pub name: String,
     /// `(key, values)`: an ini value split into lines, a TOML string or list as its strings.
     pub options: Vec<(String, Vec<String>)>,
+    /// Why pytest refuses to start with this file, when it does: the file does not parse
+    /// (`iniconfig`'s or TOML's error), or pytest rejects its shape (`[pytest]` in `setup.cfg`,
+    /// both of `pyproject.toml`'s pytest tables). pytest then runs no test at all.
+    pub refused: Option<String>,
 }
 
 impl Config {
@@ -45,48 +49,248 @@ impl Config {
 }
 
 /// The pytest options of an ini-format file's text, or `None` when it has no pytest section
-/// (`pytest.ini` and `.pytest.ini` always count, as in pytest). `pyproject.toml` is TOML: its
-/// caller reads `[tool.pytest.ini_options]` into [`Config::options`] itself.
+/// (`pytest.ini` and `.pytest.ini` always count, as in pytest), or when pytest refuses the file
+/// ([`read`] says why). `pyproject.toml` is TOML: see [`read`].
 pub fn parse_ini(name: &str, text: &str) -> Option<Vec<(String, Vec<String>)>> {
+    read(name, text)
+        .filter(|c| c.refused.is_none())
+        .map(|c| c.options)
+}
+
+/// The configuration files pytest 9 looks for in each folder, in its order (`locate_config`).
+pub const FILE_NAMES: [&str; 7] = [
+    "pytest.toml",
+    ".pytest.toml",
+    "pytest.ini",
+    ".pytest.ini",
+    "pyproject.toml",
+    "tox.ini",
+    "setup.cfg",
+];
+
+/// The configuration pytest 9 reads in one folder, given each file's text (`None` where there is
+/// no such file), as `locate_config` does: the first file in [`FILE_NAMES`]'s order that configures
+/// pytest. pytest also reads every later file of that folder (to warn about ignored ones), and any
+/// file it reads may make it refuse to start: a refusal wins. `None` when no file configures pytest.
+pub fn read_folder(mut text_of: impl FnMut(&str) -> Option<String>) -> Option<Config> {
+    let mut found: Option<Config> = None;
+    for name in FILE_NAMES {
+        let Some(text) = text_of(name) else {
+            continue;
+        };
+        let Some(config) = read(name, &text) else {
+            continue;
+        };
+        if config.refused.is_some() {
+            return Some(config);
+        }
+        found.get_or_insert(config);
+    }
+    found
+}
+
+/// What pytest 9 makes of a configuration file it finds (`findpaths.load_config_dict_from_file`):
+/// `None` when the file does not configure pytest (a `tox.ini` without `[pytest]`, a `setup.cfg`
+/// without `[tool:pytest]`, a `pyproject.toml` without a pytest table), else its options, or a
+/// [`Config::refused`] naming why pytest stops before it collects anything. pytest parses every
+/// ini-format file it looks at whole (`iniconfig`), and every TOML file: an error anywhere in it
+/// is a refusal, whether or not the file has a pytest section.
+pub fn read(name: &str, text: &str) -> Option<Config> {
+    let config = |options| {
+        Some(Config {
+            name: name.to_string(),
+            options,
+            refused: None,
+        })
+    };
+    let refuse = |why: String| {
+        Some(Config {
+            name: name.to_string(),
+            options: Vec::new(),
+            refused: Some(why),
+        })
+    };
+    if name.ends_with(".toml") {
+        return match read_toml(name, text) {
+            Ok(Some(options)) => config(options),
+            Ok(None) => None,
+            Err(why) => refuse(why),
+        };
+    }
+    let sections = match iniconfig(text) {
+        Ok(sections) => sections,
+        Err((line, why)) => {
+            return refuse(format!(
+                "does not parse as pytest reads it (line {line}: {why})"
+            ))
+        }
+    };
+    let section = |wanted: &str| {
+        sections
+            .iter()
+            .find(|(s, _)| s == wanted)
+            .map(|(_, keys)| keys.clone())
+    };
     match name {
-        "setup.cfg" => ini_section(text, "tool:pytest"),
-        "tox.ini" => ini_section(text, "pytest"),
-        _ => Some(ini_section(text, "pytest").unwrap_or_default()),
+        "setup.cfg" => match section("tool:pytest") {
+            Some(options) => config(options),
+            None if section("pytest").is_some() => refuse(
+                "has a `[pytest]` section, which pytest no longer supports in `setup.cfg` (it takes `[tool:pytest]`)".to_string(),
+            ),
+            None => None,
+        },
+        "pytest.ini" | ".pytest.ini" => config(section("pytest").unwrap_or_default()),
+        _ => section("pytest").and_then(config),
     }
 }
 
-/// The keys of one `[section]` of an ini file; a value continues on indented lines.
-fn ini_section(text: &str, section: &str) -> Option<Vec<(String, Vec<String>)>> {
-    let mut found = false;
-    let mut inside = false;
-    let mut out: Vec<(String, Vec<String>)> = Vec::new();
-    for line in text.lines() {
-        let trimmed = line.trim();
-        if trimmed.starts_with('[') && trimmed.ends_with(']') {
-            inside = trimmed[1..trimmed.len() - 1].trim() == section;
-            found |= inside;
+/// A configuration's options: each key with its value's lines (or a TOML list's strings).
+type Options = Vec<(String, Vec<String>)>;
+
+/// One ini file's sections, in order, each with its keys and their lines.
+type IniSections = Vec<(String, Vec<(String, Vec<String>)>)>;
+
+/// `iniconfig.IniConfig(path)` as pytest 9 calls it (no inline-comment stripping, section names as
+/// written): the sections and their keys, or the 1-based line and message of its `ParseError`.
+fn iniconfig(text: &str) -> Result<IniSections, (usize, String)> {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let mut sections: IniSections = Vec::new();
+    // Whether the last line read was a key (a continuation line extends it).
+    let mut last_is_key = false;
+    let mut any = false;
+    for (index, raw) in text.split_inclusive('\n').enumerate() {
+        let line_no = index + 1;
+        // `str.splitlines(True)`: `\r\n` and `\r` end lines too; only `\n` is split on here,
+        // and `rstrip` drops a trailing `\r`.
+        let comment = matches!(raw.trim_start().chars().next(), None | Some('#' | ';'));
+        let line = if comment { "" } else { raw.trim_end() };
+        if line.is_empty() {
             continue;
         }
-        if !inside || trimmed.is_empty() || trimmed.starts_with('#') || trimmed.starts_with(';') {
-            continue;
-        }
-        if line.starts_with([' ', '\t']) {
-            if let Some((_, values)) = out.last_mut() {
-                values.push(trimmed.to_string());
+        let first = line.chars().next().unwrap_or(' ');
+        // A section header: `[name]`, after cutting at a comment character.
+        if first == '[' {
+            let cut = line.split(['#', ';']).next().unwrap_or("").trim_end();
+            if cut.ends_with(']') && cut.len() >= 2 {
+                let name = &cut[1..cut.len() - 1];
+                if name.is_empty() {
+                    return Err((line_no, "empty section name".into()));
+                }
+                if sections.iter().any(|(s, _)| s == name) {
+                    return Err((line_no, format!("duplicate section '{name}'")));
+                }
+                sections.push((name.to_string(), Vec::new()));
+                last_is_key = false;
+                any = true;
+                continue;
+            }
+            // `[` without a closing `]` reads as a continuation line.
+            if !last_is_key {
+                return Err((line_no, "unexpected value continuation".into()));
+            }
+            if let Some((_, keys)) = sections.last_mut() {
+                if let Some((_, values)) = keys.last_mut() {
+                    values.push(line.trim().to_string());
+                }
             }
             continue;
         }
-        if let Some((key, value)) = trimmed.split_once(['=', ':']) {
-            let value = value.trim();
+        if !first.is_whitespace() {
+            let Some(at) = line.find(['=', ':']) else {
+                return Err((line_no, format!("unexpected line: '{line}'")));
+            };
+            let (key, value) = (line[..at].trim(), line[at + 1..].trim());
+            let Some((_, keys)) = sections.last_mut().filter(|_| any) else {
+                return Err((line_no, "no section header defined".into()));
+            };
+            if keys.iter().any(|(k, _)| k == key) {
+                return Err((line_no, format!("duplicate name '{key}'")));
+            }
             let values = if value.is_empty() {
                 Vec::new()
             } else {
                 vec![value.to_string()]
             };
-            out.push((key.trim().to_string(), values));
+            keys.push((key.to_string(), values));
+            last_is_key = true;
+            continue;
+        }
+        // A continuation line: it extends the last key's value.
+        if !last_is_key {
+            return Err((line_no, "unexpected value continuation".into()));
+        }
+        if let Some((_, keys)) = sections.last_mut() {
+            if let Some((_, values)) = keys.last_mut() {
+                values.push(line.trim().to_string());
+            }
         }
     }
-    found.then_some(out)
+    Ok(sections)
+}
+
+/// A TOML configuration's pytest options (`findpaths.load_config_dict_from_file`): `pytest.toml`'s
+/// `[pytest]` table (the file counts even without one); `pyproject.toml`'s `[tool.pytest]` (native
+/// types) or `[tool.pytest.ini_options]` (strings), never both. `Ok(None)` when a `pyproject.toml`
+/// has neither; `Err` when pytest refuses the file.
+#[cfg(feature = "toml")]
+fn read_toml(name: &str, text: &str) -> Result<Option<Options>, String> {
+    let value: toml::Table = text.parse().map_err(|e: toml::de::Error| {
+        let first = e.message().lines().next().unwrap_or("").trim().to_string();
+        format!("is not valid TOML ({first})")
+    })?;
+    let table_at = |path: &[&str]| -> Option<&toml::Table> {
+        let mut t = &value;
+        for key in path {
+            t = t.get(*key)?.as_table()?;
+        }
+        Some(t)
+    };
+    let table = if name == "pyproject.toml" {
+        let Some(pytest) = table_at(&["tool", "pytest"]) else {
+            return Ok(None);
+        };
+        let ini = pytest.get("ini_options").and_then(|t| t.as_table());
+        let native = pytest.iter().any(|(k, _)| k != "ini_options");
+        match (native, ini) {
+            (true, Some(_)) => return Err("has both `[tool.pytest]` and `[tool.pytest.ini_options]`, which pytest refuses to use together".to_string()),
+            (false, Some(ini)) => ini,
+            (true, None) => pytest,
+            (false, None) => return Ok(None),
+        }
+    } else {
+        match table_at(&["pytest"]) {
+            Some(t) => t,
+            None => return Ok(Some(Vec::new())),
+        }
+    };
+    let scalar = |v: &toml::Value| -> String {
+        match v {
+            toml::Value::String(s) => s.clone(),
+            toml::Value::Integer(i) => i.to_string(),
+            toml::Value::Float(f) => f.to_string(),
+            toml::Value::Boolean(b) => b.to_string(),
+            _ => String::new(),
+        }
+    };
+    let strings = |v: &toml::Value| -> Vec<String> {
+        match v {
+            toml::Value::Array(a) => a.iter().map(scalar).collect(),
+            other => vec![scalar(other)],
+        }
+    };
+    Ok(Some(
+        table
+            .iter()
+            .filter(|(_, v)| !v.is_table())
+            .map(|(k, v)| (k.clone(), strings(v)))
+            .collect(),
+    ))
+}
+
+/// Without a TOML parser (the page's build), a TOML file configures nothing it can read.
+#[cfg(not(feature = "toml"))]
+fn read_toml(_name: &str, _text: &str) -> Result<Option<Options>, String> {
+    Ok(None)
 }
 
 /// What a configuration file does to every test of a file.
@@ -112,12 +316,24 @@ pub struct Judgement {
     pub strict_markers: bool,
 }
 
-/// Judges a configuration's options (see the module's documentation).
+/// Judges a configuration's options (see the module's documentation), for the pytest version
+/// whose ids the extraction follows (its default).
 pub fn judge(config: &Config) -> Judgement {
+    judge_at(config, crate::PytestVersion::default())
+}
+
+/// Judges a configuration's options for pytest `version` (its `minversion` is compared with it).
+pub fn judge_at(config: &Config, version: crate::PytestVersion) -> Judgement {
     let mut judgement = Judgement {
         config_name: config.name.clone(),
         ..Judgement::default()
     };
+    if let Some(why) = &config.refused {
+        judgement.blocker_reason = Some(Rules::ConfigRefused.because(format!(
+            "pytest's configuration (`{}`) {why}: pytest stops before it collects anything, so no test runs",
+            config.name
+        )));
+    }
     let mut registered: Vec<String> = crate::pytest::marks::BUILTIN
         .iter()
         .map(|s| s.to_string())
@@ -173,10 +389,21 @@ pub fn judge(config: &Config) -> Judgement {
                     }
                     None
                 }
-                Err(opt) => Some(Rules::AddoptsChangesEveryTest.because(format!(
+                Err(Addopt::Unsplittable) => Some(Rules::ConfigRefused.because(format!(
+                    "has an unbalanced quote in `addopts = {}`: pytest cannot split it into options (`shlex.split`) and stops before it collects anything, so no test runs",
+                    joined.trim()
+                ))),
+                Err(Addopt::Option(opt)) => Some(Rules::AddoptsChangesEveryTest.because(format!(
                     "passes `{opt}` to every run (`addopts`), which may select, stop, or change the tests"
                 ))),
             },
+            "minversion" => minversion_refused(&joined, version),
+            // `get_log_level_for_setting`: a name `logging` does not define is a usage error; a
+            // level pytest sets on the root logger around every test (`catching_logs`), and for
+            // the live-log and log-file handlers around the whole session.
+            "log_level" | "log_cli_level" | "log_file_level" if !joined.trim().is_empty() => {
+                Some(log_level(key, joined.trim()))
+            }
             _ => other_option(key, &joined),
         };
         if let Some(why) = why {
@@ -278,6 +505,61 @@ fn strict_config_blocker(config: &Config, disables_plugins: bool) -> Option<Reas
         .map(|(key, _)| {
             Rules::StrictConfigMayRefuse.because(format!("makes the configuration strict (`--strict-config`) and sets `{key}`, which pytest itself does not register: unless a plugin does, pytest refuses the run"))
         })
+}
+
+/// Why `minversion` makes pytest refuse the run, when it may: pytest compares it with its own
+/// version (`packaging.version.Version`) and stops when it is newer. The extraction follows a
+/// pytest `major.minor` (any patch level), so a `minversion` above `major.minor.0` may refuse.
+fn minversion_refused(value: &str, version: crate::PytestVersion) -> Option<Reason> {
+    let value = value.trim();
+    if value.is_empty() {
+        return None;
+    }
+    let parts: Option<Vec<u64>> = value.split('.').map(|p| p.parse::<u64>().ok()).collect();
+    let (major, minor) = (u64::from(version.major), u64::from(version.minor));
+    let surely = match parts {
+        Some(parts) => {
+            let mut theirs = parts;
+            theirs.resize(theirs.len().max(2), 0);
+            if theirs[..2] > [major, minor][..] {
+                true
+            } else if theirs[..2] == [major, minor] && theirs[2..].iter().any(|&p| p > 0) {
+                // `9.0.3` against pytest 9.0.x: the patch level decides.
+                false
+            } else {
+                return None;
+            }
+        }
+        // A pre-release, a local version or text pytest cannot read: it may refuse.
+        None => false,
+    };
+    let (is, refuses) = if surely {
+        ("is", "refuses")
+    } else {
+        ("may be", "may refuse")
+    };
+    Some(Rules::ConfigRefused.because(format!(
+        "sets `minversion = {value}`, which {is} newer than the pytest {major}.{minor} whose ids the checks follow: pytest {refuses} to run (`requires pytest-{value}`), and then no test runs"
+    )))
+}
+
+/// What a `log_level`, `log_cli_level` or `log_file_level` does (`get_log_level_for_setting`).
+fn log_level(key: &str, value: &str) -> Reason {
+    let upper = value.to_ascii_uppercase();
+    let named = matches!(
+        upper.as_str(),
+        "CRITICAL" | "FATAL" | "ERROR" | "WARNING" | "WARN" | "INFO" | "DEBUG" | "NOTSET"
+    );
+    let number = value.trim_start_matches(['+', '-']).replace('_', "");
+    if named || (!number.is_empty() && number.chars().all(|c| c.is_ascii_digit())) {
+        Rules::LogLevelSet.because(format!(
+            "sets `{key} = {value}`: pytest sets the root logger's level to it while tests run, which the solution may read (`logging.getLogger().isEnabledFor`, a logger's effective level) and a check evaluated on its own does not reproduce"
+        ))
+    } else {
+        Rules::ConfigRefused.because(format!(
+            "sets `{key} = {value}`, which is not a logging level name: pytest stops with a usage error before it collects anything, so no test runs"
+        ))
+    }
 }
 
 /// Why an option other than `filterwarnings`, `markers` and `addopts` may change every test.
@@ -496,9 +778,23 @@ const TAKES_VALUE: [&str; 9] = [
     "--tb",
 ];
 
+/// Why `addopts` is not followed.
+enum Addopt {
+    /// An option not known to be harmless for test functions, as written.
+    Option(String),
+    /// A quote without its closing quote: pytest's `shlex.split` raises, and pytest stops.
+    Unsplittable,
+}
+
+impl From<String> for Addopt {
+    fn from(option: String) -> Self {
+        Addopt::Option(option)
+    }
+}
+
 /// Reads `addopts`, or names the first option that is not known to be harmless for test functions.
-fn read_addopts(addopts: &str) -> Result<Addopts, String> {
-    let words = split_words(addopts);
+fn read_addopts(addopts: &str) -> Result<Addopts, Addopt> {
+    let words = split_words(addopts).ok_or(Addopt::Unsplittable)?;
     let mut out = Addopts::default();
     let mut i = 0;
     while i < words.len() {
@@ -516,7 +812,7 @@ fn read_addopts(addopts: &str) -> Result<Addopts, String> {
         if let Some(arg) = value("-p") {
             // `-p no:name` disables a plugin; `-p name` loads one.
             if !arg.starts_with("no:") {
-                return Err(format!("-p {arg}"));
+                return Err(format!("-p {arg}").into());
             }
             // Without pytest's warnings, unraisable-exception or thread-exception plugin, a
             // warning or a finalizer's exception fails a test differently from what the evaluator
@@ -526,14 +822,14 @@ fn read_addopts(addopts: &str) -> Result<Addopts, String> {
                 plugin,
                 "warnings" | "unraisableexception" | "threadexception"
             ) {
-                return Err(format!("-p {arg}"));
+                return Err(format!("-p {arg}").into());
             }
             out.disables_plugins = true;
         } else if let Some(arg) = value("-W") {
             out.warning_filters
-                .push(Filter::parse(&arg, true).map_err(|_| format!("-W {arg}"))?);
+                .push(Filter::parse(&arg, true).map_err(|_| Addopt::Option(format!("-W {arg}")))?);
         } else if let Some(arg) = value("-m") {
-            let parsed = MarkExpr::parse(&arg).map_err(|_| format!("-m {arg}"))?;
+            let parsed = MarkExpr::parse(&arg).map_err(|_| Addopt::Option(format!("-m {arg}")))?;
             out.mark_expr = Some((arg, parsed));
         } else if w == "--strict-markers" {
             out.strict_markers = true;
@@ -546,7 +842,7 @@ fn read_addopts(addopts: &str) -> Result<Addopts, String> {
         } else if !(HARMLESS_PREFIXES.iter().any(|p| w.starts_with(p))
             || w.starts_with("-r") && !w.starts_with("--"))
         {
-            return Err(w.to_string());
+            return Err(w.to_string().into());
         }
     }
     Ok(out)
@@ -564,7 +860,7 @@ pub fn import_mode_is_prepend(config: Option<&Config>) -> bool {
         .iter()
         .filter(|(key, _)| key == "addopts")
         .all(|(_, values)| {
-            let words = split_words(&values.join(" "));
+            let words = split_words(&values.join(" ")).unwrap_or_default();
             words.iter().enumerate().all(|(i, w)| {
                 let mode = match w.strip_prefix("--import-mode") {
                     Some("") => words.get(i + 1).map(String::as_str),
@@ -576,8 +872,9 @@ pub fn import_mode_is_prepend(config: Option<&Config>) -> bool {
         })
 }
 
-/// Words as a shell would split them (quotes group, and are removed).
-fn split_words(text: &str) -> Vec<String> {
+/// Words as a shell would split them (quotes group, and are removed); `None` when a quote is not
+/// closed (`shlex.split` raises "No closing quotation").
+fn split_words(text: &str) -> Option<Vec<String>> {
     let mut words = Vec::new();
     let mut word = String::new();
     let mut quote: Option<char> = None;
@@ -599,10 +896,13 @@ fn split_words(text: &str) -> Vec<String> {
             (None, c) => word.push(c),
         }
     }
+    if quote.is_some() {
+        return None;
+    }
     if any || !word.is_empty() {
         words.push(word);
     }
-    words
+    Some(words)
 }
 
 #[cfg(test)]
@@ -613,6 +913,7 @@ mod tests {
         let config = super::Config {
             name: "pytest.ini".into(),
             options: super::parse_ini("pytest.ini", text).unwrap(),
+            refused: None,
         };
         let again = super::parse_ini("pytest.ini", &config.to_ini()).unwrap();
         assert_eq!(again, config.options);
@@ -657,6 +958,7 @@ mod tests {
                 .iter()
                 .map(|(k, v)| (k.to_string(), v.iter().map(|s| s.to_string()).collect()))
                 .collect(),
+            refused: None,
         }
     }
 
@@ -668,7 +970,7 @@ mod tests {
             ("testpaths", &["toolz"]),
             ("xfail_strict", &["true"]),
             ("addopts", &["--strict-config", "--strict-markers", "-ra"]),
-            ("log_cli_level", &["info"]),
+            ("console_output_style", &["count"]),
         ]));
         assert_eq!(j.blocker, None);
         assert!(j.strict_markers);
@@ -717,6 +1019,162 @@ mod tests {
         .blocker
         .expect("blocked");
         assert!(why.contains("-p no:"), "{why}");
+    }
+
+    #[test]
+    fn reads_ini_files_as_iniconfig_does_and_names_what_pytest_refuses() {
+        let refused = |name: &str, text: &str| read(name, text).and_then(|c| c.refused);
+        // iniconfig's errors, with pytest's 1-based line.
+        for (text, said) in [
+            (
+                "[pytest]\naddopts = -q\naddopts = -q\n",
+                "line 3: duplicate name 'addopts'",
+            ),
+            (
+                "[pytest]\naddopts = -q\n  \noops\n",
+                "line 4: unexpected line: 'oops'",
+            ),
+            ("addopts = -q\n[pytest]\n", "no section header defined"),
+            ("[pytest]\n[pytest]\n", "duplicate section 'pytest'"),
+            ("[pytest]\n  -q\n", "line 2: unexpected value continuation"),
+        ] {
+            let why = refused("pytest.ini", text).expect(text);
+            assert!(why.contains(said), "{text:?}: {why}");
+        }
+        // A `tox.ini` or `setup.cfg` is parsed whole: an error outside pytest's section refuses too.
+        assert!(refused("tox.ini", "[tox]\nenvlist\n[pytest]\naddopts = -q\n").is_some());
+        assert!(refused("setup.cfg", "[metadata]\nname\n").is_some());
+        // A file without pytest's section configures nothing (and is no refusal).
+        assert_eq!(read("tox.ini", "[tox]\nenvlist = py3\n"), None);
+        assert!(refused("setup.cfg", "[pytest]\naddopts = -q\n")
+            .expect("refused")
+            .contains("`[pytest]` section"));
+        // Comments (`#`, `;`, blank lines) are skipped; `key: value` and continuations read.
+        let c = read(
+            "setup.cfg",
+            "# c\n[tool:pytest]\n; c\nmarkers:\n    slow: slow tests\n\n    fast\naddopts = -q\n",
+        )
+        .unwrap();
+        assert_eq!(c.refused, None);
+        assert_eq!(
+            c.options,
+            vec![
+                (
+                    "markers".to_string(),
+                    vec!["slow: slow tests".to_string(), "fast".to_string()]
+                ),
+                ("addopts".to_string(), vec!["-q".to_string()])
+            ]
+        );
+    }
+
+    #[cfg(feature = "toml")]
+    #[test]
+    fn toml_files_pytest_refuses() {
+        let refused = |name: &str, text: &str| read(name, text).and_then(|c| c.refused);
+        assert!(refused(
+            "pyproject.toml",
+            "[tool.pytest.ini_options]\naddopts = \"-q\n"
+        )
+        .expect("refused")
+        .contains("not valid TOML"));
+        // A syntax error refuses even where the file has no pytest table.
+        assert!(refused("pyproject.toml", "[project]\nname = \n").is_some());
+        assert!(refused(
+            "pyproject.toml",
+            "[tool.pytest]\naddopts = [\"-q\"]\n[tool.pytest.ini_options]\naddopts = \"-q\"\n"
+        )
+        .is_some());
+        assert_eq!(read("pyproject.toml", "[project]\nname = \"x\"\n"), None);
+        let c = read(
+            "pyproject.toml",
+            "[tool.pytest.ini_options]\naddopts = \"-q\"\n",
+        )
+        .unwrap();
+        assert_eq!(
+            c.options,
+            vec![("addopts".to_string(), vec!["-q".to_string()])]
+        );
+    }
+
+    #[test]
+    fn a_refusal_anywhere_in_the_folder_wins() {
+        // pytest reads the files after the one it takes too (to name the ignored ones).
+        let files = [
+            ("pytest.ini", "[pytest]\naddopts = -q\n"),
+            ("setup.cfg", "[x]\noops\n"),
+        ];
+        let c = read_folder(|n| {
+            files
+                .iter()
+                .find(|(f, _)| *f == n)
+                .map(|(_, t)| t.to_string())
+        })
+        .unwrap();
+        assert!(c.refused.is_some() && c.name == "setup.cfg");
+        let files = [
+            ("pytest.ini", "[pytest]\naddopts = -q\n"),
+            ("tox.ini", "[tox]\n"),
+        ];
+        let c = read_folder(|n| {
+            files
+                .iter()
+                .find(|(f, _)| *f == n)
+                .map(|(_, t)| t.to_string())
+        })
+        .unwrap();
+        assert_eq!((c.name.as_str(), c.refused), ("pytest.ini", None));
+    }
+
+    #[test]
+    fn minversion_and_log_levels() {
+        let why = |options: &[(&str, &[&str])]| judge(&config(options)).blocker_reason;
+        for ok in ["6.0", "9.0", "9", "8.4.2"] {
+            assert_eq!(why(&[("minversion", &[ok])]), None, "{ok}");
+        }
+        let r = why(&[("minversion", &["42.0"])]).expect("refused");
+        assert!(
+            r.text.contains("is newer")
+                && r.rule == crate::rules::Rule::Config(Rules::ConfigRefused)
+        );
+        // A patch level above .0 may be newer than the pytest 9.0.x that runs.
+        assert!(why(&[("minversion", &["9.0.3"])])
+            .unwrap()
+            .text
+            .contains("may be newer"));
+        assert!(judge_at(
+            &config(&[("minversion", &["9.1"])]),
+            crate::PytestVersion::parse("9.2").unwrap()
+        )
+        .blocker
+        .is_none());
+        for level in ["DEBUG", "info", "10", "warning"] {
+            let r = why(&[("log_level", &[level])]).expect(level);
+            assert_eq!(
+                r.rule,
+                crate::rules::Rule::Config(Rules::LogLevelSet),
+                "{level}"
+            );
+        }
+        for key in ["log_cli_level", "log_file_level"] {
+            assert!(why(&[(key, &["INFO"])]).unwrap().text.contains(key));
+        }
+        let r = why(&[("log_level", &["LOUD"])]).expect("refused");
+        assert_eq!(r.rule, crate::rules::Rule::Config(Rules::ConfigRefused));
+        assert_eq!(why(&[("log_level", &[""])]), None);
+    }
+
+    #[test]
+    fn an_unbalanced_quote_in_addopts_refuses_the_run() {
+        let r = judge(&config(&[("addopts", &["-q \"-p no:cacheprovider"])]))
+            .blocker_reason
+            .expect("refused");
+        assert!(r.text.contains("unbalanced quote"), "{}", r.text);
+        assert!(
+            r.text.contains("`addopts = -q \"-p no:cacheprovider`"),
+            "{}",
+            r.text
+        );
     }
 
     #[test]

@@ -567,4 +567,31 @@ declare_rules! {
     /// Give the test's local another name than the module's, or build the module-level object in a
     /// fixture.
     "024" ModuleCodeReadsTestLocal "module-code-reads-test-local",
+
+    /// ## What it means
+    /// A conftest imports, at its top level, a module that is neither the standard library, pytest,
+    /// nor the solution: a plugin, a third-party package, a neighbouring module or a relative import.
+    ///
+    /// ## Why it cannot be kept
+    /// pytest imports every conftest before it collects the test file; when that import fails it stops
+    /// with "ImportError while loading conftest" and runs no test. The evaluator imports only pytest and
+    /// the solution, so whether the import succeeds is not in what it sees: a check would pass where
+    /// pytest runs nothing.
+    ///
+    /// ## Example
+    /// ```python
+    /// from solution import add
+    ///
+    /// def test_add():
+    ///     assert add(2, 3) == 5
+    /// ```
+    ///
+    /// ```python conftest.py
+    /// import pytest_some_plugin_helpers
+    /// ```
+    ///
+    /// ## How to write it so it can be checked
+    /// Keep the conftest's imports to the standard library, pytest and the solution, or guard an optional
+    /// one with `try: … except ImportError:`.
+    "025" ConftestImportMayFail "conftest-import-may-fail",
 }

@@ -32,6 +32,7 @@ fn in_package(
     options.pytest_config = addopts.map(|a| crate::pytest::config::Config {
         name: "pytest.ini".into(),
         options: vec![("addopts".into(), vec![a.into()])],
+        refused: None,
     });
     extract(test, &options)
 }
