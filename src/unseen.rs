@@ -353,3 +353,71 @@ pub fn findings(
     }
     out
 }
+
+/// The test file's doctests, which pytest collects as tests under `--doctest-modules`
+/// (`DoctestModule`: `doctest.DocTestFinder` over the module): the module's docstring and those of
+/// its functions and classes, and of the classes' methods and nested classes, each example (a
+/// `>>>` line) a check no entry stands for. One finding per docstring with examples.
+pub fn doctest_findings(body: &[Stmt], map: &SourceMap) -> Vec<Finding> {
+    fn docstring(body: &[Stmt]) -> Option<&ast::ExprStringLiteral> {
+        match body.first() {
+            Some(Stmt::Expr(e)) => e.value.as_string_literal_expr(),
+            _ => None,
+        }
+    }
+    fn visit<'b>(
+        body: &'b [Stmt],
+        owner: &str,
+        out: &mut Vec<(String, &'b ast::ExprStringLiteral)>,
+    ) {
+        for stmt in body {
+            match stmt {
+                Stmt::FunctionDef(f) => {
+                    if let Some(doc) = docstring(&f.body) {
+                        out.push((format!("{owner}{}", f.name), doc));
+                    }
+                }
+                Stmt::ClassDef(c) => {
+                    let name = format!("{owner}{}", c.name);
+                    if let Some(doc) = docstring(&c.body) {
+                        out.push((name.clone(), doc));
+                    }
+                    visit(&c.body, &format!("{name}."), out);
+                }
+                _ => {}
+            }
+        }
+    }
+    let mut docs = Vec::new();
+    if let Some(doc) = docstring(body) {
+        docs.push(("the module".to_string(), doc));
+    }
+    visit(body, "", &mut docs);
+    docs.into_iter()
+        .filter_map(|(owner, doc)| {
+            let text = doc.value.to_str();
+            let examples = text
+                .lines()
+                .filter(|l| l.trim_start().starts_with(">>>"))
+                .count() as u32;
+            (examples > 0).then(|| {
+                let whose = if owner == "the module" {
+                    "the module's docstring".to_string()
+                } else {
+                    format!("the docstring of `{owner}`")
+                };
+                Finding {
+                    shape: Shape::HelperAssertion,
+                    rule: Some(Rule::from(Findings::DoctestsNotSeen).reference()),
+                    line: map.line(doc.range.start()),
+                    message: format!(
+                        "{whose} holds {examples} doctest example{s}: `--doctest-modules` (in `addopts`) makes pytest run {them} as a test of this file, and this extraction does not see {them}",
+                        s = if examples == 1 { "" } else { "s" },
+                        them = if examples == 1 { "it" } else { "them" },
+                    ),
+                    unseen: examples,
+                }
+            })
+        })
+        .collect()
+}

@@ -297,6 +297,10 @@ fn extract_parsed(
                 .extend(crate::unittest::unknown_classes(body, &map));
             e.findings
                 .extend(crate::unittest::helper_method_findings(body, &map, &called));
+            if judgement.doctest_modules {
+                e.findings
+                    .extend(crate::unseen::doctest_findings(body, &map));
+            }
             let mut runs: Vec<(&ast::StmtFunctionDef, u32)> = Vec::new();
             let mut index: HashMap<TextRange, usize> = HashMap::default();
             for case in &cases {

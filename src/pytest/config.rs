@@ -310,6 +310,8 @@ pub struct Judgement {
     pub mark_expr: Option<(String, MarkExpr)>,
     /// The marks pytest knows: its own and the `markers` lines'.
     pub registered_markers: Vec<String>,
+    /// `--doctest-modules` in `addopts`: pytest also collects the test file's doctests as tests.
+    pub doctest_modules: bool,
     /// `--strict-markers` (or `strict_markers`/`strict = true`): an unknown mark fails the file's
     /// collection. pytest 9.0 ignores `--strict-markers` in `addopts`; it is followed anyway, which
     /// can only drop more.
@@ -384,6 +386,7 @@ pub fn judge_at(config: &Config, version: crate::PytestVersion) -> Judgement {
                     strict_markers |= opts.strict_markers;
                     strict_config |= opts.strict_config;
                     disables_plugins |= opts.disables_plugins;
+                    judgement.doctest_modules |= opts.doctest_modules;
                     if opts.mark_expr.is_some() {
                         judgement.mark_expr = opts.mark_expr;
                     }
@@ -721,6 +724,8 @@ struct Addopts {
     strict_config: bool,
     /// A `-p no:name`: that plugin's ini keys are unknown to pytest.
     disables_plugins: bool,
+    /// `--doctest-modules`: the test file's doctests are tests too.
+    doctest_modules: bool,
 }
 
 /// Options that only report, format, measure coverage or concern doctests.
@@ -835,6 +840,8 @@ fn read_addopts(addopts: &str) -> Result<Addopts, Addopt> {
             out.strict_markers = true;
         } else if w == "--strict-config" {
             out.strict_config = true;
+        } else if w == "--doctest-modules" {
+            out.doctest_modules = true;
         } else if HARMLESS.contains(&w) || TAKES_VALUE.contains(&w) {
             if TAKES_VALUE.contains(&w) {
                 i += 1;

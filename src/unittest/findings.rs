@@ -101,8 +101,9 @@ fn count_asserts(stmt: &Stmt) -> u32 {
 }
 
 /// The unittest checks (`self.assertEqual(…)`) in methods of the file's test cases that are not
-/// tests (helpers, `setUp` that cannot be replayed is the test's own reason): pytest makes them only
-/// as part of a test that calls the method, and none is an entry. `read`: the names and attributes
+/// tests: pytest makes them as part of a test that calls the method, or around every test
+/// (`setUp`, `tearDown`, …), and none is an entry (a replayed `setUp` is folded into the kept
+/// checks' replay, but its own checks are no entry either). `read`: the names and attributes
 /// the module reads; a method none reads is never called, and its checks are never made.
 pub fn helper_method_findings(
     body: &[Stmt],
@@ -113,7 +114,7 @@ pub fn helper_method_findings(
     for c in testcase_classes(body) {
         for stmt in &c.body {
             let Stmt::FunctionDef(f) = stmt else { continue };
-            if f.name.starts_with("test") || f.name.as_str() == "setUp" {
+            if f.name.starts_with("test") {
                 continue;
             }
             let Some(this) = f
@@ -131,7 +132,12 @@ pub fn helper_method_findings(
             // unittest runs these itself around each test (pytest's unittest plugin calls them).
             let around = matches!(
                 f.name.as_str(),
-                "tearDown" | "setUpClass" | "tearDownClass" | "asyncSetUp" | "asyncTearDown"
+                "setUp"
+                    | "tearDown"
+                    | "setUpClass"
+                    | "tearDownClass"
+                    | "asyncSetUp"
+                    | "asyncTearDown"
             );
             let reached = around || read.contains(f.name.as_str());
             let rule = if around {
