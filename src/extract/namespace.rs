@@ -52,7 +52,10 @@ pub(super) fn bindings(
             scope
                 .solution_bindings
                 .iter()
-                .filter(|(_, b)| !matches!(b, Binding::Import { name, .. } if !reads(name)))
+                .filter(|(_, b)| {
+                    !matches!(b, Binding::Import { name, .. }
+                        if !reads(name) && !name.starts_with(crate::conftest::CONFTEST_IMPORT_PREFIX))
+                })
                 .map(|(_, b)| b.clone()),
         )
         .collect()

@@ -569,14 +569,14 @@ declare_rules! {
     "024" ModuleCodeReadsTestLocal "module-code-reads-test-local",
 
     /// ## What it means
-    /// A conftest imports, at its top level, a module that is neither the standard library, pytest,
-    /// nor the solution: a plugin, a third-party package, a neighbouring module or a relative import.
+    /// A conftest makes a relative import at its top level (`from . import helpers`).
     ///
     /// ## Why it cannot be kept
     /// pytest imports every conftest before it collects the test file; when that import fails it stops
-    /// with "ImportError while loading conftest" and runs no test. The evaluator imports only pytest and
-    /// the solution, so whether the import succeeds is not in what it sees: a check would pass where
-    /// pytest runs nothing.
+    /// with "ImportError while loading conftest" and runs no test. A conftest's absolute imports of
+    /// modules other than the standard library, pytest and the solution are made by the evaluator too
+    /// (an `import` binding), so a check errors where pytest would run nothing; a relative import
+    /// names a module by the conftest's package, which the evaluator cannot import.
     ///
     /// ## Example
     /// ```python
@@ -587,11 +587,11 @@ declare_rules! {
     /// ```
     ///
     /// ```python conftest.py
-    /// import pytest_some_plugin_helpers
+    /// from . import helpers
     /// ```
     ///
     /// ## How to write it so it can be checked
-    /// Keep the conftest's imports to the standard library, pytest and the solution, or guard an optional
-    /// one with `try: … except ImportError:`.
+    /// Import the module absolutely, or keep the conftest's imports to the standard library, pytest and
+    /// the solution.
     "025" ConftestImportMayFail "conftest-import-may-fail",
 }
