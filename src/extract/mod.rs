@@ -282,6 +282,7 @@ fn extract_parsed(
             .as_ref()
             .and_then(crate::pytest::config::CollectedNames::of);
         e.findings = findings(
+            body,
             &e,
             &scope,
             &map,

@@ -235,12 +235,18 @@ fn a_hook_that_may_skip_drops_every_assert() {
 
 #[test]
 fn a_conftest_fixture_is_named_and_the_other_test_is_kept() {
+    // A fixture that returns a literal is replayed where the test requests it (issue 24).
     let e = run(TEST, "import pytest\n\ndef pytest_addoption(parser):\n    parser.addoption('--slow')\n\n@pytest.fixture\ndef db():\n    return 1\n");
+    assert_eq!(e.assertions[0].status, Status::Kept);
+    assert_eq!(e.assertions[1].status, Status::Kept);
+    assert!(e.assertions[1].expr.as_deref().unwrap().contains("db := 1"));
+    // One that reads a helper of the conftest is not: it is named.
+    let e = run(TEST, "import pytest\n\ndef pytest_addoption(parser):\n    parser.addoption('--slow')\n\ndef helper():\n    return 1\n\n@pytest.fixture\ndef db():\n    return helper()\n");
     assert_eq!(e.assertions[0].status, Status::Kept);
     assert_eq!(e.assertions[1].status, Status::Dropped);
     assert!(e.assertions[1]
         .reason
         .as_deref()
         .unwrap()
-        .contains("fixture from `tests/conftest.py` (line 6)"));
+        .contains("fixture from `tests/conftest.py` (line 9)"));
 }
