@@ -58,6 +58,8 @@ struct Walk<'s, 'a> {
     nested: usize,
     /// Where each site is, for the message.
     sites: Vec<(u32, String)>,
+    /// Local names bound to a check method (`eq = self.assertEqual`): each call of one is a check.
+    aliases: HashMap<String, String>,
 }
 
 impl Walk<'_, '_> {
@@ -86,6 +88,17 @@ impl<'a> Visitor<'a> for Walk<'_, '_> {
                 return;
             }
             Stmt::ClassDef(_) => return,
+            // `eq = self.assertEqual`: the binding checks nothing; each call of `eq` does.
+            Stmt::Assign(a)
+                if matches!(a.targets.as_slice(), [Expr::Name(_)])
+                    && matches!(a.value.as_ref(), Expr::Attribute(attr) if is_check_method(attr.attr.as_str())) =>
+            {
+                if let (Expr::Name(n), Expr::Attribute(attr)) = (&a.targets[0], a.value.as_ref()) {
+                    self.aliases.insert(n.id.to_string(), attr.attr.to_string());
+                    self.visit_expr(&attr.value);
+                }
+                return;
+            }
             Stmt::Assert(a) if self.nested > 0 && !self.helper => {
                 self.site(a.range, "an `assert` in a function nested in the test");
             }
@@ -207,6 +220,14 @@ impl<'a> Visitor<'a> for Walk<'_, '_> {
                 return;
             }
             Expr::Call(c) => {
+                if let Expr::Name(n) = c.func.as_ref() {
+                    if let Some(method) = self.aliases.get(n.id.as_str()).cloned() {
+                        self.site(
+                            c.range(),
+                            &format!("`{}(…)`, a name for `….{method}`", n.id),
+                        );
+                    }
+                }
                 if let Some(path) = self.pytest_check(expr) {
                     // `with pytest.raises(…)` is the statement's; a call here is the call form.
                     self.site(c.range(), &format!("`{path}(…)` called"));
@@ -250,6 +271,8 @@ pub fn findings(
     map: &SourceMap,
     entries: &[Assertion],
 ) -> Vec<Finding> {
+    let entries_ids: Vec<String> = entries.iter().map(|a| a.test.clone()).collect();
+    let mut aliased: Vec<Finding> = Vec::new();
     let entries: HashSet<u32> = entries.iter().map(|a| a.span.start).collect();
     let test_ranges: HashMap<TextRange, u32> = tests.iter().map(|(f, n)| (f.range, *n)).collect();
     let mut out = Vec::new();
@@ -267,6 +290,7 @@ pub fn findings(
                 statement_checks,
                 nested: 0,
                 sites: Vec::new(),
+                aliases: HashMap::default(),
             };
             visitor::walk_body(&mut walk, &f.body);
             if walk.sites.is_empty() {
@@ -333,6 +357,65 @@ pub fn findings(
                 None => {}
             },
             Stmt::ClassDef(c) => {
+                // `test_again = test_one` in a test class's body: pytest collects the alias as a
+                // test of its own, which runs the aliased method's checks under another id.
+                let ids: HashSet<&str> = entries_ids.iter().map(String::as_str).collect();
+                for s in &c.body {
+                    let Stmt::Assign(a) = s else { continue };
+                    let ([Expr::Name(alias)], Expr::Name(target)) =
+                        (a.targets.as_slice(), a.value.as_ref())
+                    else {
+                        continue;
+                    };
+                    if !alias.id.starts_with("test")
+                        || ids.contains(format!("{}::{}", c.name, alias.id).as_str())
+                    {
+                        continue;
+                    }
+                    let Some(method) = c.body.iter().find_map(|m| match m {
+                        Stmt::FunctionDef(f)
+                            if f.name.id == target.id && test_ranges.contains_key(&f.range) =>
+                        {
+                            Some(f)
+                        }
+                        _ => None,
+                    }) else {
+                        continue;
+                    };
+                    let this = method
+                        .parameters
+                        .args
+                        .first()
+                        .map(|p| p.parameter.name.to_string())
+                        .unwrap_or_default();
+                    let mut n = 0u32;
+                    crate::walk::for_each_stmt(&method.body[..], crate::walk::Scope::Own, |st| {
+                        n += u32::from(matches!(st, Stmt::Assert(_)));
+                    });
+                    n += method
+                        .body
+                        .iter()
+                        .map(|st| crate::unittest::nested_checks(st, &this).len() as u32)
+                        .sum::<u32>();
+                    if n > 0 {
+                        aliased.push(Finding {
+                            shape: Shape::HelperAssertion,
+                            rule: Some(Rule::from(Findings::ChecksNotSeen).reference()),
+                            line: map.line(s.range().start()),
+                            message: format!(
+                                "`{} = {}` (line {}) makes pytest collect `{}::{}`, a test of its own that runs the {n} check{} of `{}`: no entry stands for it, so this extraction does not see them",
+                                alias.id,
+                                target.id,
+                                map.line(s.range().start()),
+                                c.name,
+                                alias.id,
+                                if n == 1 { "" } else { "s" },
+                                target.id
+                            ),
+                            unseen: n,
+                        });
+                    }
+                }
                 for s in &c.body {
                     if let Stmt::FunctionDef(f) = s {
                         if let Some(runs) = test_ranges.get(&f.range) {
@@ -351,6 +434,7 @@ pub fn findings(
             _ => {}
         }
     }
+    out.extend(aliased);
     out
 }
 

@@ -98,6 +98,17 @@ pub fn collect<'a>(
             case.not_run = Some(kept(why.clone()));
         }
     }
+    // A generator method of a unittest test case is collected (pytest's unittest plugin does not
+    // refuse it); unittest calls it, gets a generator, and its body never runs.
+    for case in &mut c.cases {
+        if case.unittest && case.not_run.is_none() && is_generator(case.func) {
+            case.not_run = Some(kept(Collection::TestIsGenerator.because(format!(
+                "the test method `{}` (line {}) contains `yield`: unittest calls it and gets a generator, so its body never runs and pytest makes none of its checks (the test passes, or fails where a warning filter makes unittest's `DeprecationWarning` about its return value an error)",
+                case.func.name,
+                map.line(case.func.range.start())
+            ))));
+        }
+    }
     (c.cases, c.unlisted)
 }
 
@@ -127,7 +138,9 @@ fn file_blocker(body: &[Stmt], cases: &[Case], map: &SourceMap) -> Option<Reason
             }
         }
     }
-    cases.iter().find(|c| is_generator(c.func)).map(|c| {
+    // pytest's own collector refuses a generator test; a unittest method is collected by the
+    // unittest plugin, which does not (see the caller).
+    cases.iter().find(|c| !c.unittest && is_generator(c.func)).map(|c| {
         Collection::TestIsGenerator.because(format!(
             "the test `{}` (line {}) contains `yield`: pytest 9 refuses to collect the file (\"'yield' keyword is allowed in fixtures, but not in tests\")",
             c.func.name,

@@ -392,6 +392,33 @@ fn placed_finding(
             ));
         }
     }
+    // A function nested in a module-level factory that module-level code calls to bind tests
+    // (`test_two = make_test(2, 4)`): pytest collects each such name as a test, and runs it.
+    if let [Stmt::FunctionDef(factory), Stmt::FunctionDef(_), ..] = defs.as_slice() {
+        let made: Vec<&str> = body
+            .iter()
+            .filter_map(|s| match s {
+                Stmt::Assign(a) => match (a.targets.as_slice(), a.value.as_ref()) {
+                    ([ast::Expr::Name(n)], ast::Expr::Call(c))
+                        if n.id.starts_with("test")
+                            && matches!(c.func.as_ref(), ast::Expr::Name(f) if f.id == factory.name.id) =>
+                    {
+                        Some(n.id.as_str())
+                    }
+                    _ => None,
+                },
+                _ => None,
+            })
+            .collect();
+        if !made.is_empty() {
+            let names: Vec<String> = made.iter().map(|n| format!("`{n}`")).collect();
+            return Some(finding(
+                Findings::ChecksNotSeen,
+                format!("`{snippet}` in `{owner}`, which module-level code makes into tests pytest collects and runs ({}): no entry stands for them, so each is a check this extraction does not see", names.join(", ")),
+                made.len() as u32,
+            ));
+        }
+    }
     // A module-level function that a later module-level statement rebinds, with nothing between
     // them reading its name: the tests, which run after the import, never see it.
     if let Some(Stmt::FunctionDef(f)) = defs.first() {
