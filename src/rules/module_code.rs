@@ -594,4 +594,28 @@ declare_rules! {
     /// Import the module absolutely, or keep the conftest's imports to the standard library, pytest and
     /// the solution.
     "025" ConftestImportMayFail "conftest-import-may-fail",
+
+    /// ## What it means
+    /// The test file calls `unittest.main()` at module level, outside `if __name__ == "__main__":`.
+    ///
+    /// ## Why it cannot be kept
+    /// pytest imports the file to collect it; `unittest.main()` then parses pytest's command line, runs
+    /// the test cases itself and exits with `SystemExit`, which fails the collection: pytest runs no
+    /// test of the file, so no check pytest would make passes.
+    ///
+    /// ## Example
+    /// ```python
+    /// import unittest
+    /// from solution import add
+    ///
+    /// class TestAdd(unittest.TestCase):
+    ///     def test_add(self):
+    ///         self.assertEqual(add(2, 3), 5)
+    ///
+    /// unittest.main()
+    /// ```
+    ///
+    /// ## How to write it so it can be checked
+    /// Put the call under `if __name__ == "__main__":`, which does not run when pytest imports the file.
+    "026" UnittestMainAtImport "unittest-main-at-import",
 }
