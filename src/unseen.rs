@@ -505,3 +505,104 @@ pub fn doctest_findings(body: &[Stmt], map: &SourceMap) -> Vec<Finding> {
         })
         .collect()
 }
+
+/// The asserts of conftest fixtures the tests request (by a parameter, the nearest conftest's
+/// fixture of that name, when the test file defines none) or that are autouse: pytest runs them
+/// before each such test, and no entry stands for them. One finding per fixture, on the line of
+/// the first test that requests it, counting each assert once per test run.
+pub fn conftest_fixture_findings(
+    body: &[Stmt],
+    tests: &[(&ast::StmtFunctionDef, u32)],
+    conftests: &[crate::Conftest],
+    map: &SourceMap,
+) -> Vec<Finding> {
+    let defined_here: HashSet<&str> = body
+        .iter()
+        .filter_map(|s| match s {
+            Stmt::FunctionDef(f) => Some(f.name.as_str()),
+            _ => None,
+        })
+        .collect();
+    // name -> (conftest label, line, asserts, autouse); nearer conftests (later) override.
+    let mut fixtures: HashMap<String, (String, u32, u32, bool)> = HashMap::default();
+    for conftest in conftests {
+        let Ok(parsed) = ruff_python_parser::parse_module(&conftest.source) else {
+            continue;
+        };
+        let cmap = SourceMap::new(&conftest.source, parsed.tokens());
+        for stmt in parsed.suite() {
+            let Stmt::FunctionDef(f) = stmt else { continue };
+            let fixture = f.decorator_list.iter().find(|d| {
+                let e = match &d.expression {
+                    Expr::Call(c) => c.func.as_ref(),
+                    other => other,
+                };
+                matches!(e, Expr::Attribute(a) if a.attr.as_str() == "fixture")
+                    || matches!(e, Expr::Name(n) if n.id.as_str() == "fixture")
+            });
+            let Some(decorator) = fixture else {
+                fixtures.remove(f.name.as_str());
+                continue;
+            };
+            let autouse = matches!(&decorator.expression, Expr::Call(c)
+            if c.arguments.keywords.iter().any(|k| {
+                k.arg.as_ref().is_some_and(|a| a.as_str() == "autouse")
+                    && matches!(&k.value, Expr::BooleanLiteral(b) if b.value)
+            }));
+            let mut asserts = 0u32;
+            crate::walk::for_each_stmt(&f.body[..], crate::walk::Scope::Own, |st| {
+                asserts += u32::from(matches!(st, Stmt::Assert(_)));
+            });
+            fixtures.insert(
+                f.name.to_string(),
+                (
+                    conftest.path.clone(),
+                    cmap.line(f.range.start()),
+                    asserts,
+                    autouse,
+                ),
+            );
+        }
+    }
+    let mut out = Vec::new();
+    let mut names: Vec<&String> = fixtures.keys().collect();
+    names.sort();
+    for name in names {
+        let (label, line, asserts, autouse) = &fixtures[name];
+        if *asserts == 0 || defined_here.contains(name.as_str()) {
+            continue;
+        }
+        let requesting: Vec<&(&ast::StmtFunctionDef, u32)> = tests
+            .iter()
+            .filter(|(f, _)| {
+                *autouse
+                    || f.parameters
+                        .iter_non_variadic_params()
+                        .any(|p| p.parameter.name.as_str() == name)
+            })
+            .collect();
+        let Some((first, _)) = requesting.first() else {
+            continue;
+        };
+        let runs: u32 = requesting.iter().map(|(_, n)| (*n).max(1)).sum();
+        let how = if *autouse {
+            "an autouse fixture"
+        } else {
+            "a fixture the tests request"
+        };
+        out.push(Finding {
+            shape: Shape::HelperAssertion,
+            rule: Some(Rule::from(Findings::ChecksNotSeen).reference()),
+            line: map.line(first.range.start()),
+            message: format!(
+                "`{name}`, {how} from `{label}` (line {line}), makes {asserts} assert{} pytest runs before each of {runs} test{}: no entry stands for {}, so this extraction does not see {}",
+                if *asserts == 1 { "" } else { "s" },
+                if runs == 1 { "" } else { "s" },
+                if *asserts == 1 { "it" } else { "them" },
+                if *asserts == 1 { "it" } else { "them" },
+            ),
+            unseen: asserts * runs,
+        });
+    }
+    out
+}

@@ -321,6 +321,12 @@ fn extract_parsed(
                 &map,
                 &e.assertions,
             ));
+            e.findings.extend(crate::unseen::conftest_fixture_findings(
+                body,
+                &runs,
+                &options.conftests,
+                &map,
+            ));
             e.findings.sort_by_key(|f| f.line);
         }
         e
