@@ -576,7 +576,7 @@ fn unknown_fixture_item<'a>(name: &str, test_range: TextRange) -> Item<'a> {
             "`{name}` is a fixture pytest provides; it does not exist outside pytest"
         ))
     } else {
-        Collection::FixtureNotInFile.because(format!("`{name}` is a fixture not defined in this file (a conftest.py or a plugin provides it), and its setup may change what the assertion reads"))
+        Collection::FixtureNotInFile.because(format!("`{name}` is no fixture this file gives the test: a conftest.py or a plugin may provide it (if none does, pytest errors the test: fixture `{name}` not found), and its setup may change what the assertion reads"))
     };
     items::unfoldable_binding(name, test_range, words(why), builtin)
 }
