@@ -140,6 +140,18 @@ pub fn helper_method_findings(
                     | "asyncTearDown"
             );
             let reached = around || read.contains(f.name.as_str());
+            // `setUp` and `tearDown` run around each test of the class; the class-level ones once.
+            let per_test = matches!(
+                f.name.as_str(),
+                "setUp" | "tearDown" | "asyncSetUp" | "asyncTearDown"
+            );
+            let tests = c
+                .body
+                .iter()
+                .filter(|s| matches!(s, Stmt::FunctionDef(t) if t.name.starts_with("test")))
+                .count()
+                .max(1);
+            let runs = if per_test { tests } else { 1 };
             let rule = if around {
                 crate::rules::Findings::AssertInSetupOrTeardown
             } else if reached {
@@ -153,10 +165,18 @@ pub fn helper_method_findings(
                 line: map.line(f.range.start()),
                 message: if around {
                     format!(
-                        "`{}.{}` makes {checks} unittest check{} (`{this}.assert…`): unittest runs it itself around the class's tests, and this extraction does not see them",
+                        "`{}.{}` makes {checks} unittest check{} (`{this}.assert…`): unittest runs it itself around {}, and this extraction does not see them",
                         c.name,
                         f.name,
-                        if checks == 1 { "" } else { "s" }
+                        if checks == 1 { "" } else { "s" },
+                        if per_test {
+                            format!(
+                                "each of the class's {tests} test{} (counted for each)",
+                                if tests == 1 { "" } else { "s" }
+                            )
+                        } else {
+                            "the class's tests, once".to_string()
+                        }
                     )
                 } else if reached {
                     format!(
@@ -171,7 +191,11 @@ pub fn helper_method_findings(
                         c.name, f.name
                     )
                 },
-                unseen: if reached { checks as u32 } else { 0 },
+                unseen: if reached {
+                    (checks * if around { runs } else { 1 }) as u32
+                } else {
+                    0
+                },
             });
         }
     }
