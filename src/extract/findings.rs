@@ -564,6 +564,15 @@ fn import_findings(extraction: &Extraction, scope: &ModuleScope) -> Vec<Finding>
     let mut imports: BTreeMap<(u32, String), usize> = BTreeMap::new();
     for a in extraction.dropped() {
         for name in a.unresolved.iter().flatten() {
+            // Only where the name is why it is dropped (its reason names it): an assertion
+            // dropped for another cause (pytest collects nothing) is not dropped for the name.
+            let named = a
+                .reason
+                .as_deref()
+                .is_some_and(|r| r.contains(&format!("`{name}`")));
+            if !named {
+                continue;
+            }
             if let Some(Global::Import { line, .. }) = scope.globals.get(name) {
                 *imports.entry((*line, name.clone())).or_default() += 1;
             }
