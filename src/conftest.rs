@@ -158,7 +158,30 @@ pub fn apply(
             });
             scope.global_barriers.push((1, why));
         }
+        let mut mirrored = 0;
         for stmt in body {
+            match import_may_fail(stmt, &map, scope) {
+                Some(MayFail::Mirror(imports)) => {
+                    // The evaluator makes the same import before every check (an `import`
+                    // binding under a name of its own): when it fails, every check errors, as
+                    // pytest then runs no test.
+                    for (module, attr) in imports {
+                        let binding = crate::model::Binding::Import {
+                            name: format!("{CONFTEST_IMPORT_PREFIX}{k}_{mirrored}"),
+                            module,
+                            attr,
+                        };
+                        mirrored += 1;
+                        scope
+                            .solution_bindings
+                            .insert(0, (TextRange::default(), binding));
+                    }
+                }
+                Some(MayFail::Drop(why)) => scope
+                    .global_barriers
+                    .push((1, kept(why.map(|t| format!("`{label}` {t}"))))),
+                None => {}
+            }
             if let Some(why) = hook_or_plugin(stmt, &map) {
                 scope
                     .global_barriers
@@ -455,6 +478,76 @@ fn fixture_line(body: &[Stmt], name: &str, map: &SourceMap) -> u32 {
             _ => None,
         })
         .unwrap_or(1)
+}
+
+/// The names of the `import` bindings that mirror a conftest's imports: `_bx_ci<N>_<i>` (N the
+/// conftest's place, i the import's). No conftest fixture's binding (`_bx_c<N>_<name>`) has this
+/// form. The evaluator makes these imports whether or not a check reads them.
+pub const CONFTEST_IMPORT_PREFIX: &str = "_bx_ci";
+
+/// What a conftest's module-level import that may fail asks of the extraction.
+enum MayFail {
+    /// Absolute imports (`import M`, `from M import A`): each `(M, A)`, which the evaluator makes
+    /// too, so that a check errors when the import fails.
+    Mirror(Vec<(String, Option<String>)>),
+    /// A relative import, which the evaluator cannot make: every check is dropped.
+    Drop(Reason),
+}
+
+/// A module-level import of the conftest that may fail: of a module that is neither the standard
+/// library, pytest, nor the solution (a plugin, a third-party package, a neighbour). pytest imports
+/// the conftest before it collects the test file; when the import fails it stops ("ImportError
+/// while loading conftest") and runs no test.
+fn import_may_fail(stmt: &Stmt, map: &SourceMap, scope: &ModuleScope) -> Option<MayFail> {
+    let known = |module: &str| {
+        let top = module.split('.').next().unwrap_or(module);
+        crate::stdlib::is_stdlib(module)
+            || matches!(top, "pytest" | "_pytest")
+            || scope.is_solution_package(module)
+    };
+    match stmt {
+        Stmt::Import(import) => {
+            let imports: Vec<(String, Option<String>)> = import
+                .names
+                .iter()
+                .map(|alias| alias.name.to_string())
+                .filter(|m| !known(m))
+                .map(|m| (m, None))
+                .collect();
+            (!imports.is_empty()).then_some(MayFail::Mirror(imports))
+        }
+        Stmt::ImportFrom(from) if from.level == 0 => {
+            let module = from.module.as_ref().map_or("", |m| m.as_str());
+            if known(module) {
+                return None;
+            }
+            Some(MayFail::Mirror(
+                from.names
+                    .iter()
+                    .filter(|alias| alias.name.as_str() != "*")
+                    .map(|alias| (module.to_string(), Some(alias.name.to_string())))
+                    .chain(
+                        from.names
+                            .iter()
+                            .any(|alias| alias.name.as_str() == "*")
+                            .then(|| (module.to_string(), None)),
+                    )
+                    .collect(),
+            ))
+        }
+        Stmt::ImportFrom(from) => {
+            let module = format!(
+                "{}{}",
+                ".".repeat(from.level as usize),
+                from.module.as_ref().map_or("", |m| m.as_str())
+            );
+            let line = map.line(stmt.range().start());
+            Some(MayFail::Drop(ModuleCode::ConftestImportMayFail.because(format!(
+                "imports `{module}` (line {line}), a relative import the evaluator cannot make: when it fails, pytest stops before it collects the test file and runs no test"
+            ))))
+        }
+        _ => None,
+    }
 }
 
 /// A hook that runs around tests (`pytest_runtest_setup`, `pytest_collection_modifyitems`, …) or

@@ -58,6 +58,8 @@ struct Walk<'s, 'a> {
     nested: usize,
     /// Where each site is, for the message.
     sites: Vec<(u32, String)>,
+    /// Local names bound to a check method (`eq = self.assertEqual`): each call of one is a check.
+    aliases: HashMap<String, String>,
 }
 
 impl Walk<'_, '_> {
@@ -86,6 +88,17 @@ impl<'a> Visitor<'a> for Walk<'_, '_> {
                 return;
             }
             Stmt::ClassDef(_) => return,
+            // `eq = self.assertEqual`: the binding checks nothing; each call of `eq` does.
+            Stmt::Assign(a)
+                if matches!(a.targets.as_slice(), [Expr::Name(_)])
+                    && matches!(a.value.as_ref(), Expr::Attribute(attr) if is_check_method(attr.attr.as_str())) =>
+            {
+                if let (Expr::Name(n), Expr::Attribute(attr)) = (&a.targets[0], a.value.as_ref()) {
+                    self.aliases.insert(n.id.to_string(), attr.attr.to_string());
+                    self.visit_expr(&attr.value);
+                }
+                return;
+            }
             Stmt::Assert(a) if self.nested > 0 && !self.helper => {
                 self.site(a.range, "an `assert` in a function nested in the test");
             }
@@ -207,6 +220,14 @@ impl<'a> Visitor<'a> for Walk<'_, '_> {
                 return;
             }
             Expr::Call(c) => {
+                if let Expr::Name(n) = c.func.as_ref() {
+                    if let Some(method) = self.aliases.get(n.id.as_str()).cloned() {
+                        self.site(
+                            c.range(),
+                            &format!("`{}(…)`, a name for `….{method}`", n.id),
+                        );
+                    }
+                }
                 if let Some(path) = self.pytest_check(expr) {
                     // `with pytest.raises(…)` is the statement's; a call here is the call form.
                     self.site(c.range(), &format!("`{path}(…)` called"));
@@ -250,6 +271,8 @@ pub fn findings(
     map: &SourceMap,
     entries: &[Assertion],
 ) -> Vec<Finding> {
+    let entries_ids: Vec<String> = entries.iter().map(|a| a.test.clone()).collect();
+    let mut aliased: Vec<Finding> = Vec::new();
     let entries: HashSet<u32> = entries.iter().map(|a| a.span.start).collect();
     let test_ranges: HashMap<TextRange, u32> = tests.iter().map(|(f, n)| (f.range, *n)).collect();
     let mut out = Vec::new();
@@ -267,6 +290,7 @@ pub fn findings(
                 statement_checks,
                 nested: 0,
                 sites: Vec::new(),
+                aliases: HashMap::default(),
             };
             visitor::walk_body(&mut walk, &f.body);
             if walk.sites.is_empty() {
@@ -333,6 +357,65 @@ pub fn findings(
                 None => {}
             },
             Stmt::ClassDef(c) => {
+                // `test_again = test_one` in a test class's body: pytest collects the alias as a
+                // test of its own, which runs the aliased method's checks under another id.
+                let ids: HashSet<&str> = entries_ids.iter().map(String::as_str).collect();
+                for s in &c.body {
+                    let Stmt::Assign(a) = s else { continue };
+                    let ([Expr::Name(alias)], Expr::Name(target)) =
+                        (a.targets.as_slice(), a.value.as_ref())
+                    else {
+                        continue;
+                    };
+                    if !alias.id.starts_with("test")
+                        || ids.contains(format!("{}::{}", c.name, alias.id).as_str())
+                    {
+                        continue;
+                    }
+                    let Some(method) = c.body.iter().find_map(|m| match m {
+                        Stmt::FunctionDef(f)
+                            if f.name.id == target.id && test_ranges.contains_key(&f.range) =>
+                        {
+                            Some(f)
+                        }
+                        _ => None,
+                    }) else {
+                        continue;
+                    };
+                    let this = method
+                        .parameters
+                        .args
+                        .first()
+                        .map(|p| p.parameter.name.to_string())
+                        .unwrap_or_default();
+                    let mut n = 0u32;
+                    crate::walk::for_each_stmt(&method.body[..], crate::walk::Scope::Own, |st| {
+                        n += u32::from(matches!(st, Stmt::Assert(_)));
+                    });
+                    n += method
+                        .body
+                        .iter()
+                        .map(|st| crate::unittest::nested_checks(st, &this).len() as u32)
+                        .sum::<u32>();
+                    if n > 0 {
+                        aliased.push(Finding {
+                            shape: Shape::HelperAssertion,
+                            rule: Some(Rule::from(Findings::ChecksNotSeen).reference()),
+                            line: map.line(s.range().start()),
+                            message: format!(
+                                "`{} = {}` (line {}) makes pytest collect `{}::{}`, a test of its own that runs the {n} check{} of `{}`: no entry stands for it, so this extraction does not see them",
+                                alias.id,
+                                target.id,
+                                map.line(s.range().start()),
+                                c.name,
+                                alias.id,
+                                if n == 1 { "" } else { "s" },
+                                target.id
+                            ),
+                            unseen: n,
+                        });
+                    }
+                }
                 for s in &c.body {
                     if let Stmt::FunctionDef(f) = s {
                         if let Some(runs) = test_ranges.get(&f.range) {
@@ -350,6 +433,176 @@ pub fn findings(
             }
             _ => {}
         }
+    }
+    out.extend(aliased);
+    out
+}
+
+/// The test file's doctests, which pytest collects as tests under `--doctest-modules`
+/// (`DoctestModule`: `doctest.DocTestFinder` over the module): the module's docstring and those of
+/// its functions and classes, and of the classes' methods and nested classes, each example (a
+/// `>>>` line) a check no entry stands for. One finding per docstring with examples.
+pub fn doctest_findings(body: &[Stmt], map: &SourceMap) -> Vec<Finding> {
+    fn docstring(body: &[Stmt]) -> Option<&ast::ExprStringLiteral> {
+        match body.first() {
+            Some(Stmt::Expr(e)) => e.value.as_string_literal_expr(),
+            _ => None,
+        }
+    }
+    fn visit<'b>(
+        body: &'b [Stmt],
+        owner: &str,
+        out: &mut Vec<(String, &'b ast::ExprStringLiteral)>,
+    ) {
+        for stmt in body {
+            match stmt {
+                Stmt::FunctionDef(f) => {
+                    if let Some(doc) = docstring(&f.body) {
+                        out.push((format!("{owner}{}", f.name), doc));
+                    }
+                }
+                Stmt::ClassDef(c) => {
+                    let name = format!("{owner}{}", c.name);
+                    if let Some(doc) = docstring(&c.body) {
+                        out.push((name.clone(), doc));
+                    }
+                    visit(&c.body, &format!("{name}."), out);
+                }
+                _ => {}
+            }
+        }
+    }
+    let mut docs = Vec::new();
+    if let Some(doc) = docstring(body) {
+        docs.push(("the module".to_string(), doc));
+    }
+    visit(body, "", &mut docs);
+    docs.into_iter()
+        .filter_map(|(owner, doc)| {
+            let text = doc.value.to_str();
+            let examples = text
+                .lines()
+                .filter(|l| l.trim_start().starts_with(">>>"))
+                .count() as u32;
+            (examples > 0).then(|| {
+                let whose = if owner == "the module" {
+                    "the module's docstring".to_string()
+                } else {
+                    format!("the docstring of `{owner}`")
+                };
+                Finding {
+                    shape: Shape::HelperAssertion,
+                    rule: Some(Rule::from(Findings::DoctestsNotSeen).reference()),
+                    line: map.line(doc.range.start()),
+                    message: format!(
+                        "{whose} holds {examples} doctest example{s}: `--doctest-modules` (in `addopts`) makes pytest run {them} as a test of this file, and this extraction does not see {them}",
+                        s = if examples == 1 { "" } else { "s" },
+                        them = if examples == 1 { "it" } else { "them" },
+                    ),
+                    unseen: examples,
+                }
+            })
+        })
+        .collect()
+}
+
+/// The asserts of conftest fixtures the tests request (by a parameter, the nearest conftest's
+/// fixture of that name, when the test file defines none) or that are autouse: pytest runs them
+/// before each such test, and no entry stands for them. One finding per fixture, on the line of
+/// the first test that requests it, counting each assert once per test run.
+pub fn conftest_fixture_findings(
+    body: &[Stmt],
+    tests: &[(&ast::StmtFunctionDef, u32)],
+    conftests: &[crate::Conftest],
+    map: &SourceMap,
+) -> Vec<Finding> {
+    let defined_here: HashSet<&str> = body
+        .iter()
+        .filter_map(|s| match s {
+            Stmt::FunctionDef(f) => Some(f.name.as_str()),
+            _ => None,
+        })
+        .collect();
+    // name -> (conftest label, line, asserts, autouse); nearer conftests (later) override.
+    let mut fixtures: HashMap<String, (String, u32, u32, bool)> = HashMap::default();
+    for conftest in conftests {
+        let Ok(parsed) = ruff_python_parser::parse_module(&conftest.source) else {
+            continue;
+        };
+        let cmap = SourceMap::new(&conftest.source, parsed.tokens());
+        for stmt in parsed.suite() {
+            let Stmt::FunctionDef(f) = stmt else { continue };
+            let fixture = f.decorator_list.iter().find(|d| {
+                let e = match &d.expression {
+                    Expr::Call(c) => c.func.as_ref(),
+                    other => other,
+                };
+                matches!(e, Expr::Attribute(a) if a.attr.as_str() == "fixture")
+                    || matches!(e, Expr::Name(n) if n.id.as_str() == "fixture")
+            });
+            let Some(decorator) = fixture else {
+                fixtures.remove(f.name.as_str());
+                continue;
+            };
+            let autouse = matches!(&decorator.expression, Expr::Call(c)
+            if c.arguments.keywords.iter().any(|k| {
+                k.arg.as_ref().is_some_and(|a| a.as_str() == "autouse")
+                    && matches!(&k.value, Expr::BooleanLiteral(b) if b.value)
+            }));
+            let mut asserts = 0u32;
+            crate::walk::for_each_stmt(&f.body[..], crate::walk::Scope::Own, |st| {
+                asserts += u32::from(matches!(st, Stmt::Assert(_)));
+            });
+            fixtures.insert(
+                f.name.to_string(),
+                (
+                    conftest.path.clone(),
+                    cmap.line(f.range.start()),
+                    asserts,
+                    autouse,
+                ),
+            );
+        }
+    }
+    let mut out = Vec::new();
+    let mut names: Vec<&String> = fixtures.keys().collect();
+    names.sort();
+    for name in names {
+        let (label, line, asserts, autouse) = &fixtures[name];
+        if *asserts == 0 || defined_here.contains(name.as_str()) {
+            continue;
+        }
+        let requesting: Vec<&(&ast::StmtFunctionDef, u32)> = tests
+            .iter()
+            .filter(|(f, _)| {
+                *autouse
+                    || f.parameters
+                        .iter_non_variadic_params()
+                        .any(|p| p.parameter.name.as_str() == name)
+            })
+            .collect();
+        let Some((first, _)) = requesting.first() else {
+            continue;
+        };
+        let runs: u32 = requesting.iter().map(|(_, n)| (*n).max(1)).sum();
+        let how = if *autouse {
+            "an autouse fixture"
+        } else {
+            "a fixture the tests request"
+        };
+        out.push(Finding {
+            shape: Shape::HelperAssertion,
+            rule: Some(Rule::from(Findings::ChecksNotSeen).reference()),
+            line: map.line(first.range.start()),
+            message: format!(
+                "`{name}`, {how} from `{label}` (line {line}), makes {asserts} assert{} pytest runs before each of {runs} test{}: no entry stands for {}, so this extraction does not see {}",
+                if *asserts == 1 { "" } else { "s" },
+                if runs == 1 { "" } else { "s" },
+                if *asserts == 1 { "it" } else { "them" },
+                if *asserts == 1 { "it" } else { "them" },
+            ),
+            unseen: asserts * runs,
+        });
     }
     out
 }

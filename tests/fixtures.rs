@@ -135,16 +135,13 @@ fn run_fixture(dir: &Path) -> Result<(), String> {
                 }]
             })
             .unwrap_or_default(),
-        // And the ini file that configures it, as the CLI reads the rootdir's: the first of
-        // `pytest.ini`, `tox.ini` with `[pytest]`, `setup.cfg` with `[tool:pytest]`.
-        pytest_config: ["pytest.ini", "tox.ini", "setup.cfg"]
+        // And the file that configures it, as the CLI reads the rootdir's (the first in pytest's
+        // order that configures pytest, or that pytest refuses).
+        pytest_config: bench_explorer::pytest_config::FILE_NAMES
             .iter()
             .find_map(|file| {
                 let text = std::fs::read_to_string(dir.join(file)).ok()?;
-                Some(bench_explorer::pytest_config::Config {
-                    name: file.to_string(),
-                    options: bench_explorer::pytest_config::parse_ini(file, &text)?,
-                })
+                bench_explorer::pytest_config::read(file, &text)
             }),
         pytest_version: match expect.pytest_version.as_deref() {
             None => Default::default(),

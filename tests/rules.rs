@@ -25,14 +25,10 @@ fn run_example(rule: Rule, example: &rules::Example) -> Extraction {
                 package: None,
             })
             .collect(),
-        pytest_config: example
-            .ini
-            .as_ref()
-            .map(|text| bench_explorer::pytest_config::Config {
-                name: "pytest.ini".to_string(),
-                options: bench_explorer::pytest_config::parse_ini("pytest.ini", text)
-                    .unwrap_or_else(|| panic!("{rule}: the example's pytest.ini does not parse")),
-            }),
+        pytest_config: example.ini.as_ref().map(|text| {
+            bench_explorer::pytest_config::read("pytest.ini", text)
+                .expect("a pytest.ini always configures pytest")
+        }),
         ..Options::new("tests/test_example.py")
     };
     extract(&example.test, &options)

@@ -98,6 +98,17 @@ pub fn collect<'a>(
             case.not_run = Some(kept(why.clone()));
         }
     }
+    // A generator method of a unittest test case is collected (pytest's unittest plugin does not
+    // refuse it); unittest calls it, gets a generator, and its body never runs.
+    for case in &mut c.cases {
+        if case.unittest && case.not_run.is_none() && is_generator(case.func) {
+            case.not_run = Some(kept(Collection::TestIsGenerator.because(format!(
+                "the test method `{}` (line {}) contains `yield`: unittest calls it and gets a generator, so its body never runs and pytest makes none of its checks (the test passes, or fails where a warning filter makes unittest's `DeprecationWarning` about its return value an error)",
+                case.func.name,
+                map.line(case.func.range.start())
+            ))));
+        }
+    }
     (c.cases, c.unlisted)
 }
 
@@ -127,12 +138,61 @@ fn file_blocker(body: &[Stmt], cases: &[Case], map: &SourceMap) -> Option<Reason
             }
         }
     }
-    cases.iter().find(|c| is_generator(c.func)).map(|c| {
+    if let Some(why) = unittest_main_at_import(body, map) {
+        return Some(why);
+    }
+    // pytest's own collector refuses a generator test; a unittest method is collected by the
+    // unittest plugin, which does not (see the caller).
+    cases.iter().find(|c| !c.unittest && is_generator(c.func)).map(|c| {
         Collection::TestIsGenerator.because(format!(
             "the test `{}` (line {}) contains `yield`: pytest 9 refuses to collect the file (\"'yield' keyword is allowed in fixtures, but not in tests\")",
             c.func.name,
             map.line(c.func.range.start())
         ))
+    })
+}
+
+/// A module-level call of `unittest.main()` (`import unittest`) or `main()` (`from unittest import
+/// main`), outside `if __name__ == "__main__":`: when pytest imports the file, unittest parses
+/// pytest's command line, runs the tests itself and exits (`SystemExit`), so pytest collects no test.
+fn unittest_main_at_import(body: &[Stmt], map: &SourceMap) -> Option<Reason> {
+    let imports = |module: &str, name: &str| {
+        body.iter().any(|s| match s {
+            Stmt::Import(i) if module.is_empty() => i
+                .names
+                .iter()
+                .any(|a| a.name.as_str() == name && a.asname.is_none()),
+            Stmt::ImportFrom(f) => {
+                f.level == 0
+                    && f.module.as_ref().is_some_and(|m| m.as_str() == module)
+                    && f.names
+                        .iter()
+                        .any(|a| a.name.as_str() == name && a.asname.is_none())
+            }
+            _ => false,
+        })
+    };
+    body.iter().find_map(|stmt| {
+        let Stmt::Expr(e) = stmt else { return None };
+        let Expr::Call(call) = e.value.as_ref() else {
+            return None;
+        };
+        let is_main = match call.func.as_ref() {
+            Expr::Attribute(a) => {
+                a.attr.as_str() == "main"
+                    && matches!(a.value.as_ref(), Expr::Name(n) if n.id.as_str() == "unittest")
+                    && imports("", "unittest")
+            }
+            Expr::Name(n) => n.id.as_str() == "main" && imports("unittest", "main"),
+            _ => false,
+        };
+        is_main.then(|| {
+            crate::rules::ModuleCode::UnittestMainAtImport.because(format!(
+                "the file calls `{}` at module level (line {}): when pytest imports the file, unittest runs the tests itself and exits (`SystemExit`), so pytest collects no test",
+                map.snippet(call.range()),
+                map.line(stmt.range().start())
+            ))
+        })
     })
 }
 

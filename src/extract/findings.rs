@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 
 use ruff_python_ast::visitor::{self, Visitor};
 use ruff_python_ast::{self as ast, Stmt};
-use ruff_text_size::TextRange;
+use ruff_text_size::{Ranged, TextRange};
 
 use crate::case::Case;
 use crate::collect;
@@ -115,7 +115,9 @@ pub(super) fn helper_asserts<'a>(
 
 /// What the file shows about the measurement, by line: helper asserts, solution names the slug
 /// does not say, imported modules assertions need, and one finding per test dropped for a shape.
+#[allow(clippy::too_many_arguments)]
 pub(super) fn findings(
+    body: &[Stmt],
     extraction: &Extraction,
     scope: &ModuleScope,
     map: &SourceMap,
@@ -133,6 +135,7 @@ pub(super) fn findings(
         })
         .map(|(a, owner)| {
             let callers = Callers {
+                body,
                 called,
                 called_at_import,
                 config_names,
@@ -175,7 +178,26 @@ pub(super) fn called_at_import(body: &[Stmt]) -> HashSet<&str> {
     impl<'a> Visitor<'a> for Calls<'a> {
         fn visit_stmt(&mut self, stmt: &'a Stmt) {
             match stmt {
-                Stmt::FunctionDef(_) | Stmt::ClassDef(_) => {}
+                // A definition's body runs later; its decorators, defaults, annotations and
+                // bases run now (`@requires("x")` calls `requires` at import).
+                Stmt::FunctionDef(f) => {
+                    for d in &f.decorator_list {
+                        self.visit_expr(&d.expression);
+                    }
+                    for p in f.parameters.iter_non_variadic_params() {
+                        if let Some(default) = &p.default {
+                            self.visit_expr(default);
+                        }
+                    }
+                }
+                Stmt::ClassDef(c) => {
+                    for d in &c.decorator_list {
+                        self.visit_expr(&d.expression);
+                    }
+                    for base in c.bases() {
+                        self.visit_expr(base);
+                    }
+                }
                 // `if __name__ == "__main__":` does not run under pytest.
                 Stmt::If(i) if is_main_guard(&i.test) => {}
                 _ => visitor::walk_stmt(self, stmt),
@@ -220,6 +242,8 @@ fn is_main_guard(test: &ast::Expr) -> bool {
 /// What may call a function of the file: the names the file calls, those module-level code calls,
 /// and the names the configuration makes tests.
 struct Callers<'a> {
+    /// The module's statements.
+    body: &'a [Stmt],
     called: &'a HashSet<&'a str>,
     called_at_import: &'a HashSet<&'a str>,
     config_names: Option<&'a CollectedNames>,
@@ -234,6 +258,7 @@ fn helper_finding(
     callers: &Callers,
 ) -> Finding {
     let Callers {
+        body,
         called,
         called_at_import,
         config_names,
@@ -255,6 +280,12 @@ fn helper_finding(
         };
     }
     let last = owner.rsplit('.').next().unwrap_or(owner);
+    let snippet = map.snippet(a.range);
+    if stage == Stage::Full {
+        if let Some(finding) = placed_finding(body, map, a, owner, called, line, &snippet) {
+            return finding;
+        }
+    }
     // pytest (or unittest, through pytest) calls these itself, around the tests.
     let around = RUN_AROUND_TESTS.contains(&last);
     // Whether pytest may run it: at import, in a function whose name the file reads, or around
@@ -263,7 +294,6 @@ fn helper_finding(
     let reached = around || called.contains(last);
     let at_import = !around && called_at_import.contains(last);
     let unseen = owner == "<module>" || (reached && !scope.loaders.contains(owner));
-    let snippet = map.snippet(a.range);
     let message = if stage == Stage::AsWritten {
         let place = if owner == "<module>" {
             "at module level".to_string()
@@ -308,6 +338,196 @@ fn helper_finding(
     }
 }
 
+/// Where an assert outside the tests sits, when that decides whether pytest runs it: under
+/// `if __name__ == "__main__":` (never, under pytest), in a class body (at import), in a dunder
+/// method of a class the file uses (Python calls it implicitly: an operator, construction, `with`),
+/// in a module-level function that a later statement rebinds before anything could keep it (never).
+fn placed_finding(
+    body: &[Stmt],
+    map: &SourceMap,
+    a: &ast::StmtAssert,
+    owner: &str,
+    read: &HashSet<&str>,
+    line: u32,
+    snippet: &str,
+) -> Option<Finding> {
+    let finding = |rule: Findings, message: String, unseen: u32| Finding {
+        shape: Shape::HelperAssertion,
+        rule: Some(Rule::from(rule).reference()),
+        line,
+        message,
+        unseen,
+    };
+    let enclosing = enclosing(body, a.range);
+    if enclosing
+        .iter()
+        .any(|s| matches!(s, Stmt::If(i) if is_main_guard(&i.test)))
+    {
+        return Some(finding(
+            Findings::AssertInUncalledHelper,
+            format!("`{snippet}` is under `if __name__ == \"__main__\":`, which does not run under pytest (it imports the file under its module name): pytest never runs it"),
+            0,
+        ));
+    }
+    let defs: Vec<&Stmt> = enclosing
+        .iter()
+        .copied()
+        .filter(|s| matches!(s, Stmt::FunctionDef(_) | Stmt::ClassDef(_)))
+        .collect();
+    if !defs.is_empty() && defs.iter().all(|s| matches!(s, Stmt::ClassDef(_))) {
+        return Some(finding(
+            Findings::AssertAtModuleLevel,
+            format!("`{snippet}` runs in the body of the class `{owner}`, once, when pytest imports the file: if it fails, every test of the file errors; it is not extracted as a check"),
+            1,
+        ));
+    }
+    // A dunder method of a class (directly in its body) whose name the file reads.
+    if let [.., Stmt::ClassDef(class), Stmt::FunctionDef(method)] = defs.as_slice() {
+        let name = method.name.as_str();
+        if name.starts_with("__") && name.ends_with("__") && read.contains(class.name.as_str()) {
+            return Some(finding(
+                Findings::AssertInHelperNotSeen,
+                format!("`{snippet}` in `{owner}`, a method Python calls implicitly (an operator, construction, `with`, …) on instances of `{}`, which the file uses: pytest runs it as part of whatever test or fixture does so, and no call of it is extracted here, so it is a check this extraction does not see", class.name),
+                1,
+            ));
+        }
+    }
+    // A function nested in a module-level factory that module-level code calls to bind tests
+    // (`test_two = make_test(2, 4)`): pytest collects each such name as a test, and runs it.
+    if let [Stmt::FunctionDef(factory), Stmt::FunctionDef(_), ..] = defs.as_slice() {
+        let made: Vec<&str> = body
+            .iter()
+            .filter_map(|s| match s {
+                Stmt::Assign(a) => match (a.targets.as_slice(), a.value.as_ref()) {
+                    ([ast::Expr::Name(n)], ast::Expr::Call(c))
+                        if n.id.starts_with("test")
+                            && matches!(c.func.as_ref(), ast::Expr::Name(f) if f.id == factory.name.id) =>
+                    {
+                        Some(n.id.as_str())
+                    }
+                    _ => None,
+                },
+                _ => None,
+            })
+            .collect();
+        if !made.is_empty() {
+            let names: Vec<String> = made.iter().map(|n| format!("`{n}`")).collect();
+            return Some(finding(
+                Findings::ChecksNotSeen,
+                format!("`{snippet}` in `{owner}`, which module-level code makes into tests pytest collects and runs ({}): no entry stands for them, so each is a check this extraction does not see", names.join(", ")),
+                made.len() as u32,
+            ));
+        }
+    }
+    // A module-level function that a later module-level statement rebinds, with nothing between
+    // them reading its name: the tests, which run after the import, never see it.
+    if let Some(Stmt::FunctionDef(f)) = defs.first() {
+        let name = f.name.as_str();
+        let at = body.iter().position(|s| s.range() == f.range)?;
+        let rebinding = body[at + 1..].iter().position(|s| {
+            let mut bound = crate::module::BoundNames::default();
+            bound.visit_stmt(s);
+            bound.names.iter().any(|n| n == name)
+        })?;
+        let between = &body[at + 1..at + 1 + rebinding];
+        let rebinder = &body[at + 1 + rebinding];
+        let mut reads_it = false;
+        let mut read = |e: &ast::Expr| {
+            reads_it |= matches!(e, ast::Expr::Name(n) if n.id.as_str() == name);
+        };
+        for stmt in between {
+            match stmt {
+                // A function's body reads the name when it runs, after the rebinding: only what
+                // runs at its definition (decorators, defaults, annotations) can keep the old one.
+                Stmt::FunctionDef(g) => {
+                    for d in &g.decorator_list {
+                        walk::for_each_expr(&d.expression, Scope::All, &mut read);
+                    }
+                    for p in g.parameters.iter() {
+                        if let Some(default) = p.default() {
+                            walk::for_each_expr(default, Scope::All, &mut read);
+                        }
+                        if let Some(annotation) = p.annotation() {
+                            walk::for_each_expr(annotation, Scope::All, &mut read);
+                        }
+                    }
+                    if let Some(returns) = &g.returns {
+                        walk::for_each_expr(returns.as_ref(), Scope::All, &mut read);
+                    }
+                }
+                other => walk::for_each_expr(other, Scope::All, &mut read),
+            }
+        }
+        // The rebinding statement's own expressions run before it binds (`f = wrap(f)`).
+        let own: Vec<Stmt> = match rebinder {
+            Stmt::FunctionDef(_) | Stmt::ClassDef(_) => Vec::new(),
+            other => vec![other.clone()],
+        };
+        walk::for_each_expr(own.as_slice(), Scope::All, |e| {
+            reads_it |= matches!(e, ast::Expr::Name(n) if n.id.as_str() == name);
+        });
+        if let Stmt::FunctionDef(g) = rebinder {
+            reads_it |= !g.decorator_list.is_empty();
+        }
+        if !reads_it {
+            return Some(finding(
+                Findings::AssertInUncalledHelper,
+                format!("`{snippet}` in `{owner}`, which line {} defines again before any test runs, with nothing in between reading it: pytest never runs it", map.line(rebinder.range().start())),
+                0,
+            ));
+        }
+    }
+    None
+}
+
+/// The statements around `range`, outermost first (compound statements, definitions).
+fn enclosing(body: &[Stmt], range: TextRange) -> Vec<&Stmt> {
+    let mut out = Vec::new();
+    let mut level = body;
+    'down: loop {
+        for stmt in level {
+            if stmt.range().contains_range(range) && stmt.range() != range {
+                out.push(stmt);
+                let mut inner: Vec<&[Stmt]> = Vec::new();
+                match stmt {
+                    Stmt::FunctionDef(f) => inner.push(&f.body),
+                    Stmt::ClassDef(c) => inner.push(&c.body),
+                    Stmt::If(i) => {
+                        inner.push(&i.body);
+                        inner.extend(i.elif_else_clauses.iter().map(|c| c.body.as_slice()));
+                    }
+                    Stmt::For(f) => inner.extend([f.body.as_slice(), f.orelse.as_slice()]),
+                    Stmt::While(w) => inner.extend([w.body.as_slice(), w.orelse.as_slice()]),
+                    Stmt::With(w) => inner.push(&w.body),
+                    Stmt::Try(t) => {
+                        inner.extend([
+                            t.body.as_slice(),
+                            t.orelse.as_slice(),
+                            t.finalbody.as_slice(),
+                        ]);
+                        for h in &t.handlers {
+                            let ast::ExceptHandler::ExceptHandler(h) = h;
+                            inner.push(&h.body);
+                        }
+                    }
+                    Stmt::Match(m) => inner.extend(m.cases.iter().map(|c| c.body.as_slice())),
+                    _ => {}
+                }
+                if let Some(next) = inner
+                    .into_iter()
+                    .find(|b| b.iter().any(|s| s.range().contains_range(range)))
+                {
+                    level = next;
+                    continue 'down;
+                }
+                break 'down;
+            }
+        }
+        break;
+    }
+    out
+}
+
 /// The tests call solution names other than the slug.
 fn slug_mismatch_finding(extraction: &Extraction) -> Option<Finding> {
     let mismatched: Vec<&String> = extraction
@@ -344,6 +564,15 @@ fn import_findings(extraction: &Extraction, scope: &ModuleScope) -> Vec<Finding>
     let mut imports: BTreeMap<(u32, String), usize> = BTreeMap::new();
     for a in extraction.dropped() {
         for name in a.unresolved.iter().flatten() {
+            // Only where the name is why it is dropped (its reason names it): an assertion
+            // dropped for another cause (pytest collects nothing) is not dropped for the name.
+            let named = a
+                .reason
+                .as_deref()
+                .is_some_and(|r| r.contains(&format!("`{name}`")));
+            if !named {
+                continue;
+            }
             if let Some(Global::Import { line, .. }) = scope.globals.get(name) {
                 *imports.entry((*line, name.clone())).or_default() += 1;
             }

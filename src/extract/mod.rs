@@ -216,7 +216,7 @@ fn extract_parsed(
     let judgement = options
         .pytest_config
         .as_ref()
-        .map(crate::pytest::config::judge)
+        .map(|c| crate::pytest::config::judge_at(c, options.pytest_version))
         .unwrap_or_default();
     let warning_plan = session::apply(
         &judgement,
@@ -291,6 +291,7 @@ fn extract_parsed(
             .as_ref()
             .and_then(crate::pytest::config::CollectedNames::of);
         e.findings = findings(
+            body,
             &e,
             &scope,
             &map,
@@ -306,6 +307,10 @@ fn extract_parsed(
                 .extend(crate::unittest::unknown_classes(body, &map));
             e.findings
                 .extend(crate::unittest::helper_method_findings(body, &map, &called));
+            if judgement.doctest_modules {
+                e.findings
+                    .extend(crate::unseen::doctest_findings(body, &map));
+            }
             let mut runs: Vec<(&ast::StmtFunctionDef, u32)> = Vec::new();
             let mut index: HashMap<TextRange, usize> = HashMap::default();
             for case in &cases {
@@ -324,6 +329,12 @@ fn extract_parsed(
                 &scope,
                 &map,
                 &e.assertions,
+            ));
+            e.findings.extend(crate::unseen::conftest_fixture_findings(
+                body,
+                &runs,
+                &options.conftests,
+                &map,
             ));
             e.findings.sort_by_key(|f| f.line);
         }

@@ -45,11 +45,10 @@ pub(super) fn bindings(
     let reads_module = reads(name) || !scope.import_reads.is_empty();
     let mut probes = scope.import_reads.iter().peekable();
     let mut ordered: Vec<Binding> = Vec::new();
-    for (range, b) in scope
-        .solution_bindings
-        .iter()
-        .filter(|(_, b)| !matches!(b, Binding::Import { name, .. } if !reads(name)))
-    {
+    for (range, b) in scope.solution_bindings.iter().filter(|(_, b)| {
+        !matches!(b, Binding::Import { name, .. }
+                if !reads(name) && !name.starts_with(crate::conftest::CONFTEST_IMPORT_PREFIX))
+    }) {
         while let Some(p) = probes.next_if(|p| p.range.start() < range.start()) {
             ordered.push(probe(name, p));
         }

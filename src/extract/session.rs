@@ -327,13 +327,33 @@ fn returns_value(case: &Case, filters: &[Filter], map: &SourceMap) -> Option<Rea
     if finder.1 {
         return None; // a generator: pytest refuses it anyway
     }
-    let message = format!(
-        "Test functions should return None, but {} returned",
-        case.id
-    );
-    (decides_error(filters, "PytestReturnNotNoneWarning", &message, None) != Some(false)).then(|| {
+    // A unittest method's return value is unittest's to warn about (`TestCase._callTestMethod`,
+    // Python 3.11+): a `DeprecationWarning`; pytest's own warning is for test functions.
+    let (category, message) = if case.unittest {
+        (
+            "DeprecationWarning",
+            format!(
+                "It is deprecated to return a value that is not None from a test case ({})",
+                case.func.name
+            ),
+        )
+    } else {
+        (
+            "PytestReturnNotNoneWarning",
+            format!(
+                "Test functions should return None, but {} returned",
+                case.id
+            ),
+        )
+    };
+    (decides_error(filters, category, &message, None) != Some(false)).then(|| {
+        let who = if case.unittest {
+            "unittest warns `DeprecationWarning` (\"It is deprecated to return a value that is not None from a test case\")"
+        } else {
+            "pytest warns `PytestReturnNotNoneWarning`"
+        };
         Collection::TestReturnsValue.because(format!(
-            "the test returns a value on line {}: pytest warns `PytestReturnNotNoneWarning` when it is not None, and its warning filters make that an error",
+            "the test returns a value on line {}: {who} when it is not None, and its warning filters make that an error",
             map.line(at.into())
         ))
     })
@@ -433,6 +453,7 @@ mod tests {
                 .iter()
                 .map(|(k, v)| (k.to_string(), v.iter().map(|s| s.to_string()).collect()))
                 .collect(),
+            refused: None,
         });
         extract(source, &options)
             .assertions
@@ -456,6 +477,7 @@ mod tests {
                 .iter()
                 .map(|(k, v)| (k.to_string(), v.iter().map(|s| s.to_string()).collect()))
                 .collect(),
+            refused: None,
         });
         let e = extract(source, &options);
         let spell = |f: &crate::model::WarningFilter| {

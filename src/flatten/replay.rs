@@ -126,8 +126,16 @@ pub(super) fn first_blocker(
             match &item.place {
                 // What the block's own reason adds (a loop's: which statement stops it).
                 Some(place) => blocker.map(|b| {
+                    // A nested `def` or `class` binds its own name: it is not assigned inside it.
+                    let how = if place.starts_with("the nested function ")
+                        || place.starts_with("the nested class ")
+                    {
+                        "defined by"
+                    } else {
+                        "assigned inside"
+                    };
                     format!(
-                        "{} {be} assigned inside {place}, which cannot be folded into an expression{}",
+                        "{} {be} {how} {place}, which cannot be folded into an expression{}",
                         listed.join(", "),
                         b.strip_prefix(place.as_str())
                             .and_then(|r| r.strip_prefix(" cannot be folded into an expression"))

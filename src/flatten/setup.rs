@@ -69,7 +69,19 @@ pub(super) fn setup_items<'a>(
 /// (`usefixtures`, setup methods).
 fn barrier_items<'a>(ctx: &Ctx<'_, 'a>, case: &Case<'a>, items: &mut Vec<Item<'a>>) {
     if let Some((_, why)) = ctx.scope.global_barriers.first() {
-        items.push(items::setup(case.func.range, why.clone()));
+        use crate::rules::{ModuleCode, Rule};
+        // A file pytest cannot import stops every test: it changes no assertion, it runs none.
+        let stops_every_test = matches!(
+            why.rule,
+            Rule::ModuleCode(
+                ModuleCode::ImportedFileDoesNotParse | ModuleCode::ConftestImportMayFail
+            )
+        );
+        items.push(if stops_every_test {
+            items::stop(case.func.range, why.clone())
+        } else {
+            items::setup(case.func.range, why.clone())
+        });
     }
     // Seam: `items::setup` takes text (see `words`).
     for (_, why) in &case.setup {
@@ -601,7 +613,7 @@ fn unknown_fixture_item<'a>(name: &str, test_range: TextRange) -> Item<'a> {
             "`{name}` is a fixture pytest provides; it does not exist outside pytest"
         ))
     } else {
-        Collection::FixtureNotInFile.because(format!("`{name}` is a fixture not defined in this file (a conftest.py or a plugin provides it), and its setup may change what the assertion reads"))
+        Collection::FixtureNotInFile.because(format!("`{name}` is no fixture this file gives the test: a conftest.py or a plugin may provide it (if none does, pytest errors the test: fixture `{name}` not found), and its setup may change what the assertion reads"))
     };
     items::unfoldable_binding(name, test_range, words(why), builtin)
 }

@@ -8,85 +8,18 @@
 //! `--strict-markers` holds when every mark the file uses is registered. Finding and reading the
 //! file is the caller's (the CLI's); this module only judges its options.
 
+pub use super::config_files::{read, read_folder, Config, FILE_NAMES};
 use super::markexpr::MarkExpr;
 use super::warnings::Filter;
 use crate::rules::{Config as Rules, Reason};
 
-/// A configuration file's pytest options.
-#[derive(Debug, PartialEq, Clone, Default)]
-pub struct Config {
-    /// The file's name (`pyproject.toml`), as named in reasons.
-    pub name: String,
-    /// `(key, values)`: an ini value split into lines, a TOML string or list as its strings.
-    pub options: Vec<(String, Vec<String>)>,
-}
-
-impl Config {
-    /// The options as a `pytest.ini` file's text: what a run of pytest elsewhere (`check`'s view)
-    /// reads to apply the same configuration. Each value on a line of its own.
-    pub fn to_ini(&self) -> String {
-        let mut out = String::from("[pytest]\n");
-        for (key, values) in &self.options {
-            out.push_str(key);
-            out.push_str(" =");
-            if let [one] = values.as_slice() {
-                out.push(' ');
-                out.push_str(one);
-            } else {
-                for v in values {
-                    out.push_str("\n    ");
-                    out.push_str(v);
-                }
-            }
-            out.push('\n');
-        }
-        out
-    }
-}
-
 /// The pytest options of an ini-format file's text, or `None` when it has no pytest section
-/// (`pytest.ini` and `.pytest.ini` always count, as in pytest). `pyproject.toml` is TOML: its
-/// caller reads `[tool.pytest.ini_options]` into [`Config::options`] itself.
+/// (`pytest.ini` and `.pytest.ini` always count, as in pytest), or when pytest refuses the file
+/// ([`read`] says why). `pyproject.toml` is TOML: see [`read`].
 pub fn parse_ini(name: &str, text: &str) -> Option<Vec<(String, Vec<String>)>> {
-    match name {
-        "setup.cfg" => ini_section(text, "tool:pytest"),
-        "tox.ini" => ini_section(text, "pytest"),
-        _ => Some(ini_section(text, "pytest").unwrap_or_default()),
-    }
-}
-
-/// The keys of one `[section]` of an ini file; a value continues on indented lines.
-fn ini_section(text: &str, section: &str) -> Option<Vec<(String, Vec<String>)>> {
-    let mut found = false;
-    let mut inside = false;
-    let mut out: Vec<(String, Vec<String>)> = Vec::new();
-    for line in text.lines() {
-        let trimmed = line.trim();
-        if trimmed.starts_with('[') && trimmed.ends_with(']') {
-            inside = trimmed[1..trimmed.len() - 1].trim() == section;
-            found |= inside;
-            continue;
-        }
-        if !inside || trimmed.is_empty() || trimmed.starts_with('#') || trimmed.starts_with(';') {
-            continue;
-        }
-        if line.starts_with([' ', '\t']) {
-            if let Some((_, values)) = out.last_mut() {
-                values.push(trimmed.to_string());
-            }
-            continue;
-        }
-        if let Some((key, value)) = trimmed.split_once(['=', ':']) {
-            let value = value.trim();
-            let values = if value.is_empty() {
-                Vec::new()
-            } else {
-                vec![value.to_string()]
-            };
-            out.push((key.trim().to_string(), values));
-        }
-    }
-    found.then_some(out)
+    read(name, text)
+        .filter(|c| c.refused.is_none())
+        .map(|c| c.options)
 }
 
 /// What a configuration file does to every test of a file.
@@ -106,18 +39,32 @@ pub struct Judgement {
     pub mark_expr: Option<(String, MarkExpr)>,
     /// The marks pytest knows: its own and the `markers` lines'.
     pub registered_markers: Vec<String>,
+    /// `--doctest-modules` in `addopts`: pytest also collects the test file's doctests as tests.
+    pub doctest_modules: bool,
     /// `--strict-markers` (or `strict_markers`/`strict = true`): an unknown mark fails the file's
     /// collection. pytest 9.0 ignores `--strict-markers` in `addopts`; it is followed anyway, which
     /// can only drop more.
     pub strict_markers: bool,
 }
 
-/// Judges a configuration's options (see the module's documentation).
+/// Judges a configuration's options (see the module's documentation), for the pytest version
+/// whose ids the extraction follows (its default).
 pub fn judge(config: &Config) -> Judgement {
+    judge_at(config, crate::PytestVersion::default())
+}
+
+/// Judges a configuration's options for pytest `version` (its `minversion` is compared with it).
+pub fn judge_at(config: &Config, version: crate::PytestVersion) -> Judgement {
     let mut judgement = Judgement {
         config_name: config.name.clone(),
         ..Judgement::default()
     };
+    if let Some(why) = &config.refused {
+        judgement.blocker_reason = Some(Rules::ConfigRefused.because(format!(
+            "pytest's configuration (`{}`) {why}: pytest stops before it collects anything, so no test runs",
+            config.name
+        )));
+    }
     let mut registered: Vec<String> = crate::pytest::marks::BUILTIN
         .iter()
         .map(|s| s.to_string())
@@ -168,15 +115,27 @@ pub fn judge(config: &Config) -> Judgement {
                     strict_markers |= opts.strict_markers;
                     strict_config |= opts.strict_config;
                     disables_plugins |= opts.disables_plugins;
+                    judgement.doctest_modules |= opts.doctest_modules;
                     if opts.mark_expr.is_some() {
                         judgement.mark_expr = opts.mark_expr;
                     }
                     None
                 }
-                Err(opt) => Some(Rules::AddoptsChangesEveryTest.because(format!(
+                Err(Addopt::Unsplittable) => Some(Rules::ConfigRefused.because(format!(
+                    "has an unbalanced quote in `addopts = {}`: pytest cannot split it into options (`shlex.split`) and stops before it collects anything, so no test runs",
+                    joined.trim()
+                ))),
+                Err(Addopt::Option(opt)) => Some(Rules::AddoptsChangesEveryTest.because(format!(
                     "passes `{opt}` to every run (`addopts`), which may select, stop, or change the tests"
                 ))),
             },
+            "minversion" => minversion_refused(&joined, version),
+            // `get_log_level_for_setting`: a name `logging` does not define is a usage error; a
+            // level pytest sets on the root logger around every test (`catching_logs`), and for
+            // the live-log and log-file handlers around the whole session.
+            "log_level" | "log_cli_level" | "log_file_level" if !joined.trim().is_empty() => {
+                Some(log_level(key, joined.trim()))
+            }
             _ => other_option(key, &joined),
         };
         if let Some(why) = why {
@@ -278,6 +237,61 @@ fn strict_config_blocker(config: &Config, disables_plugins: bool) -> Option<Reas
         .map(|(key, _)| {
             Rules::StrictConfigMayRefuse.because(format!("makes the configuration strict (`--strict-config`) and sets `{key}`, which pytest itself does not register: unless a plugin does, pytest refuses the run"))
         })
+}
+
+/// Why `minversion` makes pytest refuse the run, when it may: pytest compares it with its own
+/// version (`packaging.version.Version`) and stops when it is newer. The extraction follows a
+/// pytest `major.minor` (any patch level), so a `minversion` above `major.minor.0` may refuse.
+fn minversion_refused(value: &str, version: crate::PytestVersion) -> Option<Reason> {
+    let value = value.trim();
+    if value.is_empty() {
+        return None;
+    }
+    let parts: Option<Vec<u64>> = value.split('.').map(|p| p.parse::<u64>().ok()).collect();
+    let (major, minor) = (u64::from(version.major), u64::from(version.minor));
+    let surely = match parts {
+        Some(parts) => {
+            let mut theirs = parts;
+            theirs.resize(theirs.len().max(2), 0);
+            if theirs[..2] > [major, minor][..] {
+                true
+            } else if theirs[..2] == [major, minor] && theirs[2..].iter().any(|&p| p > 0) {
+                // `9.0.3` against pytest 9.0.x: the patch level decides.
+                false
+            } else {
+                return None;
+            }
+        }
+        // A pre-release, a local version or text pytest cannot read: it may refuse.
+        None => false,
+    };
+    let (is, refuses) = if surely {
+        ("is", "refuses")
+    } else {
+        ("may be", "may refuse")
+    };
+    Some(Rules::ConfigRefused.because(format!(
+        "sets `minversion = {value}`, which {is} newer than the pytest {major}.{minor} whose ids the checks follow: pytest {refuses} to run (`requires pytest-{value}`), and then no test runs"
+    )))
+}
+
+/// What a `log_level`, `log_cli_level` or `log_file_level` does (`get_log_level_for_setting`).
+fn log_level(key: &str, value: &str) -> Reason {
+    let upper = value.to_ascii_uppercase();
+    let named = matches!(
+        upper.as_str(),
+        "CRITICAL" | "FATAL" | "ERROR" | "WARNING" | "WARN" | "INFO" | "DEBUG" | "NOTSET"
+    );
+    let number = value.trim_start_matches(['+', '-']).replace('_', "");
+    if named || (!number.is_empty() && number.chars().all(|c| c.is_ascii_digit())) {
+        Rules::LogLevelSet.because(format!(
+            "sets `{key} = {value}`: pytest sets the root logger's level to it while tests run, which the solution may read (`logging.getLogger().isEnabledFor`, a logger's effective level) and a check evaluated on its own does not reproduce"
+        ))
+    } else {
+        Rules::ConfigRefused.because(format!(
+            "sets `{key} = {value}`, which is not a logging level name: pytest stops with a usage error before it collects anything, so no test runs"
+        ))
+    }
 }
 
 /// Why an option other than `filterwarnings`, `markers` and `addopts` may change every test.
@@ -439,6 +453,8 @@ struct Addopts {
     strict_config: bool,
     /// A `-p no:name`: that plugin's ini keys are unknown to pytest.
     disables_plugins: bool,
+    /// `--doctest-modules`: the test file's doctests are tests too.
+    doctest_modules: bool,
 }
 
 /// Options that only report, format, measure coverage or concern doctests.
@@ -496,9 +512,23 @@ const TAKES_VALUE: [&str; 9] = [
     "--tb",
 ];
 
+/// Why `addopts` is not followed.
+enum Addopt {
+    /// An option not known to be harmless for test functions, as written.
+    Option(String),
+    /// A quote without its closing quote: pytest's `shlex.split` raises, and pytest stops.
+    Unsplittable,
+}
+
+impl From<String> for Addopt {
+    fn from(option: String) -> Self {
+        Addopt::Option(option)
+    }
+}
+
 /// Reads `addopts`, or names the first option that is not known to be harmless for test functions.
-fn read_addopts(addopts: &str) -> Result<Addopts, String> {
-    let words = split_words(addopts);
+fn read_addopts(addopts: &str) -> Result<Addopts, Addopt> {
+    let words = split_words(addopts).ok_or(Addopt::Unsplittable)?;
     let mut out = Addopts::default();
     let mut i = 0;
     while i < words.len() {
@@ -516,7 +546,7 @@ fn read_addopts(addopts: &str) -> Result<Addopts, String> {
         if let Some(arg) = value("-p") {
             // `-p no:name` disables a plugin; `-p name` loads one.
             if !arg.starts_with("no:") {
-                return Err(format!("-p {arg}"));
+                return Err(format!("-p {arg}").into());
             }
             // Without pytest's warnings, unraisable-exception or thread-exception plugin, a
             // warning or a finalizer's exception fails a test differently from what the evaluator
@@ -526,19 +556,21 @@ fn read_addopts(addopts: &str) -> Result<Addopts, String> {
                 plugin,
                 "warnings" | "unraisableexception" | "threadexception"
             ) {
-                return Err(format!("-p {arg}"));
+                return Err(format!("-p {arg}").into());
             }
             out.disables_plugins = true;
         } else if let Some(arg) = value("-W") {
             out.warning_filters
-                .push(Filter::parse(&arg, true).map_err(|_| format!("-W {arg}"))?);
+                .push(Filter::parse(&arg, true).map_err(|_| Addopt::Option(format!("-W {arg}")))?);
         } else if let Some(arg) = value("-m") {
-            let parsed = MarkExpr::parse(&arg).map_err(|_| format!("-m {arg}"))?;
+            let parsed = MarkExpr::parse(&arg).map_err(|_| Addopt::Option(format!("-m {arg}")))?;
             out.mark_expr = Some((arg, parsed));
         } else if w == "--strict-markers" {
             out.strict_markers = true;
         } else if w == "--strict-config" {
             out.strict_config = true;
+        } else if w == "--doctest-modules" {
+            out.doctest_modules = true;
         } else if HARMLESS.contains(&w) || TAKES_VALUE.contains(&w) {
             if TAKES_VALUE.contains(&w) {
                 i += 1;
@@ -546,7 +578,7 @@ fn read_addopts(addopts: &str) -> Result<Addopts, String> {
         } else if !(HARMLESS_PREFIXES.iter().any(|p| w.starts_with(p))
             || w.starts_with("-r") && !w.starts_with("--"))
         {
-            return Err(w.to_string());
+            return Err(w.to_string().into());
         }
     }
     Ok(out)
@@ -564,7 +596,7 @@ pub fn import_mode_is_prepend(config: Option<&Config>) -> bool {
         .iter()
         .filter(|(key, _)| key == "addopts")
         .all(|(_, values)| {
-            let words = split_words(&values.join(" "));
+            let words = split_words(&values.join(" ")).unwrap_or_default();
             words.iter().enumerate().all(|(i, w)| {
                 let mode = match w.strip_prefix("--import-mode") {
                     Some("") => words.get(i + 1).map(String::as_str),
@@ -576,8 +608,9 @@ pub fn import_mode_is_prepend(config: Option<&Config>) -> bool {
         })
 }
 
-/// Words as a shell would split them (quotes group, and are removed).
-fn split_words(text: &str) -> Vec<String> {
+/// Words as a shell would split them (quotes group, and are removed); `None` when a quote is not
+/// closed (`shlex.split` raises "No closing quotation").
+fn split_words(text: &str) -> Option<Vec<String>> {
     let mut words = Vec::new();
     let mut word = String::new();
     let mut quote: Option<char> = None;
@@ -599,10 +632,13 @@ fn split_words(text: &str) -> Vec<String> {
             (None, c) => word.push(c),
         }
     }
+    if quote.is_some() {
+        return None;
+    }
     if any || !word.is_empty() {
         words.push(word);
     }
-    words
+    Some(words)
 }
 
 #[cfg(test)]
@@ -613,6 +649,7 @@ mod tests {
         let config = super::Config {
             name: "pytest.ini".into(),
             options: super::parse_ini("pytest.ini", text).unwrap(),
+            refused: None,
         };
         let again = super::parse_ini("pytest.ini", &config.to_ini()).unwrap();
         assert_eq!(again, config.options);
@@ -657,6 +694,7 @@ mod tests {
                 .iter()
                 .map(|(k, v)| (k.to_string(), v.iter().map(|s| s.to_string()).collect()))
                 .collect(),
+            refused: None,
         }
     }
 
@@ -668,7 +706,7 @@ mod tests {
             ("testpaths", &["toolz"]),
             ("xfail_strict", &["true"]),
             ("addopts", &["--strict-config", "--strict-markers", "-ra"]),
-            ("log_cli_level", &["info"]),
+            ("console_output_style", &["count"]),
         ]));
         assert_eq!(j.blocker, None);
         assert!(j.strict_markers);
@@ -717,6 +755,57 @@ mod tests {
         .blocker
         .expect("blocked");
         assert!(why.contains("-p no:"), "{why}");
+    }
+
+    #[test]
+    fn minversion_and_log_levels() {
+        let why = |options: &[(&str, &[&str])]| judge(&config(options)).blocker_reason;
+        for ok in ["6.0", "9.0", "9", "8.4.2"] {
+            assert_eq!(why(&[("minversion", &[ok])]), None, "{ok}");
+        }
+        let r = why(&[("minversion", &["42.0"])]).expect("refused");
+        assert!(
+            r.text.contains("is newer")
+                && r.rule == crate::rules::Rule::Config(Rules::ConfigRefused)
+        );
+        // A patch level above .0 may be newer than the pytest 9.0.x that runs.
+        assert!(why(&[("minversion", &["9.0.3"])])
+            .unwrap()
+            .text
+            .contains("may be newer"));
+        assert!(judge_at(
+            &config(&[("minversion", &["9.1"])]),
+            crate::PytestVersion::parse("9.2").unwrap()
+        )
+        .blocker
+        .is_none());
+        for level in ["DEBUG", "info", "10", "warning"] {
+            let r = why(&[("log_level", &[level])]).expect(level);
+            assert_eq!(
+                r.rule,
+                crate::rules::Rule::Config(Rules::LogLevelSet),
+                "{level}"
+            );
+        }
+        for key in ["log_cli_level", "log_file_level"] {
+            assert!(why(&[(key, &["INFO"])]).unwrap().text.contains(key));
+        }
+        let r = why(&[("log_level", &["LOUD"])]).expect("refused");
+        assert_eq!(r.rule, crate::rules::Rule::Config(Rules::ConfigRefused));
+        assert_eq!(why(&[("log_level", &[""])]), None);
+    }
+
+    #[test]
+    fn an_unbalanced_quote_in_addopts_refuses_the_run() {
+        let r = judge(&config(&[("addopts", &["-q \"-p no:cacheprovider"])]))
+            .blocker_reason
+            .expect("refused");
+        assert!(r.text.contains("unbalanced quote"), "{}", r.text);
+        assert!(
+            r.text.contains("`addopts = -q \"-p no:cacheprovider`"),
+            "{}",
+            r.text
+        );
     }
 
     #[test]

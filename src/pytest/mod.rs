@@ -2,6 +2,7 @@
 
 pub mod compile_warnings;
 pub mod config;
+pub mod config_files;
 pub mod fixture_body;
 pub mod ids;
 pub mod import_warnings;

@@ -780,10 +780,11 @@ declare_rules! {
     "033" PytestFixture "pytest-fixture",
 
     /// ## What it means
-    /// The test requests a fixture the file does not define (a conftest.py or a plugin provides it).
+    /// The test requests a fixture the file does not give it (a conftest.py or a plugin may provide it).
     ///
     /// ## Why it cannot be kept
-    /// The fixture's value, and whatever its setup changes, are not in the test file.
+    /// The fixture's value, and whatever its setup changes, are not in the test file; and when nothing
+    /// provides it (a fixture defined only in another class of the file), pytest errors the test.
     ///
     /// ## Example
     /// ```python

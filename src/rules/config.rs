@@ -434,4 +434,59 @@ declare_rules! {
     /// ## How to write it so it can be checked
     /// Write the fixtures the tests need in the conftest itself.
     "016" ConftestPlugins "conftest-plugins",
+
+    /// ## What it means
+    /// pytest refuses to start with the configuration: a file it reads does not parse (a stray line
+    /// or a duplicate key in an ini file, a TOML syntax error), has a shape pytest rejects (`[pytest]`
+    /// in `setup.cfg`, both `[tool.pytest]` and `[tool.pytest.ini_options]`), `addopts` cannot be split
+    /// into options, `minversion` is newer than the pytest the checks follow, or a log level is not a
+    /// level name.
+    ///
+    /// ## Why it cannot be kept
+    /// pytest stops with a usage error before it collects anything: no test runs, so no check pytest
+    /// would make passes. An expression evaluated on its own would pass for a right solution.
+    ///
+    /// ## Example
+    /// ```python
+    /// from solution import add
+    ///
+    /// def test_add():
+    ///     assert add(2, 3) == 5
+    /// ```
+    ///
+    /// ```ini
+    /// [pytest]
+    /// addopts = -q
+    /// addopts = -ra
+    /// ```
+    ///
+    /// ## How to write it so it can be checked
+    /// Fix the configuration so that pytest starts: one value per key, every line a key, a section
+    /// header or an indented continuation, valid TOML, `[tool:pytest]` in `setup.cfg`.
+    "017" ConfigRefused "config-refused",
+
+    /// ## What it means
+    /// pytest's configuration sets `log_level`, `log_cli_level` or `log_file_level`.
+    ///
+    /// ## Why it cannot be kept
+    /// pytest lowers the root logger's level to it while the tests run (`catching_logs`): a solution
+    /// that asks whether a level is enabled (`logger.isEnabledFor(logging.DEBUG)`) or reads a logger's
+    /// effective level behaves differently under pytest than in an expression evaluated on its own.
+    ///
+    /// ## Example
+    /// ```python
+    /// from solution import add
+    ///
+    /// def test_add():
+    ///     assert add(2, 3) == 5
+    /// ```
+    ///
+    /// ```ini
+    /// [pytest]
+    /// log_level = DEBUG
+    /// ```
+    ///
+    /// ## How to write it so it can be checked
+    /// Drop the log level from the configuration; a test that needs one can use the `caplog` fixture.
+    "018" LogLevelSet "log-level-set",
 }

@@ -334,4 +334,38 @@ declare_rules! {
     /// Write each check as a statement of the test: `assert …`, `self.assertEqual(…)`, or a
     /// `with pytest.raises(…):` block over the call.
     "014" ChecksNotSeen "checks-not-seen",
+
+    /// ## What it means
+    /// pytest's configuration passes `--doctest-modules` (in `addopts`), and the test file holds
+    /// doctest examples (`>>>` lines in a docstring of the module, a function, a class or a method).
+    ///
+    /// ## Why it cannot be kept
+    /// With `--doctest-modules` pytest collects each docstring with examples as a test of the file
+    /// (`test_x.py::test_x.helper`) and compares each example's output; a failure fails that test. The
+    /// extractor extracts test functions only, so it counts each example as a check it does not see.
+    ///
+    /// ## Example
+    /// ```python
+    /// from solution import double
+    ///
+    /// def helper(n):
+    ///     """
+    ///     >>> double(21)
+    ///     42
+    ///     """
+    ///     return double(n)
+    ///
+    /// def test_double():
+    ///     assert helper(2) == 4
+    /// ```
+    ///
+    /// ```ini
+    /// [pytest]
+    /// addopts = --doctest-modules
+    /// ```
+    ///
+    /// ## How to write it so it can be checked
+    /// Turn the examples into tests (`assert double(21) == 42`), or keep `--doctest-modules` out of
+    /// the test run's configuration.
+    "015" DoctestsNotSeen "doctests-not-seen",
 }

@@ -596,4 +596,55 @@ declare_rules! {
     /// Start the file with `from __future__ import annotations` (annotations are then never
     /// evaluated), or write the annotation as a string (`-> "solution.Result"`).
     "025" AnnotationReadsSolution "annotation-reads-solution",
+
+    /// ## What it means
+    /// A conftest makes a relative import at its top level (`from . import helpers`).
+    ///
+    /// ## Why it cannot be kept
+    /// pytest imports every conftest before it collects the test file; when that import fails it stops
+    /// with "ImportError while loading conftest" and runs no test. A conftest's absolute imports of
+    /// modules other than the standard library, pytest and the solution are made by the evaluator too
+    /// (an `import` binding), so a check errors where pytest would run nothing; a relative import
+    /// names a module by the conftest's package, which the evaluator cannot import.
+    ///
+    /// ## Example
+    /// ```python
+    /// from solution import add
+    ///
+    /// def test_add():
+    ///     assert add(2, 3) == 5
+    /// ```
+    ///
+    /// ```python conftest.py
+    /// from . import helpers
+    /// ```
+    ///
+    /// ## How to write it so it can be checked
+    /// Import the module absolutely, or keep the conftest's imports to the standard library, pytest and
+    /// the solution.
+    "026" ConftestImportMayFail "conftest-import-may-fail",
+
+    /// ## What it means
+    /// The test file calls `unittest.main()` at module level, outside `if __name__ == "__main__":`.
+    ///
+    /// ## Why it cannot be kept
+    /// pytest imports the file to collect it; `unittest.main()` then parses pytest's command line, runs
+    /// the test cases itself and exits with `SystemExit`, which fails the collection: pytest runs no
+    /// test of the file, so no check pytest would make passes.
+    ///
+    /// ## Example
+    /// ```python
+    /// import unittest
+    /// from solution import add
+    ///
+    /// class TestAdd(unittest.TestCase):
+    ///     def test_add(self):
+    ///         self.assertEqual(add(2, 3), 5)
+    ///
+    /// unittest.main()
+    /// ```
+    ///
+    /// ## How to write it so it can be checked
+    /// Put the call under `if __name__ == "__main__":`, which does not run when pytest imports the file.
+    "027" UnittestMainAtImport "unittest-main-at-import",
 }

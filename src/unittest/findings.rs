@@ -101,8 +101,9 @@ fn count_asserts(stmt: &Stmt) -> u32 {
 }
 
 /// The unittest checks (`self.assertEqual(…)`) in methods of the file's test cases that are not
-/// tests (helpers, `setUp` that cannot be replayed is the test's own reason): pytest makes them only
-/// as part of a test that calls the method, and none is an entry. `read`: the names and attributes
+/// tests: pytest makes them as part of a test that calls the method, or around every test
+/// (`setUp`, `tearDown`, …), and none is an entry (a replayed `setUp` is folded into the kept
+/// checks' replay, but its own checks are no entry either). `read`: the names and attributes
 /// the module reads; a method none reads is never called, and its checks are never made.
 pub fn helper_method_findings(
     body: &[Stmt],
@@ -113,7 +114,7 @@ pub fn helper_method_findings(
     for c in testcase_classes(body) {
         for stmt in &c.body {
             let Stmt::FunctionDef(f) = stmt else { continue };
-            if f.name.starts_with("test") || f.name.as_str() == "setUp" {
+            if f.name.starts_with("test") {
                 continue;
             }
             let Some(this) = f
@@ -131,9 +132,26 @@ pub fn helper_method_findings(
             // unittest runs these itself around each test (pytest's unittest plugin calls them).
             let around = matches!(
                 f.name.as_str(),
-                "tearDown" | "setUpClass" | "tearDownClass" | "asyncSetUp" | "asyncTearDown"
+                "setUp"
+                    | "tearDown"
+                    | "setUpClass"
+                    | "tearDownClass"
+                    | "asyncSetUp"
+                    | "asyncTearDown"
             );
             let reached = around || read.contains(f.name.as_str());
+            // `setUp` and `tearDown` run around each test of the class; the class-level ones once.
+            let per_test = matches!(
+                f.name.as_str(),
+                "setUp" | "tearDown" | "asyncSetUp" | "asyncTearDown"
+            );
+            let tests = c
+                .body
+                .iter()
+                .filter(|s| matches!(s, Stmt::FunctionDef(t) if t.name.starts_with("test")))
+                .count()
+                .max(1);
+            let runs = if per_test { tests } else { 1 };
             let rule = if around {
                 crate::rules::Findings::AssertInSetupOrTeardown
             } else if reached {
@@ -147,10 +165,18 @@ pub fn helper_method_findings(
                 line: map.line(f.range.start()),
                 message: if around {
                     format!(
-                        "`{}.{}` makes {checks} unittest check{} (`{this}.assert…`): unittest runs it itself around the class's tests, and this extraction does not see them",
+                        "`{}.{}` makes {checks} unittest check{} (`{this}.assert…`): unittest runs it itself around {}, and this extraction does not see them",
                         c.name,
                         f.name,
-                        if checks == 1 { "" } else { "s" }
+                        if checks == 1 { "" } else { "s" },
+                        if per_test {
+                            format!(
+                                "each of the class's {tests} test{} (counted for each)",
+                                if tests == 1 { "" } else { "s" }
+                            )
+                        } else {
+                            "the class's tests, once".to_string()
+                        }
                     )
                 } else if reached {
                     format!(
@@ -165,7 +191,11 @@ pub fn helper_method_findings(
                         c.name, f.name
                     )
                 },
-                unseen: if reached { checks as u32 } else { 0 },
+                unseen: if reached {
+                    (checks * if around { runs } else { 1 }) as u32
+                } else {
+                    0
+                },
             });
         }
     }

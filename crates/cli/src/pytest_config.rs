@@ -5,9 +5,10 @@
 
 use std::path::{Path, PathBuf};
 
-use bench_explorer::pytest_config::{parse_ini, Config};
+use bench_explorer::pytest_config::{read_folder, Config};
 
-/// The configuration pytest would read for `test_file`, if any.
+/// The configuration pytest would read for `test_file`, if any: the first folder from the test's
+/// up whose files configure pytest (or make it refuse to start).
 pub fn find(test_file: &str) -> Option<Config> {
     if test_file == "-" {
         return None;
@@ -18,24 +19,9 @@ pub fn find(test_file: &str) -> Option<Config> {
         .to_path_buf();
     let mut dir: Option<&Path> = Some(&start);
     while let Some(d) = dir {
-        for name in [
-            "pytest.toml",
-            ".pytest.toml",
-            "pytest.ini",
-            ".pytest.ini",
-            "pyproject.toml",
-            "tox.ini",
-            "setup.cfg",
-        ] {
-            let Ok(text) = std::fs::read_to_string(d.join(name)) else {
-                continue;
-            };
-            if let Some(options) = parse(name, &text) {
-                return Some(Config {
-                    name: name.to_string(),
-                    options,
-                });
-            }
+        let found = read_folder(|name| std::fs::read_to_string(d.join(name)).ok());
+        if found.is_some() {
+            return found;
         }
         dir = d.parent();
     }
@@ -43,56 +29,12 @@ pub fn find(test_file: &str) -> Option<Config> {
 }
 
 /// The pytest options of a configuration file's text, or `None` when it has no pytest section
-/// (`pytest.ini` and `.pytest.ini` always count, as in pytest).
+/// (`pytest.ini` and `.pytest.ini` always count, as in pytest) or pytest refuses it.
+#[cfg(test)]
 pub fn parse(name: &str, text: &str) -> Option<Vec<(String, Vec<String>)>> {
-    match name {
-        "pyproject.toml" => parse_pyproject(text),
-        // pytest 9's own file: its `[pytest]` table; the file counts even without one.
-        "pytest.toml" | ".pytest.toml" => {
-            Some(parse_toml_table(text, &["pytest"]).unwrap_or_default())
-        }
-        _ => parse_ini(name, text),
-    }
-}
-
-fn parse_pyproject(text: &str) -> Option<Vec<(String, Vec<String>)>> {
-    parse_toml_table(text, &["tool", "pytest"])
-}
-
-/// The options of the TOML table at `path` (its `ini_options` sub-table when it has one).
-fn parse_toml_table(text: &str, path: &[&str]) -> Option<Vec<(String, Vec<String>)>> {
-    let value: toml::Table = text.parse().ok()?;
-    let mut pytest = &value;
-    for key in path {
-        pytest = pytest.get(*key)?.as_table()?;
-    }
-    // `[tool.pytest.ini_options]` (every pytest), or pytest 9's native `[tool.pytest]`.
-    let table = match pytest.get("ini_options").and_then(|t| t.as_table()) {
-        Some(t) => t,
-        None => pytest,
-    };
-    let scalar = |v: &toml::Value| -> String {
-        match v {
-            toml::Value::String(s) => s.clone(),
-            toml::Value::Integer(i) => i.to_string(),
-            toml::Value::Float(f) => f.to_string(),
-            toml::Value::Boolean(b) => b.to_string(),
-            _ => String::new(),
-        }
-    };
-    let strings = |v: &toml::Value| -> Vec<String> {
-        match v {
-            toml::Value::Array(a) => a.iter().map(scalar).collect(),
-            other => vec![scalar(other)],
-        }
-    };
-    Some(
-        table
-            .iter()
-            .filter(|(_, v)| !v.is_table())
-            .map(|(k, v)| (k.clone(), strings(v)))
-            .collect(),
-    )
+    bench_explorer::pytest_config::read(name, text)
+        .filter(|c| c.refused.is_none())
+        .map(|c| c.options)
 }
 
 #[cfg(test)]
@@ -104,6 +46,7 @@ mod tests {
         judge(&Config {
             name: name.to_string(),
             options: parse(name, text).expect("a pytest section"),
+            refused: None,
         })
     }
 
@@ -227,6 +170,7 @@ mod tests {
                 pytest_config: Some(Config {
                     name: name.to_string(),
                     options: parse(name, text).expect("a pytest section"),
+                    refused: None,
                 }),
                 ..Default::default()
             };

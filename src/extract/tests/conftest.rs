@@ -32,6 +32,7 @@ fn in_package(
     options.pytest_config = addopts.map(|a| crate::pytest::config::Config {
         name: "pytest.ini".into(),
         options: vec![("addopts".into(), vec![a.into()])],
+        refused: None,
     });
     extract(test, &options)
 }
@@ -234,7 +235,12 @@ fn a_hook_that_may_skip_drops_every_assert() {
 
 #[test]
 fn a_conftest_fixture_is_named_and_the_other_test_is_kept() {
-    // A fixture that reads a helper of the conftest is not replayed: named, with what it reads.
+    // A fixture that returns a literal is replayed where the test requests it (issue 24).
+    let e = run(TEST, "import pytest\n\ndef pytest_addoption(parser):\n    parser.addoption('--slow')\n\n@pytest.fixture\ndef db():\n    return 1\n");
+    assert_eq!(e.assertions[0].status, Status::Kept);
+    assert_eq!(e.assertions[1].status, Status::Kept);
+    assert!(e.assertions[1].expr.as_deref().unwrap().contains("db := 1"));
+    // One that reads a helper of the conftest is not: it is named, with what it reads.
     let e = run(TEST, "import pytest\n\ndef pytest_addoption(parser):\n    parser.addoption('--slow')\n\ndef one():\n    return 1\n\n@pytest.fixture\ndef db():\n    return one()\n");
     assert_eq!(e.assertions[0].status, Status::Kept);
     assert_eq!(e.assertions[1].status, Status::Dropped);
@@ -248,8 +254,8 @@ fn a_conftest_fixture_is_named_and_the_other_test_is_kept() {
 
 #[test]
 fn a_conftest_fixture_of_one_value_is_replayed() {
-    // `return 1`, and one of what the conftest imports from the solution: the fixture's value in
-    // the test's fold, the import an evaluator's binding under a reserved name.
+    // One of what the conftest imports from the solution: the fixture's value in the test's fold,
+    // the import an evaluator's binding under a reserved name.
     let e = run(TEST, "import pytest\nfrom solution import f as g\n\n@pytest.fixture\ndef db():\n    return g(1) - 1\n");
     assert_eq!(
         e.assertions[1].status,

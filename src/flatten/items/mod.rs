@@ -237,6 +237,17 @@ pub fn setup<'a>(range: TextRange, why: impl Into<Reason>) -> Item<'a> {
     }
 }
 
+/// Code before the test that may stop it from running at all (a file pytest may fail to import):
+/// its reason as said, without [`setup`]'s words about what the assertion reads.
+pub fn stop<'a>(range: TextRange, why: impl Into<Reason>) -> Item<'a> {
+    let why = why.into();
+    Item {
+        label: Some(why.text.clone()),
+        fold: Err(Blocker::Reason(why)),
+        ..Item::blank(range, Kind::Other, OriginRole::Blocker)
+    }
+}
+
 /// Which names are certainly bound at each point of a test body, for inertness: parameters and
 /// fixtures, and what straight-line statements bound. A name bound only inside a block may be
 /// unbound.

@@ -35,6 +35,42 @@ impl<'s, 'a> Evaluator<'s, 'a> {
                 }
             }
         }
+        // Context managers of the standard library and pytest whose instances have no
+        // `__name__` (pytest's id is then `argname + index`): `contextlib.nullcontext(…)`, and
+        // `pytest.raises(E)` / `pytest.warns(W)` of a builtin class.
+        let path = match c.func.as_ref() {
+            Expr::Name(n) => match self.scope.globals.get(n.id.as_str()) {
+                Some(Global::Import { module, .. }) => Some(module.clone()),
+                _ => None,
+            },
+            Expr::Attribute(a) => match a.value.as_ref() {
+                Expr::Name(n) => match self.scope.globals.get(n.id.as_str()) {
+                    Some(Global::Import { module, .. }) => Some(format!("{module}.{}", a.attr)),
+                    _ => None,
+                },
+                _ => None,
+            },
+            _ => None,
+        };
+        let builtin_class = |arg: &Expr| {
+            matches!(arg, Expr::Name(n)
+                if !self.scope.globals.contains_key(n.id.as_str())
+                    && !self.scope.star_import
+                    && ruff_python_stdlib::builtins::is_python_builtin(n.id.as_str(), 13, false)
+                    && (n.id.ends_with("Error")
+                        || n.id.ends_with("Warning")
+                        || n.id.ends_with("Exception")))
+        };
+        let no_keywords = c.arguments.keywords.is_empty();
+        match (path.as_deref(), &*c.arguments.args) {
+            (Some("contextlib.nullcontext"), [] | [_]) if no_keywords => return PyValue::Opaque,
+            (Some("pytest.raises" | "pytest.warns"), [arg])
+                if no_keywords && builtin_class(arg) =>
+            {
+                return PyValue::Opaque
+            }
+            _ => {}
+        }
         let callee = self.eval_in(&c.func, place, env, d);
         if !c.arguments.keywords.is_empty() {
             return match callee {
