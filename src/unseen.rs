@@ -345,6 +345,8 @@ pub fn findings(
         }
     }
     let rebound = |i: usize, name: &str| last.get(name).is_some_and(|&j| j > i);
+    // The entries' ids, once for the file (not once per class).
+    let ids: HashSet<&str> = entries_ids.iter().map(String::as_str).collect();
     for (i, stmt) in body.iter().enumerate() {
         match stmt {
             Stmt::FunctionDef(f) if rebound(i, f.name.as_str()) => {}
@@ -359,7 +361,6 @@ pub fn findings(
             Stmt::ClassDef(c) => {
                 // `test_again = test_one` in a test class's body: pytest collects the alias as a
                 // test of its own, which runs the aliased method's checks under another id.
-                let ids: HashSet<&str> = entries_ids.iter().map(String::as_str).collect();
                 for s in &c.body {
                     let Stmt::Assign(a) = s else { continue };
                     let ([Expr::Name(alias)], Expr::Name(target)) =
