@@ -62,6 +62,21 @@ impl Stage {
     }
 }
 
+/// pytest's logging plugin around a test (`catching_logs`), when the configuration sets
+/// `log_level`, `log_cli_level` or `log_file_level`. Whatever is configured, pytest adds a capture
+/// handler to the root logger around each test, which formats every record that reaches it and
+/// raises where formatting fails (`LogCaptureHandler.handleError`): the evaluator does the same,
+/// at `capture_level` (0 without this object).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct Logging {
+    /// The root logger's level becomes the lower of its own and this one while the solution is
+    /// imported and around every check, and is restored afterwards.
+    pub root_level: i64,
+    /// The capture handler's level (`log_level`, else 0).
+    pub capture_level: i64,
+}
+
 /// One extraction of one pytest file.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
@@ -81,6 +96,10 @@ pub struct Extraction {
     /// pytest's own, while it loads the solution and around every check (see `WarningFilter`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub warning_filters: Vec<WarningFilter>,
+    /// What pytest's logging plugin does around the tests when the configuration sets a log level
+    /// (see [`Logging`]); absent, its defaults.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub logging: Option<Logging>,
     pub assertions: Vec<Assertion>,
     pub findings: Vec<Finding>,
     pub syntax_errors: Vec<SyntaxError>,

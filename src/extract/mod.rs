@@ -155,6 +155,7 @@ fn extract_parsed(
         solution_names: Vec::new(),
         bindings: Vec::new(),
         warning_filters: Vec::new(),
+        logging: None,
         assertions: Vec::new(),
         findings: Vec::new(),
         syntax_errors: syntax_errors(&map, too_deep, parsed.errors()),
@@ -284,6 +285,9 @@ fn extract_parsed(
         e.bindings = bindings(stage, &scope, &e, options);
         if stage == Stage::Full {
             apply_warning_plan(&mut e, &warning_plan);
+            if e.kept().next().is_some() {
+                e.logging = judgement.logging;
+            }
         }
         let at_import = called_at_import(body);
         let config_names = options

@@ -45,6 +45,9 @@ pub struct Judgement {
     /// collection. pytest 9.0 ignores `--strict-markers` in `addopts`; it is followed anyway, which
     /// can only drop more.
     pub strict_markers: bool,
+    /// What pytest's logging plugin does to the root logger around every test, when a log level
+    /// is configured (`log_level`, `log_cli_level`, `log_file_level`).
+    pub logging: Option<crate::model::Logging>,
 }
 
 /// Judges a configuration's options (see the module's documentation), for the pytest version
@@ -74,6 +77,7 @@ pub fn judge_at(config: &Config, version: crate::PytestVersion) -> Judgement {
     // The ini key `strict_config`, or `--strict-config` in `addopts` (which overrides the key).
     let mut strict_config = false;
     let mut disables_plugins = false;
+    let mut levels = LogLevels::default();
     for (key, values) in &config.options {
         let joined = values.join(" ");
         let why = match key.as_str() {
@@ -134,7 +138,13 @@ pub fn judge_at(config: &Config, version: crate::PytestVersion) -> Judgement {
             // level pytest sets on the root logger around every test (`catching_logs`), and for
             // the live-log and log-file handlers around the whole session.
             "log_level" | "log_cli_level" | "log_file_level" if !joined.trim().is_empty() => {
-                Some(log_level(key, joined.trim()))
+                match log_level(key, joined.trim()) {
+                    Ok(level) => {
+                        levels.set(key, joined.trim(), level);
+                        None
+                    }
+                    Err(why) => Some(why),
+                }
             }
             _ => other_option(key, &joined),
         };
@@ -146,6 +156,14 @@ pub fn judge_at(config: &Config, version: crate::PytestVersion) -> Judgement {
     }
     if strict_config {
         if let Some(why) = strict_config_blocker(config, disables_plugins) {
+            judgement.blocker_reason.get_or_insert(
+                why.map(|t| format!("pytest's configuration (`{}`) {t}", config.name)),
+            );
+        }
+    }
+    match levels.logging() {
+        Ok(logging) => judgement.logging = logging,
+        Err(why) => {
             judgement.blocker_reason.get_or_insert(
                 why.map(|t| format!("pytest's configuration (`{}`) {t}", config.name)),
             );
@@ -275,22 +293,84 @@ fn minversion_refused(value: &str, version: crate::PytestVersion) -> Option<Reas
     )))
 }
 
-/// What a `log_level`, `log_cli_level` or `log_file_level` does (`get_log_level_for_setting`).
-fn log_level(key: &str, value: &str) -> Reason {
+/// The level a `log_level`, `log_cli_level` or `log_file_level` names, as pytest's
+/// `get_log_level_for_setting` reads it (a `logging` level name in any case, or an integer), or why
+/// pytest refuses it.
+fn log_level(key: &str, value: &str) -> Result<i64, Reason> {
     let upper = value.to_ascii_uppercase();
-    let named = matches!(
-        upper.as_str(),
-        "CRITICAL" | "FATAL" | "ERROR" | "WARNING" | "WARN" | "INFO" | "DEBUG" | "NOTSET"
-    );
-    let number = value.trim_start_matches(['+', '-']).replace('_', "");
-    if named || (!number.is_empty() && number.chars().all(|c| c.is_ascii_digit())) {
-        Rules::LogLevelSet.because(format!(
-            "sets `{key} = {value}`: pytest sets the root logger's level to it while tests run, which the solution may read (`logging.getLogger().isEnabledFor`, a logger's effective level) and a check evaluated on its own does not reproduce"
-        ))
-    } else {
+    let named = match upper.as_str() {
+        "CRITICAL" | "FATAL" => Some(50),
+        "ERROR" => Some(40),
+        "WARNING" | "WARN" => Some(30),
+        "INFO" => Some(20),
+        "DEBUG" => Some(10),
+        "NOTSET" => Some(0),
+        _ => None,
+    };
+    // `int()` of the text: a sign, digits with single underscores between them.
+    let digits = value.strip_prefix(['+', '-']).unwrap_or(value);
+    let number = (!digits.is_empty()
+        && !digits.starts_with('_')
+        && !digits.ends_with('_')
+        && !digits.contains("__")
+        && digits.chars().all(|c| c.is_ascii_digit() || c == '_'))
+    .then(|| value.replace('_', "").parse::<i64>().ok())
+    .flatten();
+    named.or(number).ok_or_else(|| {
         Rules::ConfigRefused.because(format!(
             "sets `{key} = {value}`, which is not a logging level name: pytest stops with a usage error before it collects anything, so no test runs"
         ))
+    })
+}
+
+/// The configured log levels, and what pytest's logging plugin makes of them.
+#[derive(Default)]
+struct LogLevels {
+    /// (written, level) of `log_level`, `log_cli_level`, `log_file_level`.
+    test: Option<(String, i64)>,
+    cli: Option<(String, i64)>,
+    file: Option<(String, i64)>,
+}
+
+impl LogLevels {
+    fn set(&mut self, key: &str, written: &str, level: i64) {
+        let slot = match key {
+            "log_level" => &mut self.test,
+            "log_cli_level" => &mut self.cli,
+            _ => &mut self.file,
+        };
+        *slot = Some((written.to_string(), level));
+    }
+
+    /// pytest's `LoggingPlugin`: the live-log and log-file handlers' levels (each falling back to
+    /// `log_level`) lower the root logger around the collection and around the test loop
+    /// (`catching_logs`), and `log_level` around each test, where the capture handlers take it as
+    /// their level. The evaluator reproduces one root level for both the solution's import and the
+    /// check: where the collection's differs from the tests' (`log_level` below both other levels,
+    /// each set), that is a drop.
+    fn logging(&self) -> Result<Option<crate::model::Logging>, Reason> {
+        let test = self.test.as_ref().map(|(_, l)| *l);
+        let cli = self.cli.as_ref().map(|(_, l)| *l).or(test);
+        let file = self.file.as_ref().map(|(_, l)| *l).or(test);
+        let collection = [cli, file].into_iter().flatten().min();
+        let tests = [collection, test].into_iter().flatten().min();
+        let Some(root_level) = tests else {
+            return Ok(None);
+        };
+        if collection != tests {
+            let written =
+                |l: &Option<(String, i64)>| l.as_ref().map(|(w, _)| w.clone()).unwrap_or_default();
+            return Err(Rules::LogLevelSet.because(format!(
+                "sets `log_level = {}` below `log_cli_level = {}` and `log_file_level = {}`: pytest lowers the root logger further around each test than while it imports the test file and the solution, and the evaluator reproduces one level for both",
+                written(&self.test),
+                written(&self.cli),
+                written(&self.file)
+            )));
+        }
+        Ok(Some(crate::model::Logging {
+            root_level,
+            capture_level: test.unwrap_or(0),
+        }))
     }
 }
 
@@ -779,16 +859,49 @@ mod tests {
         )
         .blocker
         .is_none());
-        for level in ["DEBUG", "info", "10", "warning"] {
-            let r = why(&[("log_level", &[level])]).expect(level);
-            assert_eq!(
-                r.rule,
-                crate::rules::Rule::Config(Rules::LogLevelSet),
-                "{level}"
-            );
+        // A valid level is carried to the evaluator: the root logger's level around the tests,
+        // and the capture handlers' (`log_level` alone).
+        let logging = |options: &[(&str, &[&str])]| {
+            let j = judge(&config(options));
+            assert_eq!(j.blocker_reason, None, "{options:?}");
+            j.logging.map(|l| (l.root_level, l.capture_level))
+        };
+        for (level, n) in [
+            ("DEBUG", 10),
+            ("info", 20),
+            ("10", 10),
+            ("warning", 30),
+            ("Fatal", 50),
+            ("+1_5", 15),
+            ("-5", -5),
+        ] {
+            assert_eq!(logging(&[("log_level", &[level])]), Some((n, n)), "{level}");
         }
         for key in ["log_cli_level", "log_file_level"] {
-            assert!(why(&[(key, &["INFO"])]).unwrap().text.contains(key));
+            assert_eq!(logging(&[(key, &["INFO"])]), Some((20, 0)), "{key}");
+        }
+        // The live-log and file handlers fall back to `log_level`: the lowest level wins.
+        assert_eq!(
+            logging(&[("log_level", &["ERROR"]), ("log_cli_level", &["DEBUG"])]),
+            Some((10, 40))
+        );
+        assert_eq!(logging(&[("log_level", &[""])]), None);
+        // `log_level` below both others: collection and tests differ, which is not reproduced.
+        let r = why(&[
+            ("log_level", &["DEBUG"]),
+            ("log_cli_level", &["INFO"]),
+            ("log_file_level", &["ERROR"]),
+        ])
+        .expect("dropped");
+        assert_eq!(r.rule, crate::rules::Rule::Config(Rules::LogLevelSet));
+        assert!(r.text.contains("`log_level = DEBUG` below"), "{}", r.text);
+        for bad in ["1__0", "_1", "1_", "+", "LOUD"] {
+            let r = why(&[("log_level", &[bad])]).expect(bad);
+            assert_eq!(
+                r.rule,
+                crate::rules::Rule::Config(Rules::ConfigRefused),
+                "{bad}"
+            );
         }
         let r = why(&[("log_level", &["LOUD"])]).expect("refused");
         assert_eq!(r.rule, crate::rules::Rule::Config(Rules::ConfigRefused));

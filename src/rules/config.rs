@@ -466,12 +466,15 @@ declare_rules! {
     "017" ConfigRefused "config-refused",
 
     /// ## What it means
-    /// pytest's configuration sets `log_level`, `log_cli_level` or `log_file_level`.
+    /// pytest's configuration sets `log_level` below both `log_cli_level` and `log_file_level`.
     ///
     /// ## Why it cannot be kept
-    /// pytest lowers the root logger's level to it while the tests run (`catching_logs`): a solution
-    /// that asks whether a level is enabled (`logger.isEnabledFor(logging.DEBUG)`) or reads a logger's
-    /// effective level behaves differently under pytest than in an expression evaluated on its own.
+    /// pytest lowers the root logger's level while it imports the test file to the lower of the
+    /// live-log and log-file levels (each falling back to `log_level`), and around each test further,
+    /// to `log_level` (`catching_logs`). The evaluator carries one level (the extraction's `logging`),
+    /// which it applies both while it imports the solution and around the check: a solution that
+    /// reads a level at import (`logger.isEnabledFor(logging.DEBUG)`) would see the test's level there.
+    /// A configuration with one level, or whose levels agree, is kept and carried.
     ///
     /// ## Example
     /// ```python
@@ -484,9 +487,11 @@ declare_rules! {
     /// ```ini
     /// [pytest]
     /// log_level = DEBUG
+    /// log_cli_level = INFO
+    /// log_file_level = INFO
     /// ```
     ///
     /// ## How to write it so it can be checked
-    /// Drop the log level from the configuration; a test that needs one can use the `caplog` fixture.
+    /// Set one level (`log_level` alone), or let `log_cli_level` or `log_file_level` fall back to it.
     "018" LogLevelSet "log-level-set",
 }

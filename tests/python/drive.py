@@ -60,7 +60,7 @@ def _short(exc: BaseException) -> str:
 
 
 def _evaluate_here(solution_file: str, name: str, expr: str, bindings: list | None, timeout: float,
-                   file_filters: list = (), own_filters: list = ()) -> dict:
+                   file_filters: list = (), own_filters: list = (), logging_spec: dict | None = None) -> dict:
     """One evaluation, in the current (forked) process: runner.py's `evaluate_check`."""
     sys.stdout = sys.stderr = io.StringIO()
     sys.stdin = io.StringIO("")
@@ -75,7 +75,8 @@ def _evaluate_here(solution_file: str, name: str, expr: str, bindings: list | No
     signal.signal(signal.SIGALRM, _on_alarm)
     signal.setitimer(signal.ITIMER_REAL, timeout)
     try:
-        checked = runner.evaluate_check(load, expr, bindings, file_filters=file_filters, own_filters=own_filters)
+        checked = runner.evaluate_check(load, expr, bindings, file_filters=file_filters, own_filters=own_filters,
+                                        logging_spec=logging_spec)
         outcome, phase = checked.outcome, checked.phase
         error = None if checked.error is None else _short(checked.error)
         if isinstance(checked.error, _Timeout):
@@ -89,7 +90,8 @@ def _evaluate_here(solution_file: str, name: str, expr: str, bindings: list | No
 
 
 def evaluate(solution_file: str, exprs: list[str], bindings: list | None, timeout: float,
-             file_filters: list = (), own_filters: list | None = None) -> list[dict]:
+             file_filters: list = (), own_filters: list | None = None,
+             logging_spec: dict | None = None) -> list[dict]:
     """Each expression in a forked child of this process, so that nothing one evaluation changes
     (module attributes of the stdlib, os.environ, the decimal context, builtins) reaches the next."""
     name = os.path.splitext(os.path.basename(solution_file))[0]
@@ -103,7 +105,7 @@ def evaluate(solution_file: str, exprs: list[str], bindings: list | None, timeou
             os.close(read_end)
             try:
                 data = json.dumps(_evaluate_here(solution_file, name, expr, bindings, timeout,
-                                                 file_filters, own)).encode()
+                                                 file_filters, own, logging_spec)).encode()
             except BaseException as exc:  # noqa: BLE001 - e.g. a result that cannot be encoded
                 data = json.dumps({"outcome": "error", "error": _short(exc), "phase": "assertion"}).encode()
             with os.fdopen(write_end, "wb") as f:
@@ -323,7 +325,7 @@ def main() -> None:
             job = {"exprs": job, "bindings": None}
         timeout = float(sys.argv[4]) if len(sys.argv) > 4 else 5.0
         result = evaluate(os.path.realpath(sys.argv[2]), job["exprs"], job.get("bindings"), timeout,
-                          job.get("warning_filters") or [], job.get("own_filters"))
+                          job.get("warning_filters") or [], job.get("own_filters"), job.get("logging"))
     else:
         raise SystemExit(f"unknown mode {mode!r}")
     sys.stdout.write(json.dumps(result))

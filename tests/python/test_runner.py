@@ -3,6 +3,8 @@
 Run: python3 -m pytest tests/python/ -q
 """
 
+import contextlib
+import logging
 import os
 import sys
 from pathlib import Path
@@ -496,3 +498,65 @@ def test_run_request_forwards_bindings():
     assert run(bindings=FROM_SOLUTION) == "fail"
     assert run() == "pass"  # a version 1 request: the solution's globals
     assert run(bindings=None) == "pass"
+
+
+LOGGING_SOLUTION = """
+import logging
+log = logging.getLogger("shop")
+AT_IMPORT = logging.getLogger().getEffectiveLevel()
+
+def warn_bad():
+    log.warning("%d units", "many")
+    return True
+
+def debug_bad():
+    log.debug("%d units", "many")
+    return True
+
+def level():
+    return logging.getLogger().getEffectiveLevel()
+"""
+
+
+@contextlib.contextmanager
+def bare_root_logger():
+    """The root logger without the handlers of the pytest running these tests, which it adds around
+    each test's call (its own capture handlers would format, and raise, what the evaluator's let
+    through)."""
+    root = logging.getLogger()
+    saved = root.handlers
+    root.handlers = []
+    try:
+        yield
+    finally:
+        root.handlers = saved
+
+
+def test_logging_capture_raises_where_pytest_does():
+    """pytest's capture handler formats what reaches it and raises where that fails; a record below
+    the root logger's level (WARNING, unchanged) is never formatted."""
+    exprs = [{"id": 1, "expr": "warn_bad()"}, {"id": 2, "expr": "debug_bad()"}, {"id": 3, "expr": "level() == 30"}]
+    with bare_root_logger():
+        evals = runner.eval_assertions(LOGGING_SOLUTION, exprs, bindings=None)
+        assert logging.getLogger().handlers == []
+    assert [e["outcome"] for e in evals] == ["error", "pass", "pass"]
+    assert evals[0]["error"].startswith("TypeError")
+
+
+def test_logging_spec_lowers_the_root_level_at_import_and_around_the_check():
+    spec = {"root_level": 10, "capture_level": 20}
+    exprs = [
+        {"id": 1, "expr": "AT_IMPORT == 10 and level() == 10"},
+        # A DEBUG record passes the root logger but not the capture handlers at INFO.
+        {"id": 2, "expr": "debug_bad()"},
+        {"id": 3, "expr": "warn_bad()"},
+    ]
+    before = logging.getLogger().level
+    with bare_root_logger():
+        evals = runner.eval_assertions(LOGGING_SOLUTION, exprs, bindings=None, logging_spec=spec)
+        # Lowered only: a configured level above the root logger's own changes nothing.
+        [e] = runner.eval_assertions(LOGGING_SOLUTION, [exprs[0]], bindings=None,
+                                     logging_spec={"root_level": 40, "capture_level": 40})
+    assert [e["outcome"] for e in evals] == ["pass", "pass", "error"]
+    assert logging.getLogger().level == before
+    assert e["outcome"] == "fail"

@@ -288,7 +288,7 @@ def solution_imports(source: str, module: str) -> tuple[list[list[str]], list[st
 
 def run_eval(python: pathlib.Path, root: pathlib.Path, path: pathlib.Path, module: str,
              items: list[tuple], bindings: list[dict] | None = None,
-             warning_filters: list[dict] | None = None) -> dict[int, dict]:
+             warning_filters: list[dict] | None = None, logging_spec: dict | None = None) -> dict[int, dict]:
     """Each item's verdict; a crash or a hang is the verdict of the item it happened on, and the rest resume."""
     imports, star, modules = solution_imports(path.read_text(errors="replace"), module)
     results: dict[int, dict] = {}
@@ -302,7 +302,7 @@ def run_eval(python: pathlib.Path, root: pathlib.Path, path: pathlib.Path, modul
             job.write_text(json.dumps({"package": module, "sys_path": [str(_pytest_basedir(path))],
                                        "imports": imports, "star": star, "modules": modules, "items": pending,
                                        "timeout": EVAL_TIMEOUT, "fork": FORK, "bindings": bindings,
-                                       "warning_filters": warning_filters or [],
+                                       "warning_filters": warning_filters or [], "logging": logging_spec,
                                        "runner": str(ROOT / "www" / "py" / "runner.py")}))
             left = deadline - time.monotonic()
             error = None
@@ -345,7 +345,7 @@ def check_file(python: pathlib.Path, pkg: dict, root: pathlib.Path, path: pathli
             if a.get("status") == "kept"]
     started = time.monotonic()
     verdicts = run_eval(python, root, path, module, kept, ext.get("bindings"),
-                        ext.get("warning_filters")) if kept else {}
+                        ext.get("warning_filters"), ext.get("logging")) if kept else {}
     ext["eval_seconds"] = round(time.monotonic() - started, 2)
     collected = {nid.split("::", 1)[1] for nid in pyt.get("collected", []) if "::" in nid}
     deselected = {nid.split("::", 1)[1] for nid in pyt.get("deselected", []) if "::" in nid}

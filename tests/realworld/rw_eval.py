@@ -67,6 +67,7 @@ def _bindings_namespace(job: dict, module) -> dict:
 
 
 _RUNNER = None
+_LOGGING = None  # the extraction's `logging` (a configured log level)
 
 
 def _namespace(job: dict) -> dict:
@@ -96,7 +97,7 @@ def _evaluate(expr: str, ns: dict, timeout: float, filters: list | None = None) 
     signal.setitimer(signal.ITIMER_REAL, timeout)
     try:
         if filters is not None:  # contract version 2: runner.py's evaluate_in, under the warning filters
-            checked = _RUNNER.evaluate_in(ns, expr, filters)
+            checked = _RUNNER.evaluate_in(ns, expr, filters, _LOGGING)
             if isinstance(checked.error, _Timeout):
                 raise checked.error
             if checked.error is not None:
@@ -149,8 +150,9 @@ def _in_child(expr: str, ns: dict, timeout: float, filters: list | None = None) 
 
 
 def main() -> None:
-    global _RUNNER
+    global _RUNNER, _LOGGING
     job = json.load(open(sys.argv[1]))
+    _LOGGING = job.get("logging")
     out = open(sys.argv[2], "a")
     if job.get("bindings") is not None:
         _RUNNER = _load_runner(job["runner"])
@@ -158,9 +160,10 @@ def main() -> None:
     signal.signal(signal.SIGALRM, _alarm)
     timeout = job.get("timeout", 10)
     file_filters = job.get("warning_filters") or []
+    logging_spec = job.get("logging")
     try:
         if _RUNNER is not None:  # the package is imported as pytest's collection imports the test file
-            with _RUNNER.pytest_warnings(file_filters):
+            with _RUNNER.pytest_warnings(file_filters), _RUNNER.pytest_logging(logging_spec, capture=False):
                 ns = _namespace(job)
         else:
             ns = _namespace(job)
@@ -178,7 +181,8 @@ def main() -> None:
         else:  # a fresh import for every assertion, in this process
             item_ns = None
             try:
-                with _RUNNER.pytest_warnings(file_filters) if _RUNNER is not None else _nothing():
+                with (_RUNNER.pytest_warnings(file_filters) if _RUNNER is not None else _nothing(),
+                      _RUNNER.pytest_logging(logging_spec, capture=False) if _RUNNER is not None else _nothing()):
                     item_ns = _namespace(job)
                 result = _evaluate(expr, item_ns, timeout, filters)
             except BaseException as exc:  # noqa: BLE001

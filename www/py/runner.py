@@ -30,6 +30,7 @@ import importlib
 import importlib.util
 import io
 import json
+import logging
 import os
 import reprlib
 import shutil
@@ -58,6 +59,7 @@ __all__ = [
     "eval_assertions",
     "evaluate_check",
     "evaluate_in",
+    "pytest_logging",
     "pytest_warnings",
     "release_test_module",
     "run_pytest",
@@ -543,6 +545,55 @@ def pytest_warnings(filters=()):
         yield
 
 
+class _CaptureHandler(logging.Handler):
+    """What pytest's ``LogCaptureHandler`` does to the code under test: it keeps every record that
+    reaches it (and what the record holds) until the test is done, formats it, and raises where
+    formatting fails (its ``handleError``), which fails the test."""
+
+    def __init__(self, level: int = 0):
+        super().__init__(level)
+        self.records = []
+
+    def emit(self, record):
+        self.records.append(record)
+        try:
+            self.format(record)
+        except RecursionError:
+            raise
+        except Exception:
+            self.handleError(record)
+
+    def handleError(self, record):
+        if logging.raiseExceptions:
+            raise
+
+
+@contextlib.contextmanager
+def pytest_logging(spec=None, *, capture: bool):
+    """pytest's logging plugin around a test (``catching_logs``; docs/contract.md, *Logging*): with
+    ``capture``, its two capture handlers on the root logger (the ``caplog`` one and the report's),
+    at ``spec["capture_level"]`` (0 by default); with a ``spec``, the root logger's level lowered to
+    ``spec["root_level"]`` (as while pytest imports the test file too) and restored afterwards."""
+    root = logging.getLogger()
+    spec = spec or {}
+    handlers = []
+    if capture:
+        level = int(spec.get("capture_level") or 0)
+        handlers = [_CaptureHandler(level), _CaptureHandler(level)]
+    for handler in handlers:
+        root.addHandler(handler)
+    saved = root.level
+    if spec.get("root_level") is not None:
+        root.setLevel(min(saved, int(spec["root_level"])))
+    try:
+        yield
+    finally:
+        if spec.get("root_level") is not None:
+            root.setLevel(saved)
+        for handler in handlers:
+            root.removeHandler(handler)
+
+
 def _has_error(filters) -> bool:
     return any((f.get("action") or "") == "error" for f in filters)
 
@@ -598,12 +649,14 @@ def eval_assertions(
     total_output_cap: int = EVAL_TOTAL_OUTPUT_CAP,
     bindings: list[dict] | None = None,
     warning_filters: list[dict] | None = None,
+    logging_spec: dict | None = None,
 ) -> list[dict]:
     """Evaluate each kept assertion against a fresh solution namespace.
 
     ``assertions`` is a list of ``{"id": ..., "expr": str[, "warning_filters": [...]]}``; ``bindings``
     the extraction's ``bindings`` (see ``build_namespace``; None, a version 1 extraction: the solution
-    module's own globals) and ``warning_filters`` its filters (see ``_evaluate_one``). Returns, in the same
+    module's own globals), ``warning_filters`` its filters (see ``_evaluate_one``) and ``logging_spec``
+    its ``logging`` (see ``pytest_logging``). Returns, in the same
     order, ``{"id", "outcome", "error", "phase", "value", "output", "duration_ms"}``:
 
     * ``outcome`` is ``"pass"`` (truthy), ``"fail"`` (falsy) or ``"error"`` (raised);
@@ -672,6 +725,7 @@ def eval_assertions(
                     _evaluate_one(
                         solution_path, item["expr"], bindings, result,
                         list(warning_filters or ()), list(item.get("warning_filters") or ()),
+                        logging_spec,
                     )
             result["duration_ms"] = round((time.perf_counter() - started) * 1000, 3)
             output_used += sink.size
@@ -705,20 +759,22 @@ def evaluate_check(
     file_filters=(),
     own_filters=(),
     resolve=None,
+    logging_spec=None,
 ) -> CheckOutcome:
     """One kept check, as pytest runs its test (docs/contract.md, *Warnings*).
 
     ``load()`` loads the solution module afresh. It runs, with ``build_namespace``, under pytest's
     filters and ``file_filters`` (the extraction's ``warning_filters``), as pytest's collection
     imports the test file; what the solution changes in the filters goes with it. The expression
-    is then evaluated by ``evaluate_in``. KeyboardInterrupt is not caught."""
+    is then evaluated by ``evaluate_in``. ``logging_spec`` is the extraction's ``logging`` (see
+    ``pytest_logging``), applied to both. KeyboardInterrupt is not caught."""
     strict = _has_error(file_filters) or _has_error(own_filters)
     namespace = None
     with _Unraisables():
         try:
             if strict:
                 gc.collect()
-            with pytest_warnings(file_filters):
+            with pytest_warnings(file_filters), pytest_logging(logging_spec, capture=False):
                 module = load()
                 _SolutionFinder.remember(module)
                 namespace = build_namespace(module, bindings, resolve=resolve)
@@ -728,18 +784,18 @@ def evaluate_check(
             release_test_module(namespace)
             return CheckOutcome("error", "solution", exc)
     try:
-        return evaluate_in(namespace, expr, list(file_filters) + list(own_filters))
+        return evaluate_in(namespace, expr, list(file_filters) + list(own_filters), logging_spec)
     finally:
         release_test_module(namespace)
 
 
-def evaluate_in(namespace: dict, expr: str, filters=()) -> CheckOutcome:
+def evaluate_in(namespace: dict, expr: str, filters=(), logging_spec=None) -> CheckOutcome:
     """``eval(expr, namespace)`` and its truth value as pytest runs a test: under pytest's filters and
     ``filters`` (the extraction's, then the check's own), and what reached ``sys.unraisablehook`` or
     ``threading.excepthook`` meanwhile is then warned as pytest warns it at the end of a test, so that
     an ``error`` filter fails the check. Where a filter raises, garbage left from before is collected
     first, so that it is not attributed to this check (pytest's run would attribute it to whichever
-    test runs when the collector does)."""
+    test runs when the collector does). pytest's logging capture is around it (``pytest_logging``)."""
     with _Unraisables() as unraisables:
         try:
             if _has_error(filters):
@@ -748,7 +804,7 @@ def evaluate_in(namespace: dict, expr: str, filters=()) -> CheckOutcome:
             # configuration that makes compiling it an error drops the file).
             with pytest_warnings():
                 code = compile(expr, "<assertion>", "eval")
-            with pytest_warnings(filters):
+            with pytest_warnings(filters), pytest_logging(logging_spec, capture=True):
                 unraisables.recording = True
                 value = eval(code, namespace)
                 truthy = bool(value)  # may raise (e.g. an object whose __bool__ raises)
@@ -769,6 +825,7 @@ def _evaluate_one(
     result: dict,
     file_filters=(),
     own_filters=(),
+    logging_spec=None,
 ) -> None:
     # Each check starts from the environment the evaluator started with, as each test of a fresh
     # pytest session would: what an earlier check's replay stored in `os.environ` must not reach the
@@ -777,7 +834,7 @@ def _evaluate_one(
     try:
         checked = evaluate_check(
             lambda: _fresh_solution_module(solution_path), expr, bindings,
-            file_filters=file_filters, own_filters=own_filters,
+            file_filters=file_filters, own_filters=own_filters, logging_spec=logging_spec,
         )
     finally:
         if dict(os.environ) != saved_environ:
@@ -1036,6 +1093,7 @@ def run_request(request: dict) -> dict:
         solution, assertions,
         bindings=request.get("bindings"),
         warning_filters=request.get("warning_filters"),
+        logging_spec=request.get("logging"),
     )
     eval_ms = (time.perf_counter() - started) * 1000
 

@@ -9,7 +9,7 @@ use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use bench_explorer::model::{Binding, WarningFilter};
+use bench_explorer::model::{Binding, Logging, WarningFilter};
 use bench_explorer::runner::Reply;
 
 use super::sandbox::Sandbox;
@@ -72,6 +72,10 @@ pub struct Request<'a> {
     /// The extraction's warning filters (each expression's own are in `assertions`).
     #[serde(skip_serializing_if = "<[_]>::is_empty")]
     pub warning_filters: &'a [WarningFilter],
+    /// The extraction's logging (a configured log level), applied around the solution's import and
+    /// every check.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub logging: Option<&'a Logging>,
     /// The pytest configuration the test file is extracted under, as a `pytest.ini`, so that the
     /// pytest view runs under it too.
     #[serde(skip_serializing_if = "Option::is_none")]

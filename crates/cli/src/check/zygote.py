@@ -99,6 +99,7 @@ def child(req: dict, work: str) -> None:
             "assertions": req["assertions"],
             "bindings": req.get("bindings"),
             "warning_filters": req.get("warning_filters"),
+            "logging": req.get("logging"),
             "pytest_ini": req.get("pytest_ini"),
             "test_source": req["test_source"],
             "test_filename": req["test_filename"],
