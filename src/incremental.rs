@@ -417,6 +417,8 @@ fn scope_digest(a: &Analysis) -> ScopeDigest {
         imported_from_solution,
         solution_bindings,
         import_reads,
+        // Empty once the scope is settled (`settle_import_reads`).
+        import_read_exprs: _,
         star_after_code,
         pytest_before_star,
         current: _,
@@ -514,6 +516,10 @@ fn scope_digest(a: &Analysis) -> ScopeDigest {
             PreludeStmt::ParamList { list } => {
                 d.tag(1);
                 d.node(*list);
+            }
+            PreludeStmt::Read { expr } => {
+                d.tag(2);
+                d.node(*expr);
             }
         }
     }

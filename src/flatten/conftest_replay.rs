@@ -86,7 +86,7 @@ fn needed_entries<'s, 'a>(scope: &'s ModuleScope<'a>) -> Vec<&'s PreludeStmt<'a>
     for entry in scope.prelude.iter().rev() {
         let (stmt, inert) = match entry {
             PreludeStmt::Stmt { stmt, inert } => (*stmt, *inert),
-            PreludeStmt::ParamList { .. } => {
+            PreludeStmt::ParamList { .. } | PreludeStmt::Read { .. } => {
                 kept.push(entry);
                 continue;
             }

@@ -393,7 +393,31 @@ fn prelude_item<'a>(ctx: &Ctx<'_, 'a>, n: usize, entry: &PreludeStmt<'a>) -> Ite
             item
         }
         PreludeStmt::ParamList { list } => param_list_item(ctx, n, list),
+        PreludeStmt::Read { expr } => read_item(ctx, expr),
     }
+}
+
+/// A bare read of the solution that pytest made at import after replayed code, read again at its
+/// place: `[sol.X]` fails the check where pytest's collection failed.
+fn read_item<'a>(ctx: &Ctx<'_, 'a>, expr: &'a Expr) -> Item<'a> {
+    let mut item = items::binding(
+        "",
+        expr,
+        Vec::new(),
+        expr.range(),
+        Kind::Other,
+        OriginRole::Folded,
+        false,
+    );
+    item.defs = Vec::new();
+    item.value = None;
+    item.fold = Ok(Piece::Eval(expr));
+    item.label = Some(format!(
+        "`{}` on line {}, which pytest read when it imported the file,",
+        ctx.map.snippet(expr.range()),
+        ctx.map.line(expr.range().start())
+    ));
+    item
 }
 
 /// A parametrize list that calls code, evaluated whole into its temporary `_bx_pN`.

@@ -73,7 +73,7 @@ impl<'a> ModuleScope<'a> {
             scope.evaluate_code_before_bindings(map, replay);
         }
         scope.untrust_bindings_after_code(map);
-        scope.settle_import_reads(map);
+        scope.settle_import_reads();
         scope.module_binding = Rc::from(module_binding_name(body, &scope.globals));
         scope
     }
@@ -227,6 +227,7 @@ impl<'a> ModuleScope<'a> {
             imported_from_solution: Vec::new(),
             solution_bindings: Vec::new(),
             import_reads: Vec::new(),
+            import_read_exprs: Vec::new(),
             star_after_code: None,
             pytest_before_star: None,
             current: TextRange::default(),

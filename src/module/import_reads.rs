@@ -4,7 +4,8 @@
 //! fail the collection of the whole file, so no test runs. Each such read becomes an `eval`
 //! binding of the contract (`sol.fact_rec`, read once where pytest read it), which fails every
 //! check of the file when it raises; a read after module-level code that may change the solution
-//! cannot be made before that code is replayed, and drops every test.
+//! cannot be made before that code is replayed: it joins the replay at its place instead
+//! (`PreludeStmt::Read`).
 
 use rustc_hash::FxHashSet as HashSet;
 
@@ -89,12 +90,14 @@ impl<'a> ModuleScope<'a> {
         }
         let mut found = Found::default();
         self.stmt_reads(stmt, None, facts, &mut found);
-        for (range, attr) in found.reads {
+        for (expr, attr) in found.reads {
+            let range = expr.range();
             self.import_reads.push(ImportRead {
                 range,
                 attr,
                 line: map.line(range.start()),
             });
+            self.import_read_exprs.push(expr);
         }
         if let Some(range) = found.deferred {
             let line = map.line(range.start());
@@ -109,8 +112,11 @@ impl<'a> ModuleScope<'a> {
     }
 
     /// A read after module-level code the fold replays, which may change the solution: pytest
-    /// read the attribute after that code ran, the evaluator's binding would read it before.
-    pub(super) fn settle_import_reads(&mut self, map: &SourceMap) {
+    /// read the attribute after that code ran, where the evaluator's binding would read it before.
+    /// Such a read leaves the bindings and joins the replay at its place (`PreludeStmt::Read`), so
+    /// that each check reads it after the same code, as pytest's import did.
+    pub(super) fn settle_import_reads(&mut self) {
+        let exprs = std::mem::take(&mut self.import_read_exprs);
         let Some(first) = self
             .prelude
             .iter()
@@ -120,30 +126,26 @@ impl<'a> ModuleScope<'a> {
         else {
             return;
         };
-        let code_line = map.line(first.start());
         let reads = std::mem::take(&mut self.import_reads);
-        for read in reads {
+        for (read, expr) in reads.into_iter().zip(exprs) {
             if read.range.start() < first.start() {
                 self.import_reads.push(read);
                 continue;
             }
-            let line = read.line;
-            if !self.global_barriers.iter().any(|(l, _)| *l == line) {
-                self.global_barriers.push((line, kept(ModuleCode::SolutionImportAfterModuleCode.because(format!(
-                    "`{}` on line {line} reads the solution when pytest imports the file, after module-level code on line {code_line} that may change it: the evaluator reads it before anything is replayed, and pytest collects no test when that read fails",
-                    map.snippet(read.range)
-                )))));
-            }
+            let at = self
+                .prelude
+                .partition_point(|p| p.range().start() < read.range.start());
+            self.prelude.insert(at, PreludeStmt::Read { expr });
         }
     }
 
     /// `class_test`: the statement is in a class body, of a class pytest collects (`Test…`).
     fn stmt_reads(
         &self,
-        stmt: &Stmt,
+        stmt: &'a Stmt,
         class_test: Option<bool>,
         facts: &ReadFacts,
-        found: &mut Found,
+        found: &mut Found<'a>,
     ) {
         match stmt {
             Stmt::FunctionDef(f) => {
@@ -225,7 +227,7 @@ impl<'a> ModuleScope<'a> {
     }
 
     /// An annotation evaluated at import only before Python 3.14.
-    fn defer(&self, annotation: &Expr, facts: &ReadFacts, found: &mut Found) {
+    fn defer(&self, annotation: &'a Expr, facts: &ReadFacts, found: &mut Found<'a>) {
         let mut reads = Found::default();
         self.expr_reads(annotation, facts, &mut reads);
         if !reads.reads.is_empty() && found.deferred.is_none() {
@@ -236,20 +238,20 @@ impl<'a> ModuleScope<'a> {
     /// The bare reads of the solution module's attributes an expression makes when it is
     /// evaluated: not inside a lambda's body, nor a generator's later clauses (run only when it is
     /// consumed).
-    fn expr_reads(&self, expr: &Expr, facts: &ReadFacts, found: &mut Found) {
-        struct Reads<'s, 'a, 'f> {
+    fn expr_reads(&self, expr: &'a Expr, facts: &ReadFacts, found: &mut Found<'a>) {
+        struct Reads<'s, 'a, 'f, 'x> {
             scope: &'s ModuleScope<'a>,
             facts: &'f ReadFacts,
-            out: Vec<(TextRange, String)>,
+            out: Vec<(&'x Expr, String)>,
         }
-        impl<'x> Visitor<'x> for Reads<'_, '_, '_> {
+        impl<'x> Visitor<'x> for Reads<'_, '_, '_, 'x> {
             fn visit_expr(&mut self, expr: &'x Expr) {
                 if let Some(attr) = self.scope.solution_attr(expr) {
                     if let Expr::Attribute(a) = expr {
                         if matches!(a.value.as_ref(), Expr::Name(_))
                             && !self.facts.submodules.contains(&attr)
                         {
-                            self.out.push((expr.range(), attr));
+                            self.out.push((expr, attr));
                         }
                     }
                     return;
@@ -285,7 +287,7 @@ impl<'a> ModuleScope<'a> {
 
 /// The reads one statement makes, and the first annotation only some Python versions evaluate.
 #[derive(Default)]
-struct Found {
-    reads: Vec<(TextRange, String)>,
+struct Found<'a> {
+    reads: Vec<(&'a Expr, String)>,
     deferred: Option<TextRange>,
 }

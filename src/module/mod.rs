@@ -125,6 +125,13 @@ pub enum PreludeStmt<'a> {
     ParamList {
         list: &'a Expr,
     },
+    /// A bare read of the solution module's attribute that pytest makes at import after code the
+    /// fold replays (`solution.X` in a parametrize list, a default): read again at its place in the
+    /// replay, so that it fails the check exactly where it fails pytest's collection
+    /// (`ModuleScope::settle_import_reads`).
+    Read {
+        expr: &'a Expr,
+    },
 }
 
 impl PreludeStmt<'_> {
@@ -132,6 +139,7 @@ impl PreludeStmt<'_> {
         match self {
             PreludeStmt::Stmt { stmt, .. } => stmt.range(),
             PreludeStmt::ParamList { list } => list.range(),
+            PreludeStmt::Read { expr } => expr.range(),
         }
     }
 }
@@ -206,6 +214,8 @@ pub struct ModuleScope<'a> {
     /// evaluator makes each once (an `eval` binding), failing every check when it raises, as
     /// pytest then collects no test of the file.
     pub import_reads: Vec<ImportRead>,
+    /// Each of `import_reads`' expressions, until `settle_import_reads` decides where it is read.
+    pub(crate) import_read_exprs: Vec<&'a Expr>,
     /// `from solution import *` comes after module-level code that may change the solution: the
     /// names it binds are the ones after that code ran, which the evaluator's bindings (taken
     /// before any replay) are not.

@@ -390,6 +390,10 @@ impl<'a> ModuleScope<'a> {
                 "the parametrize values `{}` on line {line} call code",
                 map.snippet(list.range())
             ),
+            PreludeStmt::Read { expr } => format!(
+                "`{}` on line {line} reads the solution",
+                map.snippet(expr.range())
+            ),
         };
         self.global_barriers.push((
             line,
@@ -460,7 +464,7 @@ impl<'a> ModuleScope<'a> {
             .iter()
             .filter_map(|p| match p {
                 PreludeStmt::Stmt { stmt, .. } => Some(stmt.range()),
-                PreludeStmt::ParamList { .. } => None,
+                PreludeStmt::ParamList { .. } | PreludeStmt::Read { .. } => None,
             })
             .collect();
         let mut names: HashSet<String> = HashSet::default();
