@@ -228,3 +228,44 @@ def test_each_pair_starts_as_a_fresh_interpreter_would(tmp_path):
     # Each mutant is a pair of its own, after pairs whose tests failed: none sees an earlier failure.
     assert pair["mutants"]
     assert all("test_no_earlier_failure" not in m["killed_by_tests"] for m in pair["mutants"])
+
+
+STDLIB_PATCH_TEST = """import time
+
+time.time = lambda: 1000.0
+
+from solution import stamp
+
+
+def test_stamp():
+    assert stamp() == 1000
+
+
+def test_stamp_again():
+    assert stamp() == 1000
+"""
+# The conftest imports the solution before the test file's module-level code patches `time.time`.
+CONFTEST_IMPORTS_SOLUTION = "import solution\n"
+# Reads the clock through the module: sees the patch, under pytest and in every check.
+STAMP_THROUGH_MODULE = "import time\n\ndef stamp():\n    return int(time.time())\n"
+# Took the function when it was imported, before the patch: pytest fails it; so must every check.
+STAMP_TAKEN_EARLY = "from time import time\n\ndef stamp():\n    return int(time())\n"
+
+
+@pytest.mark.parametrize("solution, verdict", [(STAMP_THROUGH_MODULE, "agree"), (STAMP_TAKEN_EARLY, "solution-bug")])
+def test_replayed_stdlib_patches_stay_in_their_check_and_the_pytest_view_has_the_conftest(tmp_path, solution, verdict):
+    """The pytest view runs with the folder's conftest (here: the solution imported before the test
+    file's patch), and what one check's replay stores in `time` reaches neither the next check's
+    import of the solution nor the pytest run of the same process; the problem given as `.` reads
+    its conftest once."""
+    folder = make_problem(tmp_path, "clock", solution, STDLIB_PATCH_TEST)
+    (folder / "conftest.py").write_text(CONFTEST_IMPORTS_SOLUTION)
+    proc = subprocess.run(
+        [str(fx.BIN), "check", "--python", sys.executable, ".", "--json"],
+        capture_output=True, text=True, timeout=300, cwd=folder,
+    )
+    assert proc.returncode in (0, 1), proc.stderr
+    report = json.loads(proc.stdout)
+    [pair] = report["pairs"]
+    assert [t["outcome"] for t in pair["pytest"]] == (["passed"] * 2 if verdict == "agree" else ["failed"] * 2)
+    assert verdicts(report) == {verdict: 2}, report

@@ -560,3 +560,30 @@ def test_logging_spec_lowers_the_root_level_at_import_and_around_the_check():
     assert [e["outcome"] for e in evals] == ["pass", "pass", "error"]
     assert logging.getLogger().level == before
     assert e["outcome"] == "fail"
+
+
+def test_logging_configured_at_import_once_per_check():
+    """pytest imports the solution once; the evaluator once per check: a handler the solution adds to
+    a logger every check shares must not accumulate from one check to the next."""
+    source = (
+        "import logging\n"
+        "logging.getLogger('app').addHandler(logging.NullHandler())\n"
+        "def handlers():\n    return len(logging.getLogger('app').handlers)\n"
+    )
+    evals = runner.eval_assertions(source, [{"id": i, "expr": "handlers() == 1"} for i in range(3)])
+    assert [e["outcome"] for e in evals] == ["pass"] * 3
+    assert logging.getLogger("app").handlers == []
+
+
+def test_a_replayed_patch_of_an_imported_module_is_undone_after_its_check():
+    patch = {"kind": "eval", "expr": '(lambda: ([None for __import__("json").dumps in [(lambda *a, **k: "x")]], None))()',
+             "line": 3}
+    source = "from json import dumps\ndef enc(v):\n    return dumps(v)\n"
+    attr = {"kind": "attr", "name": "enc", "module": "solution", "attr": "enc"}
+    import json
+    original = json.dumps
+    # The solution took `dumps` before the test file patched it: every check sees the real one.
+    evals = runner.eval_assertions(source, [{"id": i, "expr": "enc([1]) == '[1]'"} for i in range(2)],
+                                   bindings=[patch, attr])
+    assert [e["outcome"] for e in evals] == ["pass", "pass"]
+    assert json.dumps is original

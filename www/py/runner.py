@@ -32,6 +32,7 @@ import io
 import json
 import logging
 import os
+import re
 import reprlib
 import shutil
 import sys
@@ -568,18 +569,34 @@ class _CaptureHandler(logging.Handler):
             raise
 
 
+class _SessionHandler(logging.Handler):
+    """pytest's live-log and log-file handlers, on the root logger through the whole session (its
+    collection included): they format what reaches them and print, never raise, where that fails
+    (the live-log one is a null handler unless `log_cli` is on). That the root logger has handlers
+    at all is what the code under test may see: `logging.basicConfig()` then does nothing."""
+
+    def emit(self, record):
+        try:
+            self.format(record)
+        except RecursionError:
+            raise
+        except Exception:  # noqa: BLE001 - logging's default: print, go on
+            pass
+
+
 @contextlib.contextmanager
 def pytest_logging(spec=None, *, capture: bool):
-    """pytest's logging plugin around a test (``catching_logs``; docs/contract.md, *Logging*): with
-    ``capture``, its two capture handlers on the root logger (the ``caplog`` one and the report's),
+    """pytest's logging plugin (``catching_logs``; docs/contract.md, *Logging*): its two session
+    handlers on the root logger, while it imports the test file and around every test; with
+    ``capture``, around a test, its two capture handlers too (the ``caplog`` one and the report's),
     at ``spec["capture_level"]`` (0 by default); with a ``spec``, the root logger's level lowered to
-    ``spec["root_level"]`` (as while pytest imports the test file too) and restored afterwards."""
+    ``spec["root_level"]`` and restored afterwards."""
     root = logging.getLogger()
     spec = spec or {}
-    handlers = []
+    handlers = [_SessionHandler(), _SessionHandler()]
     if capture:
         level = int(spec.get("capture_level") or 0)
-        handlers = [_CaptureHandler(level), _CaptureHandler(level)]
+        handlers += [_CaptureHandler(level), _CaptureHandler(level)]
     for handler in handlers:
         root.addHandler(handler)
     saved = root.level
@@ -751,6 +768,85 @@ class CheckOutcome:
         self.outcome, self.phase, self.error, self.value = outcome, phase, error, value
 
 
+_IMPORT_SPELLED = re.compile(r"""__import__\(\s*["']([\w.]+)["']""")
+
+
+def _replayed_modules(expr: str, bindings) -> set[str]:
+    """The modules a check's replay may change: those the test file imports (``import`` bindings)
+    and those its expressions spell ``__import__("m")`` (its own and its ``eval`` bindings'), with
+    the packages above each."""
+    names = set(_IMPORT_SPELLED.findall(expr))
+    for b in bindings or ():
+        if b.get("kind") == "eval":
+            names.update(_IMPORT_SPELLED.findall(b.get("expr") or ""))
+        elif b.get("kind") == "import" and b.get("module"):
+            names.add(b["module"])
+    for name in list(names):
+        parts = name.split(".")
+        names.update(".".join(parts[:i]) for i in range(1, len(parts)))
+    names.discard(SOLUTION_MODULE)
+    return names
+
+
+@contextlib.contextmanager
+def _modules_restored(names):
+    """What a check's replay stores in a module it shares with the next check (``time.time = …``
+    run by the test file's module-level code, which pytest ran once, before the solution was
+    imported) is undone after the check, so that it reaches neither the next check's fresh import
+    of the solution nor the pytest run of the same process. A module first imported during the
+    check is forgotten instead (the next import makes it anew). Submodules a package gained stay."""
+    saved = {n: (sys.modules[n], dict(vars(sys.modules[n]))) for n in names
+             if n in sys.modules and hasattr(sys.modules[n], "__dict__")}
+    try:
+        yield
+    finally:
+        for name, (module, before) in saved.items():
+            now = vars(module)
+            for key in [k for k in now if k not in before and not isinstance(now[k], types.ModuleType)]:
+                del now[key]
+            for key, value in before.items():
+                if now.get(key, now) is not value:
+                    now[key] = value
+        for name in names:
+            if name not in saved and name in sys.modules and name not in sys.builtin_module_names:
+                del sys.modules[name]
+
+
+@contextlib.contextmanager
+def _logging_restored():
+    """The loggers' state (handlers, filters, level, ``propagate``, ``disabled``, and
+    ``logging.disable``'s level) as it was before the check: under pytest the solution's import and
+    the test file's module-level code configure logging once, where the evaluator runs them again for
+    every check, which would add a handler per check to a logger every check shares."""
+    manager = logging.Logger.manager
+
+    def loggers():
+        found = [logging.getLogger()]
+        found += [lg for lg in list(manager.loggerDict.values()) if isinstance(lg, logging.Logger)]
+        return found
+
+    saved = {id(lg): (lg, lg.handlers[:], lg.filters[:], lg.level, lg.propagate, lg.disabled) for lg in loggers()}
+    disabled = manager.disable
+    try:
+        yield
+    finally:
+        for lg in loggers():
+            before = saved.get(id(lg))
+            if before is not None and before[0] is lg:
+                _, handlers, filters, level, propagate, was_disabled = before
+            else:  # created during the check: as `getLogger` made it
+                handlers, filters, level, propagate, was_disabled = [], [], logging.NOTSET, True, False
+            if lg.handlers != handlers:
+                lg.handlers[:] = handlers
+            if lg.filters != filters:
+                lg.filters[:] = filters
+            if lg.level != level:
+                lg.setLevel(level)
+            lg.propagate, lg.disabled = propagate, was_disabled
+        if manager.disable != disabled:
+            logging.disable(disabled)
+
+
 def evaluate_check(
     load,
     expr: str,
@@ -768,6 +864,11 @@ def evaluate_check(
     imports the test file; what the solution changes in the filters goes with it. The expression
     is then evaluated by ``evaluate_in``. ``logging_spec`` is the extraction's ``logging`` (see
     ``pytest_logging``), applied to both. KeyboardInterrupt is not caught."""
+    with _modules_restored(_replayed_modules(expr, bindings)), _logging_restored():
+        return _evaluate_check(load, expr, bindings, file_filters, own_filters, resolve, logging_spec)
+
+
+def _evaluate_check(load, expr, bindings, file_filters, own_filters, resolve, logging_spec) -> CheckOutcome:
     strict = _has_error(file_filters) or _has_error(own_filters)
     namespace = None
     with _Unraisables():
@@ -1010,9 +1111,13 @@ def run_pytest(
     *,
     output_cap: int = OUTPUT_CAP,
     pytest_ini: str | None = None,
+    conftests: list[dict] | None = None,
 ) -> dict:
     """Run the test file under pytest next to ``solution.py`` in a fresh directory, under
     ``pytest_ini`` (the text of a ``pytest.ini``; by default an empty ``[pytest]`` section).
+    ``conftests`` are the test file's ``conftest.py`` files, ``{"path", "source"}`` with the path
+    relative to the test file's folder (``conftest.py``, ``../conftest.py``): the test file sits as
+    deep in the run directory as the farthest one needs, with ``pytest.ini`` at its top.
 
     Returns ``{"tests": [...], "collection_errors": [...], "exit_code": int,
     "output": str}``; each test is ``{"nodeid", "name", "outcome", "message",
@@ -1035,9 +1140,19 @@ def run_pytest(
 
     run_dir = os.path.realpath(tempfile.mkdtemp(prefix="bench-explorer-run-"))
     _run_dirs.append(run_dir)
-    with open(os.path.join(run_dir, SOLUTION_FILENAME), "w", encoding="utf-8") as f:
+    conftests = [c for c in conftests or () if isinstance(c, dict) and isinstance(c.get("source"), str)
+                 and isinstance(c.get("path"), str)]
+    depth = max((c["path"].replace("\\", "/").count("../") for c in conftests), default=0)
+    test_dir = os.path.join(run_dir, *[f"up{i}" for i in range(depth, 0, -1)])
+    os.makedirs(test_dir, exist_ok=True)
+    for conftest in conftests:
+        target = os.path.normpath(os.path.join(test_dir, conftest["path"]))
+        if os.path.basename(target) == "conftest.py" and _is_under(target, [run_dir]):
+            with open(target, "w", encoding="utf-8") as f:
+                f.write(conftest["source"])
+    with open(os.path.join(test_dir, SOLUTION_FILENAME), "w", encoding="utf-8") as f:
         f.write(solution_source)
-    with open(os.path.join(run_dir, test_filename), "w", encoding="utf-8") as f:
+    with open(os.path.join(test_dir, test_filename), "w", encoding="utf-8") as f:
         f.write(test_source)
     with open(os.path.join(run_dir, "pytest.ini"), "w", encoding="utf-8") as f:
         f.write(pytest_ini if isinstance(pytest_ini, str) else "[pytest]\n")
@@ -1053,7 +1168,8 @@ def run_pytest(
         os.chdir(run_dir)
         sys.dont_write_bytecode = True
         with _Redirect(sink):
-            exit_code = pytest.main(_pytest_args(test_filename, run_dir), plugins=[collector])
+            exit_code = pytest.main(_pytest_args(os.path.relpath(os.path.join(test_dir, test_filename), run_dir),
+                                                 run_dir), plugins=[collector])
     finally:
         sys.dont_write_bytecode = saved_dont_write
         os.chdir(saved_cwd)
@@ -1104,6 +1220,7 @@ def run_request(request: dict) -> dict:
         pytest_result = run_pytest(
             test_source, request.get("test_filename") or "", solution,
             pytest_ini=request.get("pytest_ini"),
+            conftests=request.get("conftests"),
         )
     pytest_ms = (time.perf_counter() - started) * 1000
 

@@ -16,13 +16,22 @@ const ROOT_MARKERS: &[&str] = &[
     ".git",
 ];
 
+/// The test file's path from the root, so that the walk up its folders meets each folder once
+/// (`./test_x.py`'s folder `.` and its parent `` are the same one).
+fn absolute(test_file: &str) -> std::path::PathBuf {
+    let path = Path::new(test_file);
+    path.canonicalize()
+        .or_else(|_| std::path::absolute(path))
+        .unwrap_or_else(|_| path.to_path_buf())
+}
+
 /// The conftest files for `test_file`, outermost first; an error names one Python would not read
 /// (pytest's collection fails on it).
 pub fn for_file(test_file: &str) -> Result<Vec<Conftest>, String> {
     if test_file == "-" {
         return Ok(Vec::new());
     }
-    let path = Path::new(test_file);
+    let path = absolute(test_file);
     let mut found = Vec::new();
     let mut dir = path.parent();
     // Named relative to the test file's folder in reasons (`conftest.py`, `../conftest.py`): no
@@ -87,7 +96,8 @@ pub fn package_inits(test_file: &str) -> Result<Vec<Conftest>, String> {
         return Ok(Vec::new());
     }
     let mut found = Vec::new();
-    let mut dir = Path::new(test_file).parent();
+    let path = absolute(test_file);
+    let mut dir = path.parent();
     let mut up = String::new();
     while let Some(d) = dir {
         let here = if d.as_os_str().is_empty() {
@@ -132,6 +142,12 @@ mod tests {
         // The near one is in the package `pkg.tests`; the top one (no `__init__.py`) in none.
         let packages: Vec<Option<&str>> = found.iter().map(|c| c.package.as_deref()).collect();
         assert_eq!(packages, [None, Some("pkg.tests")]);
+        // `tests/./test_x.py`: the folder `tests/.` and its parent `tests` are one folder, whose
+        // conftest is read once (`./test_x.py` from the test's folder read it twice).
+        let dotted = sub.join(".").join("test_x.py");
+        let found = for_file(dotted.to_str().unwrap()).unwrap();
+        let paths: Vec<&str> = found.iter().map(|c| c.path.as_str()).collect();
+        assert_eq!(paths, ["../../conftest.py", "conftest.py"]);
         std::fs::remove_dir_all(&root).unwrap();
     }
 }

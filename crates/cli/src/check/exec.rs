@@ -80,6 +80,9 @@ pub struct Request<'a> {
     /// pytest view runs under it too.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub pytest_ini: Option<&'a str>,
+    /// The test file's conftests (outside packages), for the pytest view.
+    #[serde(skip_serializing_if = "<[_]>::is_empty")]
+    pub conftests: &'a [super::plan::ConftestFile],
     pub test_source: &'a str,
     pub test_filename: &'a str,
     pub timeout: u64,

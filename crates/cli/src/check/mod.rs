@@ -98,6 +98,7 @@ fn request<'a>(problem: &'a plan::Problem, solution: &'a str, limits: Limits) ->
         warning_filters: &problem.extraction.warning_filters,
         logging: problem.extraction.logging.as_ref(),
         pytest_ini: problem.pytest_ini.as_deref(),
+        conftests: &problem.conftests,
         test_source: &problem.test_source,
         test_filename: problem
             .test_path

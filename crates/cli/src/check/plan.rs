@@ -17,6 +17,16 @@ pub struct Problem {
     pub extraction: Extraction,
     /// The pytest configuration found for the test file, as a `pytest.ini` (see `Config::to_ini`).
     pub pytest_ini: Option<String>,
+    /// The test file's `conftest.py` files outside packages, so that the pytest view runs with them
+    /// as pytest in the folder does.
+    pub conftests: Vec<ConftestFile>,
+}
+
+/// A `conftest.py` for the pytest view: its path relative to the test file's folder, and its text.
+#[derive(serde::Serialize)]
+pub struct ConftestFile {
+    pub path: String,
+    pub source: String,
 }
 
 /// Which solutions to run against each problem.
@@ -170,6 +180,15 @@ pub fn problems(
             };
             let extraction = extract(&test_source, &options);
             let pytest_ini = options.pytest_config.as_ref().map(|c| c.to_ini());
+            let conftests = options
+                .conftests
+                .iter()
+                .filter(|c| c.package.is_none())
+                .map(|c| ConftestFile {
+                    path: c.path.clone(),
+                    source: c.source.clone(),
+                })
+                .collect();
             Ok(Arc::new(Problem {
                 slug,
                 folder,
@@ -177,6 +196,7 @@ pub fn problems(
                 test_source,
                 extraction,
                 pytest_ini,
+                conftests,
             }))
         })
         .collect()

@@ -101,6 +101,7 @@ def child(req: dict, work: str) -> None:
             "warning_filters": req.get("warning_filters"),
             "logging": req.get("logging"),
             "pytest_ini": req.get("pytest_ini"),
+            "conftests": req.get("conftests"),
             "test_source": req["test_source"],
             "test_filename": req["test_filename"],
         }
