@@ -13,7 +13,7 @@ use crate::names::{self, Replacement};
 use crate::rules::{ModuleCode, Reason};
 use crate::source::SourceMap;
 
-use super::changes::changed_names;
+use super::changes::{changed_names, changed_other_than_by_methods};
 use super::walk::BoundNames;
 use super::{kept, Fixture, Global, ModuleScope};
 
@@ -28,6 +28,8 @@ pub(super) struct FileFacts<'m, 's> {
     map: &'m SourceMap<'s>,
     /// Module-level names the file changes after binding them: name → the first such statement.
     changed: HashMap<String, String>,
+    /// Of those, the ones changed other than by calling their methods.
+    changed_otherwise: rustc_hash::FxHashSet<String>,
     /// How many module-level assignments bind each name.
     assigned: HashMap<String, usize>,
     /// What the file's bare reads of the solution at import depend on.
@@ -62,6 +64,7 @@ impl<'m, 's> FileFacts<'m, 's> {
         FileFacts {
             map,
             changed,
+            changed_otherwise: changed_other_than_by_methods(body),
             assigned,
             reads: super::import_reads::ReadFacts::of(body),
         }
@@ -223,6 +226,51 @@ impl<'a> ModuleScope<'a> {
         }
     }
 
+    /// Whether `value` makes an object no method call changes: a literal string, bytes, number,
+    /// `True`/`False`/`None`, a tuple of such, or `re.compile` of such (a compiled pattern).
+    pub(super) fn immutable(&self, value: &Expr) -> bool {
+        match value {
+            Expr::StringLiteral(_)
+            | Expr::BytesLiteral(_)
+            | Expr::NumberLiteral(_)
+            | Expr::BooleanLiteral(_)
+            | Expr::NoneLiteral(_) => true,
+            Expr::Tuple(t) => t.elts.iter().all(|e| self.immutable(e)),
+            Expr::Call(c) => {
+                let compile = match c.func.as_ref() {
+                    Expr::Attribute(a) => {
+                        a.attr.as_str() == "compile"
+                            && matches!(a.value.as_ref(), Expr::Name(n)
+                                if matches!(self.globals.get(n.id.as_str()),
+                                    Some(Global::Import { module, stdlib: Some(_), .. }) if module == "re"))
+                    }
+                    _ => false,
+                };
+                compile
+                    && c.arguments
+                        .keywords
+                        .iter()
+                        .all(|k| self.immutable(&k.value))
+                    && c.arguments
+                        .args
+                        .iter()
+                        .all(|a| self.immutable(a) || self.re_flag(a))
+            }
+            _ => false,
+        }
+    }
+
+    /// `re.I`, `re.IGNORECASE | re.MULTILINE`: flags of the standard `re` module.
+    fn re_flag(&self, value: &Expr) -> bool {
+        match value {
+            Expr::BinOp(b) => self.re_flag(&b.left) && self.re_flag(&b.right),
+            Expr::Attribute(a) => matches!(a.value.as_ref(), Expr::Name(n)
+                if matches!(self.globals.get(n.id.as_str()),
+                    Some(Global::Import { module, stdlib: Some(_), .. }) if module == "re")),
+            _ => false,
+        }
+    }
+
     /// What `name = value` makes `name` mean.
     fn classify_value(
         &self,
@@ -238,7 +286,8 @@ impl<'a> ModuleScope<'a> {
         if let Some(attr) = self.solution_attr(value) {
             return Global::SolutionName { name: attr };
         }
-        if let Some(change) = file.changed.get(name) {
+        let immutable = !file.changed_otherwise.contains(name) && self.immutable(value);
+        if let Some(change) = file.changed.get(name).filter(|_| !immutable) {
             return Global::Computed {
                 line,
                 why: kept(ModuleCode::ConstantChangedLater.because(format!(

@@ -16,7 +16,20 @@ use super::Global;
 /// Module-level names the file changes anywhere after binding them: method calls on them, item or
 /// attribute stores, augmented assignment, `del`, `global`. Maps name → the first statement seen.
 pub(super) fn changed_names(body: &[Stmt]) -> HashMap<String, TextRange> {
-    let mut finder = ChangedNames::default();
+    changed_names_with(body, false)
+}
+
+/// The names `changed_names` finds changed other than by calling their methods (which cannot change
+/// an immutable object: a string, a tuple, a compiled pattern).
+pub(super) fn changed_other_than_by_methods(body: &[Stmt]) -> HashSet<String> {
+    changed_names_with(body, true).into_keys().collect()
+}
+
+fn changed_names_with(body: &[Stmt], skip_method_calls: bool) -> HashMap<String, TextRange> {
+    let mut finder = ChangedNames {
+        skip_method_calls,
+        ..ChangedNames::default()
+    };
     for stmt in body {
         finder.visit_stmt(stmt);
     }
@@ -28,6 +41,7 @@ pub(super) fn changed_names(body: &[Stmt]) -> HashMap<String, TextRange> {
 struct ChangedNames {
     found: HashMap<String, TextRange>,
     pub(crate) current: TextRange,
+    skip_method_calls: bool,
 }
 
 impl ChangedNames {
@@ -63,7 +77,9 @@ impl<'a> Visitor<'a> for ChangedNames {
     fn visit_expr(&mut self, expr: &'a Expr) {
         if let Expr::Call(call) = expr {
             if let Expr::Attribute(a) = call.func.as_ref() {
-                self.mark(&a.value);
+                if !self.skip_method_calls {
+                    self.mark(&a.value);
+                }
             }
         }
         visitor::walk_expr(self, expr);
@@ -73,6 +89,11 @@ impl<'a> Visitor<'a> for ChangedNames {
 /// Module-level names a statement changes (`changed_names`), leaving out, inside a function, the
 /// function's own locals (its parameters and what it binds) unless it declares them `global`.
 pub(super) fn changed_outside_locals(stmt: &Stmt) -> Vec<String> {
+    changed_outside_locals_with(stmt, false)
+}
+
+/// `changed_outside_locals`, with `skip_method_calls`: not counting calls of the names' methods.
+pub(super) fn changed_outside_locals_with(stmt: &Stmt, skip_method_calls: bool) -> Vec<String> {
     match stmt {
         Stmt::FunctionDef(f) => {
             let mut bound = BoundNames::default();
@@ -91,17 +112,17 @@ pub(super) fn changed_outside_locals(stmt: &Stmt) -> Vec<String> {
                 .chain(f.parameters.iter().map(|p| p.name().to_string()))
                 .filter(|n| !globals.contains(n))
                 .collect();
-            let mut out: Vec<String> = changed_names(&f.body)
+            let mut out: Vec<String> = changed_names_with(&f.body, skip_method_calls)
                 .into_keys()
                 .filter(|n| !locals.contains(n))
                 .collect();
             // Decorators and defaults run at module level.
             for d in &f.decorator_list {
-                out.extend(changed_in_expr(&d.expression));
+                out.extend(changed_in_expr(&d.expression, skip_method_calls));
             }
             for p in f.parameters.iter() {
                 if let Some(default) = p.default() {
-                    out.extend(changed_in_expr(default));
+                    out.extend(changed_in_expr(default, skip_method_calls));
                 }
             }
             out
@@ -109,23 +130,24 @@ pub(super) fn changed_outside_locals(stmt: &Stmt) -> Vec<String> {
         Stmt::ClassDef(c) => {
             let mut out = Vec::new();
             for d in &c.decorator_list {
-                out.extend(changed_in_expr(&d.expression));
+                out.extend(changed_in_expr(&d.expression, skip_method_calls));
             }
             for s in &c.body {
-                out.extend(changed_outside_locals(s));
+                out.extend(changed_outside_locals_with(s, skip_method_calls));
             }
             out
         }
-        other => changed_names(std::slice::from_ref(other))
+        other => changed_names_with(std::slice::from_ref(other), skip_method_calls)
             .into_keys()
             .collect(),
     }
 }
 
 /// `changed_names` of one expression (as an expression statement of it would give).
-fn changed_in_expr(expr: &Expr) -> Vec<String> {
+fn changed_in_expr(expr: &Expr, skip_method_calls: bool) -> Vec<String> {
     let mut finder = ChangedNames {
         current: expr.range(),
+        skip_method_calls,
         ..Default::default()
     };
     finder.visit_expr(expr);

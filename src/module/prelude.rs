@@ -12,7 +12,7 @@ use crate::rules::ModuleCode;
 use crate::source::SourceMap;
 use crate::walk::{any_expr, for_each_expr, Scope};
 
-use super::changes::changed_outside_locals;
+use super::changes::{changed_outside_locals, changed_outside_locals_with};
 use super::effects::{at_import, effect_rule, is_xunit_module_setup};
 use super::walk::{for_import_time_exprs, is_main_guard, BoundNames};
 use super::{kept, Global, ModuleScope, PreludeStmt};
@@ -470,6 +470,9 @@ impl<'a> ModuleScope<'a> {
         let mut names: HashSet<String> = HashSet::default();
         let mut elsewhere: HashSet<String> = HashSet::default();
         let mut changed: HashSet<String> = HashSet::default();
+        // Changed other than by calling a method, which cannot change an immutable value.
+        let mut changed_otherwise: HashSet<String> = HashSet::default();
+        let mut immutable: HashSet<String> = HashSet::default();
         // `from solution import *` may rebind what was bound before it with the candidate's own.
         let star_at = body.iter().find_map(|s| match s {
             Stmt::ImportFrom(i)
@@ -488,13 +491,25 @@ impl<'a> ModuleScope<'a> {
             bound.visit_stmt(stmt);
             let before_star = star_at.is_some_and(|at| stmt.range().start() < at);
             if replayed.contains(&stmt.range()) && !before_star {
+                if let Stmt::Assign(a) = stmt {
+                    if let [Expr::Name(n)] = a.targets.as_slice() {
+                        if self.immutable(&a.value) {
+                            immutable.insert(n.id.to_string());
+                        }
+                    }
+                }
                 names.extend(bound.names);
             } else {
                 elsewhere.extend(bound.names);
                 changed.extend(changed_outside_locals(stmt));
+                changed_otherwise.extend(changed_outside_locals_with(stmt, true));
             }
         }
-        names.retain(|n| !elsewhere.contains(n) && !changed.contains(n));
+        names.retain(|n| {
+            !elsewhere.contains(n)
+                && (!changed.contains(n)
+                    || (immutable.contains(n) && !changed_otherwise.contains(n)))
+        });
         names
     }
 }
