@@ -24,6 +24,7 @@ mod source;
 mod stdlib;
 mod unittest;
 mod unseen;
+mod unwalrus;
 mod walk;
 
 pub mod bench;

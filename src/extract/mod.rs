@@ -542,11 +542,20 @@ fn enclosing_function(body: &[Stmt], at: TextSize, prefix: &str) -> Option<Strin
 }
 
 /// A kept expression CPython would refuse to compile (an assignment expression a helper brought
-/// into a comprehension's iterable) is dropped, saying so.
+/// into a comprehension's iterable) is written without it where that is exact
+/// (`unwalrus::without_walrus_in_iterables`), else dropped, saying so.
 fn refuse_uncompilable(a: &mut crate::model::Assertion) {
     let Some(why) = a.expr.as_deref().and_then(crate::portable::compile_error) else {
         return;
     };
+    if let Some(rewritten) = a
+        .expr
+        .as_deref()
+        .and_then(crate::unwalrus::without_walrus_in_iterables)
+    {
+        a.expr = Some(rewritten);
+        return;
+    }
     a.expr = None;
     a.status = crate::model::Status::Dropped;
     a.reason = Some(format!(

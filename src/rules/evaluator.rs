@@ -43,25 +43,29 @@ declare_rules! {
 
     /// ## What it means
     /// Once flattened, the check is an expression CPython refuses to compile, such as an assignment
-    /// expression a helper brought into a comprehension's iterable.
+    /// expression a helper brought into a comprehension's iterable that cannot be written as nested
+    /// lambdas instead (a step reads a local that it or a later step binds).
     ///
     /// ## Why it cannot be kept
-    /// The check would raise `SyntaxError` for every solution.
+    /// The check would raise `SyntaxError` for every solution; nested lambdas would make that read
+    /// find an outer name of the same spelling instead of the helper's own local.
     ///
     /// ## Example
     /// ```python
     /// from solution import Tokenizer
     ///
-    /// def _tokens(text, sep):
-    ///     tok = Tokenizer(sep)
-    ///     return tok.split(text)
+    /// def _tokens(text):
+    ///     split = lambda: tok.split(text)
+    ///     tok = Tokenizer(" ")
+    ///     return split()
     ///
     /// def test_upper_words():
-    ///     assert [t.upper() for t in _tokens("a  b", " ")] == ["A", "B"]
+    ///     assert [t.upper() for t in _tokens("a  b")] == ["A", "B"]
     /// ```
     ///
     /// ## How to write it so it can be checked
-    /// Bind the helper's result to a name in a statement before the assert.
+    /// Bind the helper's locals before anything reads them, or bind the helper's result to a name in a
+    /// statement before the assert.
     "003" Uncompilable "uncompilable",
 
     /// ## What it means
