@@ -14,16 +14,25 @@ fn is_stdlib_module(module: &str) -> bool {
         && module.split('.').all(is_stdlib_module_part)
 }
 
-/// Standard-library modules whose results depend on the calling code's frames or on which module it
-/// belongs to (`inspect` and `sys` read frames, `traceback` and `warnings` attribute to them,
-/// `doctest` and `unittest` look for the calling module): they are not spelled out, and what reads
-/// them stays dropped. (`pickle` is spelled out: it finds a class by its `__module__`, which for
-/// code the check runs is the test module's `__name__`, as the evaluator binds it.)
+/// Standard-library modules whose results depend on which module the calling code or the objects
+/// it made belong to (pickling finds classes by their `__module__`, which code run inside the
+/// expression gets from the solution's namespace, not the test module's; `inspect` and `sys` read
+/// frames and module names): they are not spelled out, and what reads them stays dropped.
 fn reads_the_callers_module(module: &str) -> bool {
     let top = module.split('.').next().unwrap_or(module);
     matches!(
         top,
-        "inspect" | "sys" | "traceback" | "warnings" | "doctest" | "unittest"
+        "pickle"
+            | "_pickle"
+            | "copyreg"
+            | "shelve"
+            | "pickletools"
+            | "inspect"
+            | "sys"
+            | "traceback"
+            | "warnings"
+            | "doctest"
+            | "unittest"
     )
 }
 
