@@ -15,9 +15,10 @@ fn is_stdlib_module(module: &str) -> bool {
 }
 
 /// Standard-library modules whose results depend on which module the calling code or the objects
-/// it made belong to (pickling finds classes by their `__module__`, which code run inside the
-/// expression gets from the solution's namespace, not the test module's; `inspect` and `sys` read
-/// frames and module names): they are not spelled out, and what reads them stays dropped.
+/// it made belong to (pickling finds a class, or a sentinel's name, as an attribute of its module:
+/// for what the test file's module-level code made, the test module, whose names the evaluator's
+/// registered test module does not hold, as the check binds them as its locals; `inspect` and `sys`
+/// read frames and module names): they are not spelled out, and what reads them stays dropped.
 fn reads_the_callers_module(module: &str) -> bool {
     let top = module.split('.').next().unwrap_or(module);
     matches!(
