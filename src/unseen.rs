@@ -56,19 +56,57 @@ struct Walk<'s, 'a> {
     statement_checks: bool,
     /// Depth of nested functions, lambdas and comprehensions.
     nested: usize,
-    /// Where each site is, for the message.
-    sites: Vec<(u32, String)>,
+    /// Where each site is, for the message, and how many checks pytest may make there.
+    sites: Vec<(u32, String, u32)>,
+    /// The file's helpers whose asserts an entry stands for (a test calls one as its statement),
+    /// with how many asserts each has: any other call of one is a site of that many checks.
+    asserting: &'s HashMap<&'s str, u32>,
+    /// The function's own top-level statements (a test's; empty for a helper): a call of an
+    /// asserting helper as one of them is the call the extractor turns into entries.
+    top: HashSet<TextRange>,
+    /// Names the function binds itself (its parameters, its assignments): not the helpers.
+    shadowed: HashSet<String>,
     /// Local names bound to a check method (`eq = self.assertEqual`): each call of one is a check.
     aliases: HashMap<String, String>,
 }
 
 impl Walk<'_, '_> {
     fn site(&mut self, range: TextRange, what: &str) {
+        self.sites_of(range, what, 1);
+    }
+
+    fn sites_of(&mut self, range: TextRange, what: &str, checks: u32) {
         if self.entries.contains(&range.start().to_u32()) {
             return;
         }
         self.sites
-            .push((self.map.line(range.start()), what.to_string()));
+            .push((self.map.line(range.start()), what.to_string(), checks));
+    }
+
+    /// The module a check helper `name` (`check…`, `assert…`) is imported from, when the extractor
+    /// does not read it (neither the standard library nor the solution).
+    fn imported_check(&self, name: &str) -> Option<String> {
+        if self.shadowed.contains(name)
+            || !(name.starts_with("assert") || name.starts_with("check"))
+        {
+            return None;
+        }
+        match self.scope.globals.get(name) {
+            Some(crate::module::Global::Import {
+                module,
+                stdlib: None,
+                ..
+            }) if !self.scope.is_solution_package(module) => Some(module.to_string()),
+            _ => None,
+        }
+    }
+
+    /// The asserting helper `name` names here, and how many asserts it has.
+    fn asserting_helper(&self, name: &str) -> Option<u32> {
+        if self.shadowed.contains(name) {
+            return None;
+        }
+        self.asserting.get(name).copied()
     }
 
     fn pytest_check(&self, e: &Expr) -> Option<String> {
@@ -80,6 +118,23 @@ impl Walk<'_, '_> {
 
 impl<'a> Visitor<'a> for Walk<'_, '_> {
     fn visit_stmt(&mut self, stmt: &'a Stmt) {
+        // `check(f)` as a statement of the test itself: the call whose asserts are entries.
+        if let Stmt::Expr(e) = stmt {
+            if let Expr::Call(c) = e.value.as_ref() {
+                if let Expr::Name(n) = c.func.as_ref() {
+                    if self.top.contains(&e.range) && self.asserting_helper(n.id.as_str()).is_some()
+                    {
+                        for arg in &c.arguments.args {
+                            self.visit_expr(arg);
+                        }
+                        for kw in &c.arguments.keywords {
+                            self.visit_expr(&kw.value);
+                        }
+                        return;
+                    }
+                }
+            }
+        }
         match stmt {
             Stmt::FunctionDef(f) => {
                 self.nested += 1;
@@ -173,6 +228,14 @@ impl<'a> Visitor<'a> for Walk<'_, '_> {
                                     e.range,
                                     &format!("`{name}(…)` (`{module}`, a module the extractor does not read), whose checks it cannot see"),
                                 );
+                                // Its name is this site's, not another (see `imported_check`).
+                                for arg in &c.arguments.args {
+                                    self.visit_expr(arg);
+                                }
+                                for kw in &c.arguments.keywords {
+                                    self.visit_expr(&kw.value);
+                                }
+                                return;
                             }
                         }
                     }
@@ -220,6 +283,40 @@ impl<'a> Visitor<'a> for Walk<'_, '_> {
                 return;
             }
             Expr::Call(c) => {
+                // A helper of the file whose asserts are entries elsewhere, or a check helper
+                // imported from a module the extractor does not read, called here other than as
+                // a statement of the test (inside `try`/`with`/`if`/a loop, in an expression), or
+                // passed on to a call (`functools.partial(check, f)`, `map(check, xs)`): its
+                // asserts are checks pytest makes that no entry stands for.
+                let passed = c
+                    .arguments
+                    .args
+                    .iter()
+                    .chain(c.arguments.keywords.iter().map(|k| &k.value));
+                for (e, how) in std::iter::once((
+                    c.func.as_ref(),
+                    "called other than as a statement of the test",
+                ))
+                .chain(passed.map(|a| (a, "passed on to a call")))
+                {
+                    let Expr::Name(n) = e else { continue };
+                    if let Some(checks) = self.asserting_helper(n.id.as_str()) {
+                        self.sites_of(
+                            n.range,
+                            &format!(
+                                "the {checks} assert{} of `{}`, {how}",
+                                if checks == 1 { "" } else { "s" },
+                                n.id
+                            ),
+                            checks,
+                        );
+                    } else if let Some(module) = self.imported_check(n.id.as_str()) {
+                        self.site(
+                            n.range,
+                            &format!("`{}` (`{module}`, a module the extractor does not read), {how}, whose checks it cannot see", n.id),
+                        );
+                    }
+                }
                 if let Expr::Name(n) = c.func.as_ref() {
                     if let Some(method) = self.aliases.get(n.id.as_str()).cloned() {
                         self.site(
@@ -274,6 +371,7 @@ pub fn findings(
     let entries_ids: Vec<String> = entries.iter().map(|a| a.test.clone()).collect();
     let mut aliased: Vec<Finding> = Vec::new();
     let entries: HashSet<u32> = entries.iter().map(|a| a.span.start).collect();
+    let asserting = asserting_helpers(body, scope, &entries);
     let test_ranges: HashMap<TextRange, u32> = tests.iter().map(|(f, n)| (f.range, *n)).collect();
     let mut out = Vec::new();
     let testcases: HashSet<TextRange> = crate::unittest::testcase_classes(body)
@@ -291,17 +389,24 @@ pub fn findings(
                 nested: 0,
                 sites: Vec::new(),
                 aliases: HashMap::default(),
+                asserting: &asserting,
+                top: if helper {
+                    HashSet::default()
+                } else {
+                    f.body.iter().map(Ranged::range).collect()
+                },
+                shadowed: own_names(f),
             };
             visitor::walk_body(&mut walk, &f.body);
             if walk.sites.is_empty() {
                 return;
             }
-            let n = walk.sites.len() as u32;
+            let n: u32 = walk.sites.iter().map(|(_, _, checks)| checks).sum();
             let first: Vec<String> = walk
                 .sites
                 .iter()
                 .take(3)
-                .map(|(line, what)| format!("{what} (line {line})"))
+                .map(|(line, what, _)| format!("{what} (line {line})"))
                 .collect();
             let more = if walk.sites.len() > 3 { ", …" } else { "" };
             let how = if helper {
@@ -436,6 +541,50 @@ pub fn findings(
         }
     }
     out.extend(aliased);
+    out
+}
+
+/// The file's helpers (module-level `def`s, as the module finally binds them) whose own asserts an
+/// entry stands for, with how many asserts each has. A helper none of whose asserts is an entry is
+/// counted by its asserts' findings instead (`extract::findings`), once each.
+fn asserting_helpers<'b>(
+    body: &'b [Stmt],
+    scope: &ModuleScope,
+    entries: &HashSet<u32>,
+) -> HashMap<&'b str, u32> {
+    let mut out = HashMap::default();
+    for stmt in body {
+        let Stmt::FunctionDef(f) = stmt else { continue };
+        let is_final = matches!(
+            scope.globals.get(f.name.as_str()),
+            Some(crate::module::Global::Helper { def: Some(d), .. }) if d.range == f.range
+        );
+        if !is_final {
+            continue;
+        }
+        let mut asserts = Vec::new();
+        crate::walk::for_each_stmt(&f.body[..], crate::walk::Scope::Own, |s| {
+            if let Stmt::Assert(a) = s {
+                asserts.push(a.range.start().to_u32());
+            }
+        });
+        if asserts.iter().any(|a| entries.contains(a)) {
+            out.insert(f.name.as_str(), asserts.len() as u32);
+        }
+    }
+    out
+}
+
+/// The names a function binds itself: its parameters and the names its own statements store.
+fn own_names(f: &ast::StmtFunctionDef) -> HashSet<String> {
+    let mut out: HashSet<String> = f.parameters.iter().map(|p| p.name().to_string()).collect();
+    crate::walk::for_each_expr(&f.body[..], crate::walk::Scope::Own, |e| {
+        if let Expr::Name(n) = e {
+            if n.ctx.is_store() {
+                out.insert(n.id.to_string());
+            }
+        }
+    });
     out
 }
 

@@ -214,7 +214,7 @@ impl<'s, 'a> Collector<'s, 'a> {
     ) -> Option<Vec<(u32, CaseReason)>> {
         let mut setup: Vec<(u32, CaseReason)> = outer_setup.to_vec();
         // Bases may define setup methods and autouse fixtures the file does not show.
-        setup.extend(self.base_setup(c));
+        setup.extend(self.base_setup(body, c));
         let (own_init, own_not_a_test) = self.body_setup(c, &mut setup);
         // A constructor inherited from a base class of this body: pytest does not collect it either.
         let has_init = own_init || inherits_init(body, c);
@@ -238,7 +238,7 @@ impl<'s, 'a> Collector<'s, 'a> {
     }
 
     /// A base other than `object`, whose setup and fixtures the file does not show.
-    fn base_setup(&self, c: &ast::StmtClassDef) -> Option<(u32, CaseReason)> {
+    fn base_setup(&self, body: &[Stmt], c: &ast::StmtClassDef) -> Option<(u32, CaseReason)> {
         let args = c.arguments.as_ref()?;
         let base = args
             .args
@@ -246,14 +246,41 @@ impl<'s, 'a> Collector<'s, 'a> {
             .chain(args.keywords.iter().map(|k| &k.value))
             .find(|b| !matches!(b, Expr::Name(n) if n.id.as_str() == "object"))?;
         let line = self.map.line(c.range.start());
-        Some((
-            line,
-            kept(Collection::TestClassHasBase.because(format!(
+        // What a base of the file defines that pytest runs before each test, named when seen.
+        let inherited = bases_in(body, c).iter().find_map(|b| {
+            b.body.iter().find_map(|s| match s {
+                Stmt::FunctionDef(f)
+                    if matches!(f.name.as_str(), "setup_method" | "setup_class") =>
+                {
+                    Some(format!(
+                        "`{}.{}` (line {}), which pytest runs before {} test of `{}`",
+                        b.name,
+                        f.name,
+                        self.map.line(f.range.start()),
+                        if f.name.as_str() == "setup_class" {
+                            "the first"
+                        } else {
+                            "each"
+                        },
+                        c.name
+                    ))
+                }
+                _ => None,
+            })
+        });
+        let words = match inherited {
+            Some(what) => format!(
+                "`{}` (line {line}) derives from `{}` and inherits {what}",
+                c.name,
+                self.map.snippet(base.range())
+            ),
+            None => format!(
                 "`{}` (line {line}) derives from `{}`, whose setup and fixtures may run before each test",
                 c.name,
                 self.map.snippet(base.range())
-            ))),
-        ))
+            ),
+        };
+        Some((line, kept(Collection::TestClassHasBase.because(words))))
     }
 
     /// The class body's autouse fixtures and setup methods (pushed onto `setup`), and whether it

@@ -20,6 +20,16 @@ use super::fixtures::Fixtures;
 use super::marks::{pytestmark, Mark};
 use super::{kept, Case, Collector, Unlisted};
 
+/// What collecting the file gives: every test case of the module, in source order, the tests
+/// whose ids cannot be known, and why pytest collects no test of the file, when it cannot.
+pub struct Collected<'a> {
+    pub cases: Vec<Case<'a>>,
+    pub unlisted: Vec<Unlisted<'a>>,
+    /// A collection error of the whole file (a module-level `unittest.main()`, a test that is a
+    /// generator, an id pytest refuses to make): pytest makes none of the file's checks.
+    pub collects_nothing: Option<Reason>,
+}
+
 /// Every test case of the module, in source order, and the tests whose ids cannot be known.
 pub fn collect<'a>(
     body: &'a [Stmt],
@@ -27,7 +37,7 @@ pub fn collect<'a>(
     map: &SourceMap,
     long_str: &ids::LongStrIds,
     escaping: &ids::EscapeMode,
-) -> (Vec<Case<'a>>, Vec<Unlisted<'a>>) {
+) -> Collected<'a> {
     let module_marks: Vec<Mark<'a>> = pytestmark(body)
         .into_iter()
         .map(|expr| Mark {
@@ -59,7 +69,11 @@ pub fn collect<'a>(
     };
     // `__test__ = False` at module level: pytest collects nothing from the file.
     if assigns_false_test(body) {
-        return (Vec::new(), Vec::new());
+        return Collected {
+            cases: Vec::new(),
+            unlisted: Vec::new(),
+            collects_nothing: None,
+        };
     }
     let generate = module_def(body, "pytest_generate_tests").map(|f| map.line(f.range.start()));
     c.collect_in(Within {
@@ -93,9 +107,14 @@ pub fn collect<'a>(
         .escaping
         .refused()
         .map(|why| Collection::IdEscapingRefusesFile.because(why));
+    let mut collects_nothing = None;
     if let Some(why) = refused.or_else(|| file_blocker(body, &c.cases, map)) {
         for case in &mut c.cases {
             case.not_run = Some(kept(why.clone()));
+        }
+        // Plugins in the test file change the tests; the others fail the file's collection.
+        if why.rule != crate::rules::Rule::Collection(Collection::PluginsInTestFile) {
+            collects_nothing = Some(why);
         }
     }
     // A generator method of a unittest test case is collected (pytest's unittest plugin does not
@@ -109,7 +128,11 @@ pub fn collect<'a>(
             ))));
         }
     }
-    (c.cases, c.unlisted)
+    Collected {
+        cases: c.cases,
+        unlisted: c.unlisted,
+        collects_nothing,
+    }
 }
 
 /// Whether a body assigns `__test__` a value other than `True` (pytest then skips what it names).

@@ -44,7 +44,7 @@ mod param_sets;
 mod parametrize;
 
 pub(crate) use classes::constructor_test_classes;
-pub(crate) use file::collect;
+pub(crate) use file::{collect, Collected};
 
 /// A test pytest collects whose node ids the file alone does not tell: nothing is emitted for it.
 pub struct Unlisted<'a> {

@@ -20,17 +20,68 @@ use crate::walk::{self, Scope};
 
 /// A test whose node ids the file alone does not tell: nothing is emitted under an id pytest does
 /// not print, and the file says so.
-pub(super) fn unlisted_finding(map: &SourceMap, u: &collect::Unlisted) -> Finding {
+pub(super) fn unlisted_finding(
+    scope: &ModuleScope,
+    map: &SourceMap,
+    u: &collect::Unlisted,
+) -> Finding {
+    let blocks = count_check_blocks(scope, u.func);
+    let also = if blocks == 0 {
+        String::new()
+    } else {
+        format!(
+            ", nor the {blocks} raises or warns check{} of its `with` blocks",
+            if blocks == 1 { "" } else { "s" }
+        )
+    };
     Finding {
         shape: Shape::ParametrizedInputs,
         rule: Some(Rule::from(Findings::TestIdsUnknown).reference()),
         line: map.line(u.func.range.start()),
         message: format!(
-            "`{}`: its test ids cannot be known from the file ({}), so its assertions are not listed",
+            "`{}`: its test ids cannot be known from the file ({}), so its assertions are not listed{also}",
             u.name, u.why
         ),
-        unseen: count_asserts(&u.func.body),
+        unseen: count_asserts(&u.func.body) + blocks,
     }
+}
+
+/// The `with` blocks of a test that are checks pytest makes: `with pytest.raises(…)` (or `warns`,
+/// `deprecated_call`), once each, and `with expectation:` over a parameter, once per value of the
+/// test's decorators that is one (`pytest.raises(E)` beside `does_not_raise()`).
+fn count_check_blocks(scope: &ModuleScope, f: &ast::StmtFunctionDef) -> u32 {
+    let is_check = |e: &ast::Expr| {
+        matches!(e, ast::Expr::Call(_))
+            && matches!(
+                scope.pytest_path(e).as_deref(),
+                Some("pytest.raises" | "pytest.warns" | "pytest.deprecated_call")
+            )
+    };
+    let mut direct = 0;
+    let mut over_parameter = false;
+    walk::for_each_stmt(&f.body[..], Scope::Own, |s| {
+        if let Stmt::With(w) = s {
+            for item in &w.items {
+                if is_check(&item.context_expr) {
+                    direct += 1;
+                } else if let ast::Expr::Name(n) = &item.context_expr {
+                    over_parameter |= f
+                        .parameters
+                        .iter()
+                        .any(|p| p.name().as_str() == n.id.as_str());
+                }
+            }
+        }
+    });
+    let mut values = 0;
+    if over_parameter {
+        for d in &f.decorator_list {
+            walk::for_each_expr(&d.expression, Scope::Own, |e| {
+                values += u32::from(is_check(e));
+            });
+        }
+    }
+    direct + values
 }
 
 /// Every name the module reads (loads) and every attribute it reads: a function none of them names

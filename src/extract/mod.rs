@@ -213,7 +213,11 @@ fn extract_parsed(
             .map(|(_, v)| v.join(" "))
             .as_deref(),
     );
-    let (mut cases, unlisted) = collect::collect(body, &scope, &map, &long_str, &escaping);
+    let collect::Collected {
+        mut cases,
+        unlisted,
+        collects_nothing,
+    } = collect::collect(body, &scope, &map, &long_str, &escaping);
     let judgement = options
         .pytest_config
         .as_ref()
@@ -306,7 +310,7 @@ fn extract_parsed(
         );
         if stage == Stage::Full {
             e.findings
-                .extend(unlisted.iter().map(|u| unlisted_finding(&map, u)));
+                .extend(unlisted.iter().map(|u| unlisted_finding(&scope, &map, u)));
             e.findings
                 .extend(crate::unittest::unknown_classes(body, &map));
             e.findings
@@ -340,6 +344,13 @@ fn extract_parsed(
                 &options.conftests,
                 &map,
             ));
+            if let Some(why) = warning_plan
+                .collects_nothing
+                .as_ref()
+                .or(collects_nothing.as_ref())
+            {
+                no_checks(&mut e, why);
+            }
             e.findings.sort_by_key(|f| f.line);
         }
         e
@@ -359,6 +370,57 @@ fn extract_parsed(
                 over_limit: false,
             }
         }
+    }
+}
+
+/// A file pytest collects no test of (it refuses the configuration, or the file's collection
+/// fails): pytest makes none of its checks, so none is an entry and none is counted unseen. Each
+/// assert or check the tests would make is a finding naming why (`why`'s rule), not counted.
+fn no_checks(e: &mut Extraction, why: &crate::rules::Reason) {
+    let mut seen = rustc_hash::FxHashSet::default();
+    let entries = std::mem::take(&mut e.assertions);
+    // The findings of tests dropped for this reason (`dropped_test_findings`) say it again.
+    let rule = Some(why.rule.reference());
+    e.findings.retain(|f| f.rule != rule);
+    for a in &entries {
+        if !seen.insert(a.span.start) {
+            continue;
+        }
+        let cases = entries
+            .iter()
+            .filter(|b| b.span.start == a.span.start)
+            .count();
+        let place = if cases > 1 {
+            format!(
+                "`{}` and {} other case{}",
+                a.test,
+                cases - 1,
+                if cases == 2 { "" } else { "s" }
+            )
+        } else {
+            format!("`{}`", a.test)
+        };
+        e.findings.push(crate::model::Finding {
+            shape: crate::shape::Shape::HelperAssertion,
+            rule: Some(why.rule.reference()),
+            line: a.line,
+            message: format!("`{}` in {place} is no check pytest makes: {why}", a.source),
+            unseen: 0,
+        });
+    }
+    if entries.is_empty() {
+        e.findings.push(crate::model::Finding {
+            shape: crate::shape::Shape::HelperAssertion,
+            rule: Some(why.rule.reference()),
+            line: 1,
+            message: format!("pytest makes no check of this file: {why}"),
+            unseen: 0,
+        });
+    }
+    for f in e.findings.iter_mut().filter(|f| f.unseen > 0) {
+        f.unseen = 0;
+        f.message
+            .push_str("; but pytest collects no test of this file, so it makes none of these checks (not counted)");
     }
 }
 

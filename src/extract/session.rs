@@ -38,6 +38,9 @@ const MAX_PARAM_MARKS: usize = 10;
 pub struct WarningPlan {
     pub config: Vec<Filter>,
     pub marks: HashMap<String, Vec<Filter>>,
+    /// Why pytest runs no test of the file at all, when the configuration makes it so: pytest
+    /// refuses to start, or fails the file's collection (a mark strict markers refuse).
+    pub collects_nothing: Option<Reason>,
 }
 
 /// Applies `judgement` to `cases`: sets `not_run` where pytest does not run a case as a passing
@@ -60,6 +63,9 @@ pub fn apply(
     };
     if let Some(why) = &judgement.blocker_reason {
         drop_all(cases, why);
+        if why.rule == crate::rules::Rule::Config(crate::rules::Config::ConfigRefused) {
+            plan.collects_nothing = Some(why.clone());
+        }
         return plan;
     }
     let marks = file_marks(body, scope, map);
@@ -105,6 +111,7 @@ pub fn apply(
                 "{config} makes marks strict, and the mark `{name}` (line {line}) is not registered: pytest fails to collect the file"
             ));
             drop_all(cases, &why);
+            plan.collects_nothing = Some(why);
             return plan;
         }
     }

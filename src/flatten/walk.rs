@@ -141,6 +141,18 @@ impl<'a> Walk<'_, '_, 'a, '_> {
                     vec![],
                     vec![],
                 ));
+            } else if let Some((entry, why)) = self.parametrized_check(stmt, w) {
+                // `with expectation:` where this case's value is `pytest.raises(E)`: a check
+                // pytest makes, dropped here; the block is an item as any other `with`.
+                self.out.push(emit::dropped(
+                    ctx,
+                    self.test.case,
+                    &entry,
+                    why,
+                    vec![],
+                    vec![],
+                    vec![],
+                ));
             }
         }
         match stmt {
@@ -545,7 +557,7 @@ impl<'a> Walk<'_, '_, 'a, '_> {
     }
 
     /// Drop every assert inside `stmt` (itself included), for the same reason.
-    fn drop_nested(&mut self, stmt: &Stmt, why: &Reason) {
+    fn drop_nested(&mut self, stmt: &'a Stmt, why: &Reason) {
         for a in nested_asserts(stmt) {
             self.out.push(emit::dropped(
                 self.ctx,
@@ -557,6 +569,88 @@ impl<'a> Walk<'_, '_, 'a, '_> {
                 vec![],
             ));
         }
+        // The check blocks nested in it (`pytest.raises`, `warns`, `deprecated_call`, or a
+        // parameter whose value is one): checks pytest makes, never silent.
+        let mut blocks: Vec<(&'a Stmt, &'a ast::StmtWith)> = Vec::new();
+        for_each_stmt(stmt, Scope::All, |s| {
+            if let Stmt::With(w) = s {
+                if !std::ptr::eq(s, stmt) {
+                    blocks.push((s, w));
+                }
+            }
+        });
+        for (s, w) in blocks {
+            let entry = if self.pytest_check_block(w) {
+                let item = w
+                    .items
+                    .iter()
+                    .find(|i| {
+                        matches!(
+                            self.ctx.scope.pytest_path(&i.context_expr).as_deref(),
+                            Some("pytest.raises" | "pytest.warns" | "pytest.deprecated_call")
+                        )
+                    })
+                    .unwrap_or(&w.items[0]);
+                Some(item_entry(s, item))
+            } else {
+                self.parametrized_check(s, w).map(|(entry, _)| entry)
+            };
+            if let Some(entry) = entry {
+                self.out.push(emit::dropped(
+                    self.ctx,
+                    self.test.case,
+                    &entry,
+                    why.clone(),
+                    vec![],
+                    vec![],
+                    vec![],
+                ));
+            }
+        }
+    }
+
+    /// `with expectation:` where `expectation` is a parameter of the test whose value in this
+    /// case is `pytest.raises(…)`, `pytest.warns(…)` or `pytest.deprecated_call()` (the
+    /// `does_not_raise()` pattern): the block is a check pytest makes in this case. Its entry (at
+    /// the name in the `with`) and why it is dropped; `None` for a `nullcontext()` case.
+    fn parametrized_check(
+        &self,
+        stmt: &'a Stmt,
+        w: &'a ast::StmtWith,
+    ) -> Option<(ast::StmtAssert, Reason)> {
+        let ctx = self.ctx;
+        let case = self.test.case;
+        w.items.iter().find_map(|i| {
+            let Expr::Name(n) = &i.context_expr else {
+                return None;
+            };
+            let name = n.id.as_str();
+            let is_parameter = case
+                .func
+                .parameters
+                .iter()
+                .any(|p| p.name().as_str() == name);
+            if !is_parameter {
+                return None;
+            }
+            let (_, value) = case.params.iter().find(|(p, _)| p == name)?;
+            let path = ctx.scope.pytest_path(value)?;
+            if !matches!(
+                path.as_str(),
+                "pytest.raises" | "pytest.warns" | "pytest.deprecated_call"
+            ) {
+                return None;
+            }
+            let line = ctx.map.line(i.context_expr.range().start());
+            Some((
+                item_entry(stmt, i),
+                Raises::RaisesContextParameter.because(format!(
+                    "`with {name}` on line {line} checks what its block raises or warns in this case: `{name}` is `{}` (line {}), made by the parametrize decorator and handed to the test; only `pytest.raises(E[, match=…])` written at the `with` itself is written as an expression",
+                    ctx.map.snippet(value.range()),
+                    ctx.map.line(value.range().start())
+                )),
+            ))
+        })
     }
 
     /// A top-level assert: dropped if replaying what runs before it is too long, else decided.
@@ -630,6 +724,14 @@ fn block_entry(stmt: &Stmt, w: &ast::StmtWith) -> ast::StmtAssert {
     ast::StmtAssert {
         range: w.items[0].context_expr.range(),
         ..statement_entry(stmt, &w.items[0].context_expr)
+    }
+}
+
+/// The entry a check block stands for at one of its items (`expectation` in `with expectation:`).
+fn item_entry(stmt: &Stmt, item: &ast::WithItem) -> ast::StmtAssert {
+    ast::StmtAssert {
+        range: item.context_expr.range(),
+        ..statement_entry(stmt, &item.context_expr)
     }
 }
 

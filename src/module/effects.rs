@@ -175,6 +175,9 @@ impl<'a> ModuleScope<'a> {
                                 if !["__init__", "__new__", "_generate_next_value_"]
                                     .iter()
                                     .any(|m| class_defines(c, m)) => {}
+                            // A class of tests: what it inherits runs before each of its
+                            // tests, which is what its base most often brings (wave eight).
+                            _ if is_test_class(c) => return Some(TEST_CLASS_BASE),
                             _ => return Some(
                                 "creates a class whose base may run code when it is subclassed (`__init_subclass__`, a metaclass)",
                             ),
@@ -435,6 +438,20 @@ impl<'a> ModuleScope<'a> {
 /// What a decorator at module level does (`ModuleScope::definition_effect`).
 const DECORATED: &str = "applies a decorator, which may run code";
 
+/// What a class of tests (`class TestA(Base):` with `test…` methods) whose base may run code
+/// does: pytest runs what it inherits (an xunit `setup_method`, an autouse fixture) before each
+/// of its tests, and creating it may run the base's hooks at import.
+const TEST_CLASS_BASE: &str = "derives a class of tests from a base whose inherited setup (an xunit `setup_method` or `setup_class`, unittest's `setUp`, an autouse fixture) pytest runs before each of its tests, and whose `__init_subclass__` or metaclass may run";
+
+/// Whether pytest collects a class as a class of tests by default: named `Test…`, with a
+/// `test…` method of its own.
+fn is_test_class(c: &ast::StmtClassDef) -> bool {
+    c.name.as_str().starts_with("Test")
+        && c.body
+            .iter()
+            .any(|s| matches!(s, Stmt::FunctionDef(f) if f.name.as_str().starts_with("test")))
+}
+
 /// What an xunit setup function at module level is: it runs around the tests, not at import.
 const XUNIT_SETUP: &str =
     "is xunit setup that pytest runs before each test (`setup_function`) or before the module's first (`setup_module`)";
@@ -447,7 +464,9 @@ pub(super) fn effect_rule(why: &str) -> Rule {
         "stores into an object" => ModuleCode::ImportStoresIntoObject.into(),
         "rebinds or changes a value" => ModuleCode::ImportRebindsValue.into(),
         DECORATED => ModuleCode::ImportAppliesDecorator.into(),
-        w if w.starts_with("creates a class") => ModuleCode::ClassCreationRunsCode.into(),
+        w if w.starts_with("creates a class") || w == TEST_CLASS_BASE => {
+            ModuleCode::ClassCreationRunsCode.into()
+        }
         _ => ModuleCode::ImportCallsCode.into(),
     }
 }

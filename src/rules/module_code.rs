@@ -267,11 +267,16 @@ declare_rules! {
     /// ## What it means
     /// Creating a class of the file may run code: a metaclass or class arguments, a base whose
     /// `__init_subclass__` or metaclass runs when it is subclassed, or attributes whose `__set_name__` runs.
+    /// For a class of tests (`class TestX(Base):` with `test…` methods) whose base the extractor
+    /// cannot see into (imported from a neighbour module), the base most often brings setup: an
+    /// inherited xunit `setup_method` or `setup_class`, unittest's `setUp`, an autouse fixture, which
+    /// pytest runs before each of the class's tests; the reason says so.
     ///
     /// ## Why it cannot be kept
     /// Python runs those hooks when the `class` statement runs, at import, before any test; they may
     /// register the class or change state (a solution's registry), which a check evaluated on its own
-    /// does not see.
+    /// does not see. What a class of tests inherits from such a base runs before each of its tests,
+    /// and the extractor does not see what it is.
     ///
     /// ## Example
     /// ```python

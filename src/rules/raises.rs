@@ -136,4 +136,35 @@ declare_rules! {
     /// ## How to write it so it can be checked
     /// Keep only the call that raises in the block (`parse("x")`), at the top level of the test.
     "006" UnittestRaisesBlock "unittest-raises-block",
+
+    /// ## What it means
+    /// A `with` block whose context manager is a parameter of the test (`with expectation:`), and
+    /// the parametrize value of this case is `pytest.raises(…)`, `pytest.warns(…)` or
+    /// `pytest.deprecated_call()` (the `does_not_raise()` / `nullcontext()` pattern).
+    ///
+    /// ## Why it cannot be kept
+    /// In that case the block is a check pytest makes: the test fails when the block does not raise
+    /// (or warn) as expected. The context object is made by the decorator, once, and handed to the
+    /// test; the extractor writes a raises check only for a `pytest.raises(E[, match=…])` written at
+    /// the `with` itself. The check is counted, as a dropped entry at the `with` line, in each case
+    /// whose value makes one; a `nullcontext()` case makes none.
+    ///
+    /// ## Example
+    /// ```python
+    /// from contextlib import nullcontext as does_not_raise
+    /// import pytest
+    /// from solution import div
+    ///
+    /// @pytest.mark.parametrize("b, expectation", [
+    ///     (1, does_not_raise()),
+    ///     (0, pytest.raises(ZeroDivisionError)),
+    /// ])
+    /// def test_div(b, expectation):
+    ///     with expectation:
+    ///         div(1, b)
+    /// ```
+    ///
+    /// ## How to write it so it can be checked
+    /// Write the raising cases as a test of their own, with `with pytest.raises(E):` over the call.
+    "007" RaisesContextParameter "raises-context-parameter",
 }

@@ -187,7 +187,10 @@ pub(crate) fn check_extraction(src: &str, stage: Stage, ex: &Extraction) -> Resu
         let keyword = rest
             .strip_prefix("assert")
             .is_some_and(|r| !r.starts_with(|c: char| c.is_alphanumeric() || c == '_'))
-            || unittest_check_at(rest);
+            || unittest_check_at(rest)
+            // A `with` block over a parameter whose value is `pytest.raises(…)` (R007): its name.
+            || (a.rule.as_ref().is_some_and(|r| r.code == "R007")
+                && rest.starts_with(|c: char| c.is_alphabetic() || c == '_'));
         if !keyword {
             return Err(format!(
                 "{what}: does not point at an `assert` keyword but at {:?}",

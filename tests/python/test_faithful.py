@@ -62,6 +62,7 @@ PYTEST_PASSES_NOTHING = {
     "wave8_cfg_pyproject_both_tables_refused": "pytest refuses both pytest tables",
     "wave8_cfg_pyproject_toml_syntax_error": "pytest refuses a pyproject.toml it cannot parse",
     "wave8_ut_bare_unittest_main_at_module_level": "unittest.main() exits while pytest imports the file",
+    "uncollected_file_counts_no_checks": "unittest.main() exits while pytest imports the file",
     "wave8_cfg_ini_log_level_changes_candidate": "the root logger's level set by the ini fails the reference",
     "wave8_ut_test_method_returns_value_error_filter": "unittest's DeprecationWarning under an error filter",
 }
