@@ -510,7 +510,15 @@ fn flatten_cases(
     let flatten = |case: &Case, names: &mut Vec<String>| {
         let mut flat = flatten::flatten_case(ctx, case, names);
         for a in &mut flat {
+            let before = a.expr.as_ref().map_or(0, String::len);
             refuse_uncompilable(a);
+            // A rewritten expression may be longer than what was counted when it was written.
+            let after = a.expr.as_ref().map_or(0, String::len);
+            ctx.written.set(
+                ctx.written
+                    .get()
+                    .saturating_add(after.saturating_sub(before)),
+            );
         }
         flat
     };
