@@ -20,6 +20,7 @@
 // 6. Issue 11's heavy inputs (typing in a 2,000-line file, a 10 MB file, 50,000 asserts in one test,
 //    2,000 put/assert pairs, 300 KB of binary, 50,000-deep brackets): time to the result and the
 //    main thread's long tasks (PerformanceObserver "longtask"). `ONLY=heavy` runs this part alone.
+//    (`ONLY=keys` runs part 4 alone, `ONLY=extract` part 3, `ONLY=size` part 1 without a browser.)
 
 import { readFileSync, readdirSync, statSync } from "node:fs";
 import { gzipSync, constants as zc } from "node:zlib";
@@ -126,6 +127,7 @@ function sizes() {
     rows.push([`${d}/ (loaded later; gzip -6)`, kb(r), kb(z)]);
   }
   table(rows);
+  console.log(`\n  first load: ${gz.toLocaleString("en-US")} bytes gzipped (${Math.abs(1024 * 1024 - gz).toLocaleString("en-US")} ${gz < 1024 * 1024 ? "under" : "over"} 1 MiB)`);
 }
 
 // ---- 2. start-up --------------------------------------------------------------------------------
@@ -633,13 +635,16 @@ console.log(`\n  ${chromiumVersion()}, headless; ${os.cpus().length} × ${os.cpu
 console.log(`  load average before the run: ${os.loadavg().map((x) => x.toFixed(2)).join(" ")} (the latency figures are sensitive to other work)`);
 console.log(`  dist: ${dist}`);
 sizes();
-const session = await startSession({ dist });
 const ONLY = process.env.ONLY || "";
-try {
+// `ONLY=size`: the build sizes alone (no browser).
+const session = ONLY === "size" ? null : await startSession({ dist });
+if (session) try {
   if (ONLY === "heavy") {
     await heavy(session);
   } else if (ONLY === "keys") {
     await keystrokes(session);
+  } else if (ONLY === "extract") {
+    await perSize(session);
   } else {
   await startup(session);
   await perSize(session);

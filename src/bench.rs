@@ -1,6 +1,7 @@
 //! The bench: problem metadata, the convention check (the hidden-spec-rule shape made checkable), and
 //! the audit that groups a whole bench's extraction by shape. Pure: callers read the files.
 
+use crate::sort::SharedSort as _;
 use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
@@ -118,7 +119,7 @@ impl ProblemAudit {
         let mut shapes = e.shapes();
         if !hidden.is_empty() || !original_hidden.is_empty() {
             shapes.push(Shape::HiddenSpecRule);
-            shapes.sort();
+            shapes.sort_shared();
         }
         let (not_seen, not_listed) = match p.meta {
             Some(meta) => (

@@ -51,6 +51,7 @@
 //! Typing a digit into an assert of one test of a 2,000-line file flattens that test's cases again
 //! and moves the other 600 assertions by one byte.
 
+use crate::sort::SharedSort as _;
 use ruff_python_ast::{self as ast, Stmt};
 use ruff_text_size::{Ranged, TextRange};
 use rustc_hash::FxHashMap as HashMap;
@@ -304,7 +305,7 @@ impl Digest {
     }
     fn strs<'s>(&mut self, items: impl IntoIterator<Item = &'s String>) {
         let mut v: Vec<&String> = items.into_iter().collect();
-        v.sort();
+        v.sort_shared();
         self.u32(v.len() as u32);
         for s in v {
             self.str(s);
@@ -435,7 +436,7 @@ fn scope_digest(a: &Analysis) -> ScopeDigest {
     d.strs(quiet_classes);
     d.strs(mark_aliases);
     let mut names: Vec<&String> = fixtures.keys().collect();
-    names.sort();
+    names.sort_shared();
     d.u32(names.len() as u32);
     for name in names {
         d.str(name);
@@ -482,7 +483,7 @@ fn scope_digest(a: &Analysis) -> ScopeDigest {
     d.bool(*star_import);
     d.strs(fixture_functions);
     let mut aliases: Vec<(&String, &String)> = pytest_aliases.iter().collect();
-    aliases.sort();
+    aliases.sort_shared();
     d.u32(aliases.len() as u32);
     for (k, v) in aliases {
         d.str(k);
@@ -499,7 +500,7 @@ fn scope_digest(a: &Analysis) -> ScopeDigest {
         d.str(&what.text);
     }
     let mut params: Vec<(&String, &String)> = param_fixtures.iter().collect();
-    params.sort();
+    params.sort_shared();
     d.u32(params.len() as u32);
     for (k, v) in params {
         d.str(k);
@@ -548,7 +549,7 @@ fn scope_digest(a: &Analysis) -> ScopeDigest {
     }
     d.bool(*after_solution);
     let mut consts: Vec<(&String, &Replacement)> = constants.iter().collect();
-    consts.sort_by(|a, b| a.0.cmp(b.0));
+    consts.sort_shared_by(|a, b| a.0.cmp(b.0));
     d.u32(consts.len() as u32);
     for (k, v) in consts {
         d.str(k);
@@ -962,6 +963,6 @@ fn sorted(set: &rustc_hash::FxHashSet<TextRange>) -> Vec<(u32, u32)> {
         .iter()
         .map(|r| (r.start().to_u32(), r.end().to_u32()))
         .collect();
-    v.sort();
+    v.sort_shared();
     v
 }

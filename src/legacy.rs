@@ -9,6 +9,7 @@
 //! These stages are *not* held to the contract: they keep stale values and trust imports exactly as
 //! the write-up's extractor did, so that the page can replay its story.
 
+use crate::sort::SharedSort as _;
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use std::rc::Rc;
 
@@ -35,7 +36,7 @@ pub fn extract(
     for a in full {
         let entry = shapes_at.entry(a.span.start).or_default();
         entry.extend(a.shapes.iter().copied());
-        entry.sort();
+        entry.sort_shared();
         entry.dedup();
     }
     for (a, _) in helpers {
@@ -68,7 +69,7 @@ pub fn extract(
             ));
         }
     }
-    out.sort_by_key(|a| a.span.start);
+    out.sort_shared_by_key(|a| a.span.start);
     out
 }
 

@@ -36,6 +36,7 @@ pub mod verdict;
 pub mod model;
 pub mod rules;
 pub mod shape;
+pub mod sort;
 #[doc(hidden)]
 pub mod synth;
 

@@ -4,6 +4,7 @@
 //! also derive the JSON Schema committed as `docs/contract.schema.json`. Everything here is plain data
 //! so the same types serialise for the CLI, the page and the bench loop.
 
+use crate::sort::SharedSort as _;
 use serde::{Deserialize, Serialize};
 
 use crate::shape::Shape;
@@ -134,7 +135,7 @@ impl Extraction {
             .flat_map(|a| a.shapes.iter().copied())
             .chain(self.findings.iter().map(|f| f.shape))
             .collect();
-        shapes.sort();
+        shapes.sort_shared();
         shapes.dedup();
         shapes
     }

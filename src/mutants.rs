@@ -23,6 +23,7 @@
 //! first generation is every operator above but `swap-arguments`, the second). The list is in id
 //! order: each generation in source order, one after the other.
 
+use crate::sort::SharedSort as _;
 use ruff_python_ast::visitor::{self, Visitor};
 use ruff_python_ast::{
     ArgOrKeyword, BoolOp, CmpOp, Expr, ExprCall, Number, Operator, Stmt, UnaryOp,
@@ -479,7 +480,7 @@ pub fn mutants(source: &str, cap: Option<usize>) -> Vec<Mutant> {
     let mut found = walk.found;
     // Id order: by generation, then source order; ties keep the walk's order (a stable sort).
     // An earlier generation's mutant wins a duplicate, so its id never moves.
-    found.sort_by_key(|c| {
+    found.sort_shared_by_key(|c| {
         (
             generation(c.operator),
             c.edits.first().map_or(0, |e| e.start),

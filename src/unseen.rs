@@ -6,6 +6,7 @@
 //! raises block in a helper a test calls. Each is counted, never left silent: a finding per
 //! function, with how many checks pytest may make there (once per case of a parametrized test).
 
+use crate::sort::SharedSort as _;
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 use ruff_python_ast::visitor::{self, Visitor};
@@ -716,7 +717,7 @@ pub fn conftest_fixture_findings(
     }
     let mut out = Vec::new();
     let mut names: Vec<&String> = fixtures.keys().collect();
-    names.sort();
+    names.sort_shared();
     for name in names {
         let (label, line, asserts, autouse) = &fixtures[name];
         if *asserts == 0 || defined_here.contains(name.as_str()) {

@@ -13,6 +13,8 @@ use ruff_python_parser::{parse, Mode, ParseOptions};
 use ruff_text_size::{Ranged, TextRange};
 use rustc_hash::FxHashSet as HashSet;
 
+use crate::sort::SharedSort as _;
+
 /// `expr` with the helper steps inside comprehensions' iterables written as nested lambdas, when
 /// that makes it compile; `None` when nothing could be rewritten or it still does not compile.
 pub fn without_walrus_in_iterables(expr: &str) -> Option<String> {
@@ -56,7 +58,7 @@ fn rewrites(text: &str) -> Option<Vec<(TextRange, String)>> {
         .into_iter()
         .filter(|(r, _)| !ranges.iter().any(|o| o != r && r.contains_range(*o)))
         .collect();
-    edits.sort_by_key(|(r, _)| r.start());
+    edits.sort_shared_by_key(|(r, _)| r.start());
     Some(edits)
 }
 

@@ -2,6 +2,7 @@
 //! they return `request.param`; a test's fixture closure sorted by scope; a parametrized fixture's
 //! cases, and its body replayed for each param.
 
+use crate::sort::SharedSort as _;
 use rustc_hash::FxHashMap as HashMap;
 
 use ruff_python_ast::{self as ast, Expr, Stmt};
@@ -355,7 +356,7 @@ pub(super) fn by_scope<'c>(
         };
         sorted.push((scope, name));
     }
-    sorted.sort_by_key(|(scope, _)| std::cmp::Reverse(*scope));
+    sorted.sort_shared_by_key(|(scope, _)| std::cmp::Reverse(*scope));
     Ok(sorted.into_iter().map(|(_, n)| n).collect())
 }
 

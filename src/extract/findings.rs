@@ -3,6 +3,7 @@
 
 use crate::pytest::config::CollectedNames;
 use crate::rules::{Config as ConfigRules, Findings, Rule};
+use crate::sort::SharedSort as _;
 use rustc_hash::FxHashSet as HashSet;
 use std::collections::BTreeMap;
 
@@ -197,7 +198,7 @@ pub(super) fn findings(
     out.extend(slug_mismatch_finding(extraction));
     out.extend(import_findings(extraction, scope));
     out.extend(dropped_test_findings(extraction));
-    out.sort_by_key(|f| f.line);
+    out.sort_shared_by_key(|f| f.line);
     out
 }
 

@@ -7,6 +7,7 @@ mod syntax;
 #[cfg(test)]
 mod tests;
 
+use crate::sort::SharedSort as _;
 use findings::{called_at_import, findings, helper_asserts, read_names, unlisted_finding};
 use namespace::{bindings, test_module_name};
 use syntax::{
@@ -285,7 +286,7 @@ fn extract_parsed(
                     .map(|test| too_deep_assert(source, &map, deep, test)),
             );
         }
-        e.assertions.sort_by_key(|a| a.span.start);
+        e.assertions.sort_shared_by_key(|a| a.span.start);
         e.bindings = bindings(stage, &scope, &e, options);
         if stage == Stage::Full {
             apply_warning_plan(&mut e, &warning_plan);
@@ -351,7 +352,7 @@ fn extract_parsed(
             {
                 no_checks(&mut e, why);
             }
-            e.findings.sort_by_key(|f| f.line);
+            e.findings.sort_shared_by_key(|f| f.line);
         }
         e
     };
@@ -534,9 +535,9 @@ fn flatten_cases(
         };
         full.extend(flat);
     }
-    solution_names.sort();
+    solution_names.sort_shared();
     solution_names.dedup();
-    full.sort_by_key(|a| a.span.start);
+    full.sort_shared_by_key(|a| a.span.start);
     (full, solution_names)
 }
 

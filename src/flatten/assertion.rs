@@ -1,6 +1,7 @@
 //! Deciding one top-level assert: which items it replays (`replay`), what every name it and its
 //! replay read stands for, whether anything forbids keeping it, and then inline or fold (`emit`).
 
+use crate::sort::SharedSort as _;
 use std::rc::Rc;
 
 use ruff_python_ast::visitor::Visitor;
@@ -278,13 +279,13 @@ fn decide(
     names.refuse_captured_locals(test);
     let shared = shared_constants(ctx, test, &sources, &mut names.map);
     names.refuse_unbound(&replay.unbound, ctx.map.line(stmt.range.start()));
-    names.solution_names.sort();
+    names.solution_names.sort_shared();
     names.solution_names.dedup();
     all_solution_names.extend(names.solution_names.iter().cloned());
     let mut shapes = shapes(ctx, test, &facts, items, &replay.items, &names);
     if helper {
         shapes.push(Shape::HelperAssertion);
-        shapes.sort();
+        shapes.sort_shared();
         shapes.dedup();
     }
     let decision = Decision {
@@ -545,7 +546,7 @@ impl Names {
                 Replacement::SolutionModule(_) => None,
             })
             .collect();
-        captured.sort();
+        captured.sort_shared();
         for (name, local) in captured {
             self.unresolved.push(name.clone());
             self.why.push(Helpers::HelperCapturesLocal.because(format!(
@@ -590,7 +591,7 @@ fn shapes(
     if names.solution_names.iter().any(|n| n != ctx.slug) {
         shapes.push(Shape::SlugNameMismatch);
     }
-    shapes.sort();
+    shapes.sort_shared();
     shapes.dedup();
     shapes
 }
@@ -620,7 +621,7 @@ impl Decision<'_, '_, '_, '_> {
         }
         if let Some(first) = names.why.first() {
             let mut unresolved = names.unresolved.clone();
-            unresolved.sort();
+            unresolved.sort_shared();
             unresolved.dedup();
             // Each unresolved name's words; the rule is the first one's.
             let words: Vec<&str> = names.why.iter().map(Reason::as_str).collect();
@@ -743,7 +744,7 @@ fn namespace_names(ctx: &Ctx, map: &Aliases, solution_names: &[String]) -> Vec<S
     if ctx.scope.star_import {
         out.extend(solution_names.iter().cloned());
     }
-    out.sort();
+    out.sort_shared();
     out.dedup();
     out
 }
@@ -778,7 +779,7 @@ fn shared_constants(
             _ => None,
         })
         .collect();
-    shared.sort();
+    shared.sort_shared();
     for (name, _) in &shared {
         map.remove(name);
     }

@@ -2,6 +2,7 @@
 //! the replayed items in order inside one expression — and the `Assertion` records themselves.
 
 use crate::rules::{Reason, Statements};
+use crate::sort::SharedSort as _;
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use std::rc::Rc;
 
@@ -226,7 +227,7 @@ fn finish_in_assignment_order(place: &Places, effectful: &[usize]) -> bool {
     };
     let mut order: Vec<usize> = effectful.to_vec();
     let paths: HashMap<usize, Vec<TextSize>> = order.iter().map(|&i| (i, path(i))).collect();
-    order.sort_by(|a, b| {
+    order.sort_shared_by(|a, b| {
         let (pa, pb) = (&paths[a], &paths[b]);
         for (x, y) in pa.iter().zip(pb.iter()) {
             if x != y {
@@ -975,7 +976,7 @@ pub fn dropped(
 }
 
 fn dedup_origins(mut origins: Vec<Origin>) -> Vec<Origin> {
-    origins.sort_by_key(|o| (o.span.start, o.span.end));
+    origins.sort_shared_by_key(|o| (o.span.start, o.span.end));
     origins.dedup_by(|a, b| a.span == b.span);
     origins
 }

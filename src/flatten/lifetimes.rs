@@ -17,6 +17,7 @@
 //! lambda of the check's own, which lets them all go when the check is done, as pytest's clearing
 //! does: `(lambda: (_bx_h0 := sol.Handle()).token == sol.live())()`.
 
+use crate::sort::SharedSort as _;
 use ruff_python_ast::Expr;
 use ruff_python_parser::parse_expression;
 use ruff_text_size::{Ranged, TextRange};
@@ -232,7 +233,7 @@ fn contains_walrus(e: &Expr) -> bool {
 /// `text` with each range wrapped as `(_bx_hN := …)`, nested ranges inside their parents.
 fn with_holds(text: &str, holds: &[TextRange]) -> String {
     let mut holds: Vec<TextRange> = holds.to_vec();
-    holds.sort_by_key(|r| (r.start(), std::cmp::Reverse(r.end())));
+    holds.sort_shared_by_key(|r| (r.start(), std::cmp::Reverse(r.end())));
     holds.dedup();
     // Insertions: an opening at each start (outer ones first), a closing at each end (inner ones
     // first), in text order.
@@ -249,7 +250,7 @@ fn with_holds(text: &str, holds: &[TextRange]) -> String {
     }
     // At one offset, closings come before openings; closings of shorter ranges first, openings of
     // longer ranges first.
-    inserts.sort_by_key(|(at, kind, order, _)| (*at, *kind, *order));
+    inserts.sort_shared_by_key(|(at, kind, order, _)| (*at, *kind, *order));
     let mut out = String::with_capacity(text.len() + inserts.len() * 12);
     let mut at = 0;
     for (pos, _, _, s) in inserts {

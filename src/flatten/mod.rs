@@ -29,6 +29,7 @@ mod setup;
 mod walk;
 mod whole_test;
 
+use crate::sort::SharedSort as _;
 use rustc_hash::FxHashSet as HashSet;
 
 use ruff_python_ast::visitor::Visitor;
@@ -133,7 +134,7 @@ pub fn flatten_case(ctx: &Ctx, case: &Case, solution_names: &mut Vec<String>) ->
         walk.statement(stmt, solution_names);
     }
     let mut out = walk.out;
-    out.sort_by_key(|a| a.span.start);
+    out.sort_shared_by_key(|a| a.span.start);
     out
 }
 

@@ -2,6 +2,7 @@
 //! what that reads; the first replayed item that cannot be replayed; and the shapes the replay
 //! shows.
 
+use crate::sort::SharedSort as _;
 use rustc_hash::FxHashSet as HashSet;
 
 use super::items::{Blocker, Item, Kind, Piece};
@@ -82,7 +83,7 @@ pub(super) fn replay_set(test: &Test, facts: &Facts, items: &[Item]) -> Replay {
         .chain(deleted)
         .collect();
     unbound.dedup();
-    unbound.sort();
+    unbound.sort_shared();
     Replay {
         items: chosen,
         binds,

@@ -1,6 +1,7 @@
 //! The passes that build a [`ModuleScope`]: for a test file ([`ModuleScope::analyse`]) and for a
 //! conftest ([`ModuleScope::analyse_conftest`]), from the empty scope.
 
+use crate::sort::SharedSort as _;
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use std::rc::Rc;
 
@@ -178,7 +179,8 @@ impl<'a> ModuleScope<'a> {
             self.prelude.remove(at - i);
         }
         self.solution_bindings.extend(evals);
-        self.solution_bindings.sort_by_key(|(r, _)| r.start());
+        self.solution_bindings
+            .sort_shared_by_key(|(r, _)| r.start());
     }
 
     /// A conftest's scope; `after_solution`: pytest imported a solution module before the

@@ -1,6 +1,7 @@
 //! `import` and `from … import` at module level (a star import from the solution included), and
 //! the evaluator's bindings of the modules the file imports.
 
+use crate::sort::SharedSort as _;
 use ruff_python_ast as ast;
 
 use crate::names;
@@ -143,7 +144,7 @@ impl<'a> ModuleScope<'a> {
         let why = kept(ModuleCode::BoundBeforeStarImport.because(format!("is bound before `from solution import *` on line {line}, which may replace it with whatever the candidate exports")));
         let mut keep = Vec::new();
         let mut names: Vec<String> = self.globals.keys().cloned().collect();
-        names.sort();
+        names.sort_shared();
         for name in names {
             if let Some(kept) = self.kept_module(&name) {
                 keep.push(kept);

@@ -1,6 +1,7 @@
 //! The prelude: module-level statements (and parametrize lists) replayed before every test instead
 //! of dropping the file's tests, and the ones that become barriers once the whole file is read.
 
+use crate::sort::SharedSort as _;
 use rustc_hash::FxHashSet as HashSet;
 
 use ruff_python_ast::visitor::Visitor;
@@ -176,7 +177,7 @@ impl<'a> ModuleScope<'a> {
                 bound.visit_stmt(s);
             }
             let mut names = bound.names;
-            names.sort();
+            names.sort_shared();
             names.dedup();
             bound_sets.push(names);
         }
@@ -306,7 +307,7 @@ impl<'a> ModuleScope<'a> {
         self.prelude_names = self.names_only_the_prelude_binds(body);
         self.untrust_shared_iterators(body, map);
         // Barriers in the order the file runs them (the first one is the one a reason names).
-        self.global_barriers.sort_by_key(|(line, _)| *line);
+        self.global_barriers.sort_shared_by_key(|(line, _)| *line);
     }
 
     /// Where the file first imports the solution (or calls a loader at module level).

@@ -1,6 +1,7 @@
 //! The solution itself: the module names it goes by, the file's loaders of it, expressions that
 //! give the module or one of its names, and the name the evaluator binds the module to.
 
+use crate::sort::SharedSort as _;
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 use ruff_python_ast::visitor::{self, Visitor};
@@ -139,7 +140,7 @@ pub(super) fn module_binding_name(body: &[Stmt], globals: &HashMap<String, Globa
         })
         .map(|(n, _)| n)
         .collect();
-    own.sort();
+    own.sort_shared();
     if let Some(name) = own.first() {
         return (*name).clone();
     }

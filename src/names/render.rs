@@ -2,6 +2,7 @@
 //! original source is spliced between the substituted ranges, and a value is parenthesised where it
 //! binds looser than the place it lands in needs.
 
+use crate::sort::SharedSort as _;
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use std::rc::Rc;
 
@@ -131,10 +132,10 @@ pub fn render(
         return Err(capture);
     }
     // Comprehensions are visited out of source order; splicing needs it.
-    walker.edits.sort_by_key(|(r, _)| r.start());
+    walker.edits.sort_shared_by_key(|(r, _)| r.start());
     let text = splice(src, expr.range(), &walker.edits);
     let mut free = walker.free;
-    free.sort();
+    free.sort_shared();
     free.dedup();
     Ok(Rendered {
         text,

@@ -1,6 +1,7 @@
 //! Which rules fail an author's CI gate (`--select` / `--ignore`, `[tool.bench-explorer]`), and the
 //! counts per rule over many files (`--statistics`).
 
+use crate::sort::SharedSort as _;
 use std::collections::BTreeMap;
 
 use super::Rule;
@@ -131,7 +132,7 @@ pub fn statistics<'e>(extractions: impl IntoIterator<Item = &'e Extraction>) -> 
         }
     }
     let mut out: Vec<RuleCount> = by.into_values().collect();
-    out.sort_by(|a, b| b.total().cmp(&a.total()).then_with(|| a.code.cmp(&b.code)));
+    out.sort_shared_by(|a, b| b.total().cmp(&a.total()).then_with(|| a.code.cmp(&b.code)));
     out
 }
 

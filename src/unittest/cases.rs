@@ -1,6 +1,7 @@
 //! The test cases of the module's unittest classes: one per `test*` method a class has or inherits
 //! from a base in the file.
 
+use crate::sort::SharedSort as _;
 use ruff_python_ast::{self as ast, Expr, Stmt};
 use rustc_hash::FxHashSet as HashSet;
 
@@ -56,7 +57,7 @@ pub fn cases<'a>(body: &'a [Stmt], map: &SourceMap) -> Vec<Case<'a>> {
                 }
             }
         }
-        methods.sort_by(|a, b| a.name.as_str().cmp(b.name.as_str()));
+        methods.sort_shared_by(|a, b| a.name.as_str().cmp(b.name.as_str()));
         // unittest's loader: a class without `test*` methods runs its `runTest`, if it has one.
         if methods.is_empty() {
             if let Some(run) = mro.iter().find_map(|k| {

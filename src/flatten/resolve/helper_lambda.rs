@@ -1,5 +1,6 @@
 //! A test-file helper called where the assertion calls it, written as a lambda.
 
+use crate::sort::SharedSort as _;
 use ruff_python_ast::{Expr, Stmt, StmtFunctionDef};
 use ruff_text_size::Ranged;
 
@@ -348,7 +349,7 @@ fn lambda_body(
 
 /// `(lambda params: body)`, whose free names are `free` (the names its body reads from outside).
 pub(super) fn lambda_of(params: &[String], body: &str, mut free: Vec<String>) -> names::Rendered {
-    free.sort();
+    free.sort_shared();
     free.dedup();
     let text = if params.is_empty() {
         format!("(lambda: {body})")

@@ -2,6 +2,7 @@
 //! assertions (infos), each on its exact range in UTF-16 offsets.
 
 use bench_explorer::model::{Extraction, Status};
+use bench_explorer::sort::SharedSort as _;
 
 use serde::{Deserialize, Serialize};
 
@@ -98,7 +99,7 @@ pub fn diagnostics(e: &Extraction, map: &OffsetMap) -> Vec<Diagnostic> {
             source: "dropped".into(),
         });
     }
-    out.sort_by_key(|d| (d.from, d.to, d.severity));
+    out.sort_shared_by_key(|d| (d.from, d.to, d.severity));
     out
 }
 

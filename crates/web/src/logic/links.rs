@@ -3,6 +3,7 @@
 //! it feeds.
 
 use bench_explorer::model::{Assertion, OriginRole, Span};
+use bench_explorer::sort::SharedSort as _;
 
 use super::offsets::OffsetMap;
 
@@ -44,7 +45,7 @@ pub fn link_ranges(a: &Assertion, map: &OffsetMap) -> Vec<LinkRange> {
         kind: LinkKind::Assert,
     }];
     let mut origins: Vec<_> = a.origins.iter().collect();
-    origins.sort_by_key(|o| (o.span.start, o.span.end));
+    origins.sort_shared_by_key(|o| (o.span.start, o.span.end));
     for o in origins {
         let kind = if o.role == OriginRole::Blocker {
             LinkKind::Blocker

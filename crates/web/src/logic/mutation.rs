@@ -7,6 +7,7 @@
 use bench_explorer::model::Extraction;
 use bench_explorer::mutants::Mutant;
 use bench_explorer::mutation::{self, Difference, End, Outcome, Tally};
+use bench_explorer::sort::SharedSort as _;
 use serde::Serialize;
 
 use super::run_results::Reply;
@@ -170,7 +171,7 @@ impl Section {
 /// The results of one section, in id order.
 pub fn section(results: &[MutantResult], s: Section) -> Vec<&MutantResult> {
     let mut out: Vec<&MutantResult> = results.iter().filter(|r| Section::of(r) == s).collect();
-    out.sort_by_key(|r| r.mutant);
+    out.sort_shared_by_key(|r| r.mutant);
     out
 }
 
@@ -210,7 +211,7 @@ pub struct KillMatrix {
 
 pub fn kill_matrix(results: &[MutantResult]) -> KillMatrix {
     let mut sorted: Vec<&MutantResult> = results.iter().collect();
-    sorted.sort_by_key(|r| r.mutant);
+    sorted.sort_shared_by_key(|r| r.mutant);
     let mut tests: Vec<String> = Vec::new();
     for r in &sorted {
         for t in &r.killed_by_tests {
@@ -516,7 +517,7 @@ impl MutantReport {
                     .iter()
                     .filter(|r| r.outcome == Outcome::Survived)
                     .collect();
-                s.sort_by_key(|r| r.mutant);
+                s.sort_shared_by_key(|r| r.mutant);
                 s.iter().map(|r| mutants[r.mutant].id.clone()).collect()
             },
             wall_ms,

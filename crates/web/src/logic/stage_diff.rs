@@ -2,6 +2,7 @@
 //! stage keeps or drops, and what changed between them — the teaching view of the write-up's story.
 
 use bench_explorer::model::{Assertion, Extraction, Status};
+use bench_explorer::sort::SharedSort as _;
 
 use super::grouping::split_case;
 
@@ -122,7 +123,7 @@ pub fn diff(left: &Extraction, right: &Extraction) -> Vec<DiffRow> {
             }
         })
         .collect();
-    rows.sort_by(|a, b| (a.line, &a.test).cmp(&(b.line, &b.test)));
+    rows.sort_shared_by(|a, b| (a.line, &a.test).cmp(&(b.line, &b.test)));
     rows
 }
 

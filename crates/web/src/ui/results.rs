@@ -3,6 +3,7 @@
 //! both ways: pointing at a row lights its lines in the editor; the editor's cursor lights the rows
 //! its line feeds.
 
+use bench_explorer::sort::SharedSort as _;
 use std::collections::{HashMap, HashSet};
 
 use bench_explorer::model::{Assertion, Status};
@@ -267,7 +268,7 @@ fn dropped_by_rule(e: &bench_explorer::Extraction) -> Vec<(bench_explorer::RuleR
         }
     }
     let mut out: Vec<_> = counts.into_iter().collect();
-    out.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.code.cmp(&b.0.code)));
+    out.sort_shared_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.code.cmp(&b.0.code)));
     out
 }
 
@@ -548,7 +549,7 @@ fn origins_of(a: &Assertion) -> String {
         .iter()
         .map(|o| (o.span.line, role_label(o.role)))
         .collect();
-    o.sort();
+    o.sort_shared();
     o.dedup();
     o.into_iter()
         .map(|(l, r)| format!("{r} L{l}"))
