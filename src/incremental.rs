@@ -411,7 +411,7 @@ fn scope_digest(a: &Analysis) -> ScopeDigest {
         pytest_aliases,
         shared_changes,
         module_skip,
-        param_fixtures,
+        conftest_defs,
         prelude,
         prelude_names,
         imported_from_solution,
@@ -443,6 +443,7 @@ fn scope_digest(a: &Analysis) -> ScopeDigest {
             Fixture::Value {
                 expr,
                 params,
+                defaults,
                 range,
             } => {
                 d.tag(0);
@@ -450,6 +451,11 @@ fn scope_digest(a: &Analysis) -> ScopeDigest {
                 d.u32(params.len() as u32);
                 for p in params {
                     d.str(p);
+                }
+                d.u32(defaults.len() as u32);
+                for (p, default) in defaults {
+                    d.str(p);
+                    d.node(*default);
                 }
                 d.range(*range);
             }
@@ -498,12 +504,10 @@ fn scope_digest(a: &Analysis) -> ScopeDigest {
         d.str(what.rule.code());
         d.str(&what.text);
     }
-    let mut params: Vec<(&String, &String)> = param_fixtures.iter().collect();
-    params.sort();
-    d.u32(params.len() as u32);
-    for (k, v) in params {
+    d.u32(conftest_defs.len() as u32);
+    for (k, v) in conftest_defs {
         d.str(k);
-        d.str(v);
+        d.str(&format!("{v:?}"));
     }
     d.u32(prelude.len() as u32);
     for p in prelude {
