@@ -97,10 +97,16 @@ pub fn apply_package_inits(scope: &mut ModuleScope, inits: &[Conftest]) {
 /// package is imported as a submodule of it, after the package.
 pub fn apply(
     scope: &mut ModuleScope,
+    file: (&[Stmt], &SourceMap),
     conftests: &[Conftest],
     solution_modules: &[String],
     prepend: bool,
+    ids: (
+        &crate::pytest::ids::LongStrIds,
+        &crate::pytest::ids::EscapeMode,
+    ),
 ) {
+    let shadows = FileBindings::of(file.0, file.1, scope);
     // Nearer conftests override farther ones; the test file's own fixtures override all.
     for (k, conftest) in conftests.iter().enumerate().rev() {
         let label = &conftest.path;
@@ -188,15 +194,37 @@ pub fn apply(
                     .push((1, kept(why.map(|t| format!("`{label}` {t}")))));
             }
         }
+        // What collection needs of its fixtures (params and their ids, autouse, dependencies):
+        // the nearest conftest's of each name, outermost conftest first.
+        let defs: Vec<_> =
+            crate::collect::conftest_fixtures(body, &inner, &map, label, ids.0, ids.1)
+                .into_iter()
+                .filter(|(name, _)| {
+                    !scope.conftest_defs.iter().any(|(n, _)| n == name)
+                        && shadows.of_name(name).is_none()
+                })
+                // An autouse fixture that only fills `doctest_namespace` runs no code a test sees.
+                .map(|(name, mut def)| {
+                    def.autouse &= !doctest_only.contains(&name);
+                    (name, def)
+                })
+                .collect();
+        scope.conftest_defs.splice(0..0, defs);
         for (name, fixture) in inner.fixtures.iter() {
             if scope.fixtures.contains_key(name) {
                 continue;
             }
             let line = fixture_line(body, name, &map);
-            if has_params(body, name) {
-                scope
-                    .param_fixtures
-                    .insert(name.clone(), format!("from `{label}` (line {line})"));
+            if let Some(binding) = shadows.of_name(name) {
+                scope.fixtures.insert(
+                    name.clone(),
+                    Fixture::Unsupported {
+                        why: kept(Fixtures::FixtureNameBoundByFile.because(format!(
+                            "`{name}` is a fixture from `{label}` (line {line}), but the test file {binding}: when that makes a fixture of the test module, pytest hands the test that one instead, which the extractor does not read"
+                        ))),
+                    },
+                );
+                continue;
             }
             let why = |detail: &str| {
                 Fixture::Unsupported {
@@ -207,12 +235,18 @@ pub fn apply(
                 // Its value reads the conftest's imports from the solution as the evaluator's
                 // bindings take them, right after the solution's import: conftest code before such
                 // an import is a barrier already (`ModuleScope::settle_prelude`).
-                Fixture::Value { expr, params, .. } => {
+                Fixture::Value {
+                    expr,
+                    params,
+                    defaults,
+                    ..
+                } => {
                     match crate::flatten::conftest_fixture(
                         &inner,
                         &map,
                         expr,
                         params,
+                        defaults,
                         &format!("_bx_c{k}_"),
                     ) {
                         Ok(replay) => {
@@ -237,6 +271,102 @@ pub fn apply(
             };
             scope.fixtures.insert(name.clone(), fixture);
         }
+    }
+}
+
+/// How the test file binds names at module level other than by a fixture `def` the extractor
+/// reads (`ModuleScope::fixtures`), a plain `def` or a plain `class` (which make no fixture): under
+/// an `if` or a `try`, by assignment (`calc = pytest.fixture(_calc, name="calc")`), by import, by a
+/// star import of a module that is neither the standard library, pytest nor the solution (whose
+/// exports the evaluator checks). pytest takes the test module's own fixture of a name (any
+/// attribute of the module that is one) over a conftest's; a conftest fixture of such a name may
+/// not be the one the test gets.
+struct FileBindings {
+    /// Each name, and the words for how the file binds it.
+    names: Vec<(String, String)>,
+    /// A star import that may bind any name: where it is, in words.
+    star: Option<String>,
+}
+
+impl FileBindings {
+    fn of(body: &[Stmt], map: &SourceMap, scope: &ModuleScope) -> Self {
+        let mut names = Vec::new();
+        let mut star = None;
+        for stmt in body {
+            let plain = match stmt {
+                Stmt::FunctionDef(f) => {
+                    f.decorator_list.is_empty() || scope.fixture_functions.contains(f.name.as_str())
+                }
+                Stmt::ClassDef(c) => c.decorator_list.is_empty(),
+                _ => false,
+            };
+            if plain {
+                continue;
+            }
+            let line = map.line(stmt.range().start());
+            let words = |what: &str| {
+                format!(
+                    "binds {what} on line {line} (`{}`)",
+                    map.snippet(stmt.range())
+                )
+            };
+            let mut bound = crate::module::BoundNames::default();
+            ruff_python_ast::visitor::Visitor::visit_stmt(&mut bound, stmt);
+            for name in bound.names {
+                if name != "*" {
+                    let w = words(&format!("`{name}`"));
+                    names.push((name, w));
+                }
+            }
+            for_each_stmt(stmt, Scope::Own, |s| {
+                if let Stmt::ImportFrom(from) = s {
+                    let module = from.module.as_ref().map_or("", |m| m.as_str());
+                    let top = module.split('.').next().unwrap_or(module);
+                    let known = from.level == 0
+                        && (crate::stdlib::is_stdlib(module)
+                            || matches!(top, "pytest" | "_pytest")
+                            || scope.is_solution_package(module));
+                    if !known && from.names.iter().any(|a| a.name.as_str() == "*") {
+                        star.get_or_insert_with(|| {
+                            format!(
+                                "the star import on line {line} (`{}`)",
+                                map.snippet(stmt.range())
+                            )
+                        });
+                    }
+                }
+            });
+            // `pytest.fixture(f, name="calc")`, `@pytest.fixture(name="calc")`: registered as `calc`.
+            crate::walk::for_each_expr(stmt, Scope::All, |e| {
+                if let Expr::Call(call) = e {
+                    if scope.pytest_path(&call.func).as_deref() == Some("pytest.fixture") {
+                        for k in call.arguments.keywords.iter() {
+                            if let (Some(arg), Expr::StringLiteral(v)) = (&k.arg, &k.value) {
+                                if arg.as_str() == "name" {
+                                    let name = v.value.to_str().to_string();
+                                    let w = words(&format!("a fixture `{name}`"));
+                                    names.push((name, w));
+                                }
+                            }
+                        }
+                    }
+                }
+            });
+        }
+        FileBindings { names, star }
+    }
+
+    /// How the file may bind `name`, in words, if it does.
+    fn of_name(&self, name: &str) -> Option<String> {
+        self.names
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, w)| w.clone())
+            .or_else(|| {
+                self.star
+                    .as_ref()
+                    .map(|star| format!("may bind `{name}` by {star}"))
+            })
     }
 }
 
@@ -458,17 +588,6 @@ fn doctest_namespace_overridden(scope: &ModuleScope, conftests: &[Conftest]) -> 
                 _ => false,
             })
         })
-}
-
-/// Whether the fixture `name` is declared with `params=`.
-fn has_params(body: &[Stmt], name: &str) -> bool {
-    body.iter().any(|s| match s {
-        Stmt::FunctionDef(f) if f.name.as_str() == name => f.decorator_list.iter().any(|d| {
-            matches!(&d.expression, Expr::Call(c)
-                if c.arguments.keywords.iter().any(|k| k.arg.as_ref().is_some_and(|a| a.as_str() == "params")))
-        }),
-        _ => false,
-    })
 }
 
 fn fixture_line(body: &[Stmt], name: &str, map: &SourceMap) -> u32 {

@@ -412,7 +412,7 @@ fn scope_digest(a: &Analysis) -> ScopeDigest {
         pytest_aliases,
         shared_changes,
         module_skip,
-        param_fixtures,
+        conftest_defs,
         prelude,
         prelude_names,
         imported_from_solution,
@@ -444,6 +444,7 @@ fn scope_digest(a: &Analysis) -> ScopeDigest {
             Fixture::Value {
                 expr,
                 params,
+                defaults,
                 range,
             } => {
                 d.tag(0);
@@ -451,6 +452,11 @@ fn scope_digest(a: &Analysis) -> ScopeDigest {
                 d.u32(params.len() as u32);
                 for p in params {
                     d.str(p);
+                }
+                d.u32(defaults.len() as u32);
+                for (p, default) in defaults {
+                    d.str(p);
+                    d.node(*default);
                 }
                 d.range(*range);
             }
@@ -499,12 +505,10 @@ fn scope_digest(a: &Analysis) -> ScopeDigest {
         d.str(what.rule.code());
         d.str(&what.text);
     }
-    let mut params: Vec<(&String, &String)> = param_fixtures.iter().collect();
-    params.sort_shared();
-    d.u32(params.len() as u32);
-    for (k, v) in params {
+    d.u32(conftest_defs.len() as u32);
+    for (k, v) in conftest_defs {
         d.str(k);
-        d.str(v);
+        d.str(&format!("{v:?}"));
     }
     d.u32(prelude.len() as u32);
     for p in prelude {

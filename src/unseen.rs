@@ -674,8 +674,9 @@ pub fn conftest_fixture_findings(
             _ => None,
         })
         .collect();
-    // name -> (conftest label, line, asserts, autouse); nearer conftests (later) override.
-    let mut fixtures: HashMap<String, (String, u32, u32, bool)> = HashMap::default();
+    // name -> (conftest label, line, asserts, autouse, when they run); nearer conftests (later)
+    // override.
+    let mut fixtures: HashMap<String, (String, u32, u32, bool, &str)> = HashMap::default();
     for conftest in conftests {
         let Ok(parsed) = ruff_python_parser::parse_module(&conftest.source) else {
             continue;
@@ -700,10 +701,35 @@ pub fn conftest_fixture_findings(
                 k.arg.as_ref().is_some_and(|a| a.as_str() == "autouse")
                     && matches!(&k.value, Expr::BooleanLiteral(b) if b.value)
             }));
-            let mut asserts = 0u32;
-            crate::walk::for_each_stmt(&f.body[..], crate::walk::Scope::Own, |st| {
-                asserts += u32::from(matches!(st, Stmt::Assert(_)));
+            // Asserts before the statement that yields run at setup, before the test; those
+            // after it at teardown, after the test.
+            let yields_at = f.body.iter().position(|st| {
+                crate::walk::find_expr(st, crate::walk::Scope::Own, |e| {
+                    matches!(e, Expr::Yield(_) | Expr::YieldFrom(_)).then_some(())
+                })
+                .is_some()
             });
+            let (mut asserts, mut after) = (0u32, false);
+            for (i, top) in f.body.iter().enumerate() {
+                let mut here = 0u32;
+                crate::walk::for_each_stmt(top, crate::walk::Scope::Own, |st| {
+                    here += u32::from(matches!(st, Stmt::Assert(_)));
+                });
+                asserts += here;
+                after |= here > 0 && yields_at.is_some_and(|y| i >= y);
+            }
+            let before = f.body.iter().enumerate().any(|(i, top)| {
+                yields_at.is_none_or(|y| i < y)
+                    && crate::walk::find_stmt(top, crate::walk::Scope::Own, |st| {
+                        matches!(st, Stmt::Assert(_)).then_some(())
+                    })
+                    .is_some()
+            });
+            let when = match (before, after) {
+                (_, false) => "before each of",
+                (false, true) => "at teardown, after each of",
+                (true, true) => "before and at teardown after each of",
+            };
             fixtures.insert(
                 f.name.to_string(),
                 (
@@ -711,6 +737,7 @@ pub fn conftest_fixture_findings(
                     cmap.line(f.range.start()),
                     asserts,
                     autouse,
+                    when,
                 ),
             );
         }
@@ -719,7 +746,7 @@ pub fn conftest_fixture_findings(
     let mut names: Vec<&String> = fixtures.keys().collect();
     names.sort_shared();
     for name in names {
-        let (label, line, asserts, autouse) = &fixtures[name];
+        let (label, line, asserts, autouse, when) = &fixtures[name];
         if *asserts == 0 || defined_here.contains(name.as_str()) {
             continue;
         }
@@ -729,7 +756,7 @@ pub fn conftest_fixture_findings(
                 *autouse
                     || f.parameters
                         .iter_non_variadic_params()
-                        .any(|p| p.parameter.name.as_str() == name)
+                        .any(|p| p.parameter.name.as_str() == name && p.default.is_none())
             })
             .collect();
         let Some((first, _)) = requesting.first() else {
@@ -746,7 +773,7 @@ pub fn conftest_fixture_findings(
             rule: Some(Rule::from(Findings::ChecksNotSeen).reference()),
             line: map.line(first.range.start()),
             message: format!(
-                "`{name}`, {how} from `{label}` (line {line}), makes {asserts} assert{} pytest runs before each of {runs} test{}: no entry stands for {}, so this extraction does not see {}",
+                "`{name}`, {how} from `{label}` (line {line}), makes {asserts} assert{} pytest runs {when} {runs} test{}: no entry stands for {}, so this extraction does not see {}",
                 if *asserts == 1 { "" } else { "s" },
                 if runs == 1 { "" } else { "s" },
                 if *asserts == 1 { "it" } else { "them" },

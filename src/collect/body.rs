@@ -222,6 +222,7 @@ impl<'s, 'a> Collector<'s, 'a> {
                                     func: f,
                                     name: format!("{}{}", within.prefix, f.name),
                                     why: why.clone(),
+                                    cases: 1,
                                 });
                             }
                         }
@@ -291,7 +292,13 @@ impl<'s, 'a> Collector<'s, 'a> {
                 Ok(cases) => cases,
                 Err(why) => {
                     if shadowed.is_none() {
-                        self.unlisted.push(Unlisted { func: f, name, why });
+                        let cases = self.unlisted_cases.take().unwrap_or(1);
+                        self.unlisted.push(Unlisted {
+                            func: f,
+                            name,
+                            why,
+                            cases,
+                        });
                     }
                     return;
                 }

@@ -172,6 +172,7 @@ impl<'s, 'a> Collector<'s, 'a> {
                         func: f,
                         name: format!("{}{}::{}", within.prefix, c.name, f.name),
                         why: why.clone(),
+                        cases: 1,
                     });
                 }
             }

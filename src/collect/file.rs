@@ -7,11 +7,12 @@ use rustc_hash::FxHashSet as HashSet;
 use ruff_python_ast::{self as ast, Expr, Stmt};
 use ruff_text_size::Ranged;
 
-use crate::module::ModuleScope;
+use crate::module::{ConftestFixtureDef, ModuleScope};
 use crate::names;
 use crate::pytest::ids;
 use crate::pytest::value::{Evaluator, Place};
 use crate::rules::{Collection, Reason};
+use crate::sort::SharedSort as _;
 use crate::source::SourceMap;
 use crate::walk::{self, Scope};
 
@@ -28,6 +29,93 @@ pub struct Collected<'a> {
     /// A collection error of the whole file (a module-level `unittest.main()`, a test that is a
     /// generator, an id pytest refuses to make): pytest makes none of the file's checks.
     pub collects_nothing: Option<Reason>,
+}
+
+/// The fixtures a conftest.py defines, as collection reads them (`ModuleScope::conftest_defs`):
+/// what each requests, whether it is autouse, its scope, and for `params=` the ids pytest gives
+/// each param (`FixtureDef.params`, `IdMaker`), read in the conftest's own scope. `label`: the
+/// conftest's path.
+pub(crate) fn conftest_fixtures<'a>(
+    body: &'a [Stmt],
+    scope: &ModuleScope<'a>,
+    map: &SourceMap,
+    label: &str,
+    long_str: &ids::LongStrIds,
+    escaping: &ids::EscapeMode,
+) -> Vec<(String, ConftestFixtureDef)> {
+    let fixtures = Fixtures::of(body, scope, None, None);
+    let c = Collector {
+        scope,
+        map,
+        eval: Evaluator {
+            scope,
+            module: body,
+            imports: Default::default(),
+        },
+        cases: Vec::new(),
+        unlisted: Vec::new(),
+        class_fixtures: Vec::new(),
+        exclude: HashSet::default(),
+        unittest_classes: HashSet::default(),
+        reorder: None,
+        long_str: long_str.clone(),
+        escaping: ids::Escaping::new(escaping.clone()),
+        unlisted_cases: None,
+    };
+    let mut out: Vec<(u32, String, ConftestFixtureDef)> = fixtures
+        .by_name
+        .iter()
+        .map(|(name, def)| {
+            let line = map.line(def.func.range.start());
+            let params = def.params.map(|params| {
+                c.parameter_sets(
+                    vec![name.clone()],
+                    params,
+                    def.ids,
+                    def.place,
+                    line,
+                    Some(def.func.name.as_str()),
+                )
+                .map(|p| {
+                    p.sets
+                        .into_iter()
+                        .map(|set| {
+                            let id = match set.id {
+                                ids::Id::Shown(id) => Some(id),
+                                ids::Id::Hidden => None,
+                            };
+                            (id, set.not_run)
+                        })
+                        .collect()
+                })
+                .map_err(|why| {
+                    let count = match params {
+                        Expr::List(l) if !l.elts.iter().any(Expr::is_starred_expr) => {
+                            Some(l.elts.len())
+                        }
+                        Expr::Tuple(t) if !t.elts.iter().any(Expr::is_starred_expr) => {
+                            Some(t.elts.len())
+                        }
+                        _ => None,
+                    };
+                    (
+                        format!("its ids cannot be known from the conftest ({why})"),
+                        count,
+                    )
+                })
+            });
+            let def = ConftestFixtureDef {
+                label: format!("`{label}` (line {line})"),
+                argnames: def.argnames.clone(),
+                autouse: def.autouse,
+                scope: def.scope.clone(),
+                params,
+            };
+            (line, name.clone(), def)
+        })
+        .collect();
+    out.sort_shared_by_key(|(line, _, _)| *line);
+    out.into_iter().map(|(_, n, d)| (n, d)).collect()
 }
 
 /// Every test case of the module, in source order, and the tests whose ids cannot be known.
@@ -66,6 +154,7 @@ pub fn collect<'a>(
         reorder: None,
         long_str: long_str.clone(),
         escaping: ids::Escaping::new(escaping.clone()),
+        unlisted_cases: None,
     };
     // `__test__ = False` at module level: pytest collects nothing from the file.
     if assigns_false_test(body) {

@@ -7,26 +7,27 @@ use rustc_hash::FxHashMap as HashMap;
 
 use ruff_python_ast::{self as ast, Expr, Stmt};
 
-use crate::module::ModuleScope;
+use crate::module::{ConftestFixtureDef, ModuleScope};
 use crate::pytest::fixture_body::{self, Outcome};
 use crate::pytest::value::{Place, PyValue};
 use crate::rules::Collection;
 
 use super::{Collector, ParamSet, Parametrize};
+use crate::pytest::ids::Id;
 
 /// A fixture the file defines, as far as parametrization goes.
 #[derive(Clone)]
 pub(super) struct FixtureDef<'a> {
-    func: &'a ast::StmtFunctionDef,
+    pub(super) func: &'a ast::StmtFunctionDef,
     /// The fixture's arguments (other fixtures), without `self`.
-    argnames: Vec<String>,
+    pub(super) argnames: Vec<String>,
     /// pytest's scope order: session 4 … function 0.
     pub(super) scope: Result<u8, String>,
-    autouse: bool,
+    pub(super) autouse: bool,
     pub(super) params: Option<&'a Expr>,
-    ids: Option<&'a Expr>,
+    pub(super) ids: Option<&'a Expr>,
     /// Where `params` and `ids` are evaluated.
-    place: Place<'a>,
+    pub(super) place: Place<'a>,
     /// `return request.param`: the fixture's value is its param.
     pub(super) returns_param: bool,
 }
@@ -34,11 +35,49 @@ pub(super) struct FixtureDef<'a> {
 #[derive(Clone, Default)]
 pub(super) struct Fixtures<'a> {
     pub(super) by_name: HashMap<String, FixtureDef<'a>>,
-    /// Autouse fixture names, outermost first.
+    /// Autouse fixture names, outermost first (the conftests' first).
     pub(super) autouse: Vec<String>,
+    /// The conftests' fixtures (`ModuleScope::conftest_defs`), which the file's of a name override.
+    pub(super) conftest: Vec<(String, ConftestFixtureDef)>,
 }
 
 impl<'a> Fixtures<'a> {
+    /// The conftest's fixture of a name, when the file defines none.
+    pub(super) fn conftest_def(&self, name: &str) -> Option<&ConftestFixtureDef> {
+        if self.by_name.contains_key(name) {
+            return None;
+        }
+        self.conftest
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, d)| d)
+    }
+
+    /// A fixture's arguments, wherever it is defined.
+    fn argnames_of(&self, name: &str) -> Option<&[String]> {
+        match self.by_name.get(name) {
+            Some(def) => Some(&def.argnames),
+            None => self.conftest_def(name).map(|d| &d.argnames[..]),
+        }
+    }
+
+    /// A fixture's scope (pytest's order), wherever it is defined; function scope for one the
+    /// extractor does not know.
+    pub(super) fn scope_of(&self, name: &str) -> Result<u8, String> {
+        match self.by_name.get(name) {
+            Some(def) => def.scope.clone(),
+            // A conftest's fixture without params whose scope is computed changes no id: sorted
+            // first, as the widest, so that a fixture of the file replayed with its params does
+            // not count as running before it.
+            None => self
+                .conftest_def(name)
+                .map_or(Ok(0), |d| match (&d.scope, &d.params) {
+                    (Err(_), None) => Ok(4),
+                    (scope, _) => scope.clone(),
+                }),
+        }
+    }
+
     /// The fixtures of a module or class body, over those of the enclosing scopes.
     pub(super) fn of(
         body: &'a [Stmt],
@@ -46,7 +85,16 @@ impl<'a> Fixtures<'a> {
         class: Option<&'a [Stmt]>,
         outer: Option<&Fixtures<'a>>,
     ) -> Self {
-        let mut out = outer.cloned().unwrap_or_default();
+        let mut out = outer.cloned().unwrap_or_else(|| Fixtures {
+            autouse: scope
+                .conftest_defs
+                .iter()
+                .filter(|(_, d)| d.autouse)
+                .map(|(n, _)| n.clone())
+                .collect(),
+            conftest: scope.conftest_defs.clone(),
+            ..Fixtures::default()
+        });
         for stmt in body {
             let Stmt::FunctionDef(f) = stmt else { continue };
             let Some(decorator) = f
@@ -193,12 +241,17 @@ impl<'s, 'a> Collector<'s, 'a> {
         fixtures: &Fixtures<'a>,
         generate: Option<u32>,
     ) -> Result<(), String> {
-        if let Some((name, why)) = closure.iter().find_map(|n| {
-            (!fixtures.by_name.contains_key(n))
-                .then(|| self.scope.param_fixtures.get(n).map(|w| (n, w)))
-                .flatten()
+        if let Some((name, def, why)) = closure.iter().find_map(|n| {
+            let def = fixtures.conftest_def(n)?;
+            match &def.params {
+                Some(Err((why, None))) => Some((n, def, why)),
+                _ => None,
+            }
         }) {
-            return Err(format!("the fixture `{name}` {why} parametrizes it"));
+            return Err(format!(
+                "the fixture `{name}` from {} parametrizes it, and {why}",
+                def.label
+            ));
         }
         if let Some(line) = generate {
             if !closure.is_empty() {
@@ -219,7 +272,9 @@ impl<'s, 'a> Collector<'s, 'a> {
         first: bool,
     ) -> Result<Option<Parametrize<'a>>, String> {
         let Some(def) = fixtures.by_name.get(name) else {
-            return Ok(None);
+            return Ok(fixtures
+                .conftest_def(name)
+                .and_then(|def| conftest_parametrize(name, def)));
         };
         let Some(params) = def.params else {
             return Ok(None);
@@ -350,10 +405,7 @@ pub(super) fn by_scope<'c>(
 ) -> Result<Vec<&'c String>, String> {
     let mut sorted: Vec<(u8, &String)> = Vec::new();
     for name in closure {
-        let scope = match fixtures.by_name.get(name) {
-            Some(def) => def.scope.clone()?,
-            None => 0,
-        };
+        let scope = fixtures.scope_of(name)?;
         sorted.push((scope, name));
     }
     sorted.sort_shared_by_key(|(scope, _)| std::cmp::Reverse(*scope));
@@ -375,11 +427,52 @@ pub(super) fn close_over(
     if direct.contains(&name) {
         return;
     }
-    if let Some(def) = fixtures.by_name.get(name) {
-        for dep in &def.argnames {
+    if let Some(argnames) = fixtures.argnames_of(name) {
+        for dep in argnames {
             if dep != name {
                 close_over(dep, fixtures, direct, closure, depth + 1);
             }
         }
     }
+}
+
+/// The parametrization a conftest fixture's `params=` makes (its ids known): one case per param,
+/// none of which the extractor replays (the fixture runs in the conftest, for each param).
+fn conftest_parametrize<'a>(name: &str, def: &ConftestFixtureDef) -> Option<Parametrize<'a>> {
+    let (sets, unknown_ids) = match def.params.as_ref()? {
+        Ok(sets) => (sets.clone(), None),
+        // Their number is known: as many cases, counted, not listed.
+        Err((why, Some(n))) => (vec![(Some(String::new()), None); *n], Some(why.clone())),
+        Err((_, None)) => return None,
+    };
+    let why = crate::rules::Fixtures::FixtureFromConftest.because(format!(
+        "`{name}`, a parametrized fixture from {}, which the extractor does not replay for each param, runs for this case, and its setup may change what the assertion reads",
+        def.label
+    ));
+    let sets: Vec<ParamSet<'a>> = sets
+        .into_iter()
+        .map(|(id, not_run)| ParamSet {
+            exprs: None,
+            range: Default::default(),
+            id: match id {
+                Some(id) => Id::Shown(id),
+                None => Id::Hidden,
+            },
+            not_run,
+            replay: Vec::new(),
+        })
+        .collect();
+    let mut p = Parametrize::new(vec![String::new()], sets, 0);
+    p.names.clear();
+    p.indirect.clear();
+    p.pass_through.clear();
+    p.not_run = Some(why);
+    p.scope = def.scope.clone().unwrap_or(4);
+    p.unknown_ids = unknown_ids.map(|why| {
+        format!(
+            "the fixture `{}` from {} parametrizes it, and {why}",
+            name, def.label
+        )
+    });
+    Some(p)
 }

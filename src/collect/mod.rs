@@ -44,7 +44,7 @@ mod param_sets;
 mod parametrize;
 
 pub(crate) use classes::constructor_test_classes;
-pub(crate) use file::{collect, Collected};
+pub(crate) use file::{collect, conftest_fixtures, Collected};
 
 /// A test pytest collects whose node ids the file alone does not tell: nothing is emitted for it.
 pub struct Unlisted<'a> {
@@ -52,6 +52,8 @@ pub struct Unlisted<'a> {
     /// `test_x` or `TestA::test_x`.
     pub name: String,
     pub why: String,
+    /// How many cases pytest runs of it, when that is known (else 1).
+    pub cases: u32,
 }
 
 struct Collector<'s, 'a> {
@@ -76,6 +78,8 @@ struct Collector<'s, 'a> {
     /// Whether pytest escapes strings in ids (the configuration's no-escaping key), and why it
     /// fails the file's collection, once an id makes it.
     escaping: ids::Escaping,
+    /// How many cases pytest runs of the test `expand` could not list, when that is known.
+    unlisted_cases: Option<u32>,
 }
 
 /// One parametrization (a mark, or a parametrized fixture), expanded.
@@ -92,6 +96,9 @@ struct Parametrize<'a> {
     /// Its scope (pytest's order: session 4 … function 0): pytest reorders the tests of the file
     /// around a parametrization wider than function.
     scope: u8,
+    /// Why the ids of its cases cannot be known (a conftest fixture's params whose number is
+    /// known): the test's cases are counted, not listed.
+    unknown_ids: Option<String>,
 }
 
 struct ParamSet<'a> {
@@ -117,6 +124,7 @@ impl<'a> Parametrize<'a> {
             pass_through: vec![false; n],
             not_run: None,
             scope: 0,
+            unknown_ids: None,
         }
     }
 }

@@ -47,11 +47,12 @@ impl<'s, 'a> Collector<'s, 'a> {
             });
         })?;
         if let Some(p) = order.iter().find(|p| p.scope > 0) {
-            self.reorder.get_or_insert_with(|| {
-                format!(
-                    "pytest reorders the file's tests around the parametrization on line {} (wider than function scope)",
-                    p.line
-                )
+            self.reorder.get_or_insert_with(|| match p.line {
+                // A conftest fixture's (`fixtures::conftest_parametrize`).
+                0 => "pytest reorders the file's tests around a parametrized fixture of a conftest wider than function scope".to_string(),
+                line => format!(
+                    "pytest reorders the file's tests around the parametrization on line {line} (wider than function scope)"
+                ),
             });
         }
         let first = Case {
@@ -68,7 +69,12 @@ impl<'s, 'a> Collector<'s, 'a> {
             class_fixtures: Vec::new(),
             fixture_values: Vec::new(),
         };
-        combine(first, base, &order)
+        let cases = combine(first, base, &order)?;
+        if let Some(why) = order.iter().find_map(|p| p.unknown_ids.clone()) {
+            self.unlisted_cases = Some(u32::try_from(cases.len()).unwrap_or(u32::MAX));
+            return Err(why);
+        }
+        Ok(cases)
     }
 
     /// Every parametrization of a test in pytest's order: parametrized fixtures first (pytest's
@@ -256,7 +262,9 @@ impl<'s, 'a> Collector<'s, 'a> {
             .iter()
             .map(|n| match fixtures.by_name.get(n) {
                 Some(def) => def.scope.clone().unwrap_or(4),
-                None => 4,
+                None => fixtures
+                    .conftest_def(n)
+                    .map_or(4, |d| d.scope.clone().unwrap_or(4)),
             })
             .min()
             .unwrap_or(0)

@@ -40,10 +40,16 @@ pub(super) fn unlisted_finding(
         rule: Some(Rule::from(Findings::TestIdsUnknown).reference()),
         line: map.line(u.func.range.start()),
         message: format!(
-            "`{}`: its test ids cannot be known from the file ({}), so its assertions are not listed{also}",
-            u.name, u.why
+            "`{}`: its test ids cannot be known from the file ({}), so its assertions are not listed{also}{}",
+            u.name,
+            u.why,
+            if u.cases > 1 {
+                format!(" (pytest runs {} cases of it)", u.cases)
+            } else {
+                String::new()
+            }
         ),
-        unseen: count_asserts(&u.func.body) + blocks,
+        unseen: (count_asserts(&u.func.body) + blocks).saturating_mul(u.cases),
     }
 }
 
@@ -638,8 +644,10 @@ fn import_findings(extraction: &Extraction, scope: &ModuleScope) -> Vec<Finding>
             rule: Some(Rule::from(Findings::TestFileImportRead).reference()),
             line,
             message: format!(
-                "`{name}`, imported by the test file, is referenced by {count} assertion{}: the evaluation namespace is the solution's, which need not have it, so {} dropped",
+                "`{name}`, imported by the test file, is read by {count} assertion{} or by code the check{} would replay before {}: the evaluation namespace has only the builtins and what the test file takes from the solution and pytest, not it, so {} dropped",
                 if count == 1 { "" } else { "s" },
+                if count == 1 { "" } else { "s" },
+                if count == 1 { "it" } else { "them" },
                 if count == 1 { "it is" } else { "they are" }
             ),
         })

@@ -193,7 +193,6 @@ fn extract_parsed(
         .chain(starred.iter().copied())
         .chain(not_async.iter().map(|(range, _)| *range))
         .collect();
-    let scope = module_scope(body, &map, options, &error_ranges);
     let strategy = options.pytest_config.as_ref().and_then(|c| {
         c.options
             .iter()
@@ -214,6 +213,7 @@ fn extract_parsed(
             .map(|(_, v)| v.join(" "))
             .as_deref(),
     );
+    let scope = module_scope(body, &map, options, &error_ranges, (&long_str, &escaping));
     let collect::Collected {
         mut cases,
         unlisted,
@@ -449,6 +449,10 @@ fn module_scope<'a>(
     map: &SourceMap,
     options: &Options,
     error_ranges: &[TextRange],
+    ids: (
+        &crate::pytest::ids::LongStrIds,
+        &crate::pytest::ids::EscapeMode,
+    ),
 ) -> ModuleScope<'a> {
     let prepend = crate::pytest::config::import_mode_is_prepend(options.pytest_config.as_ref());
     // pytest imported the solution before the file's code runs when a conftest or the test's
@@ -464,9 +468,11 @@ fn module_scope<'a>(
     );
     crate::conftest::apply(
         &mut scope,
+        (body, map),
         &options.conftests,
         &options.solution_modules,
         prepend,
+        ids,
     );
     crate::conftest::apply_package_inits(&mut scope, &options.package_inits);
     scope

@@ -254,6 +254,25 @@ fn spell(scope: &ModuleScope, load: &names::Load) -> Option<names::Rendered> {
     }
 }
 
+/// A fixture parameter's default written out where its value is the same object whenever it is
+/// written: an immutable literal, or a name `spell` writes as a literal constant of the conftest.
+fn default_value(
+    scope: &ModuleScope,
+    map: &SourceMap,
+    default: &ruff_python_ast::Expr,
+) -> Option<names::Rendered> {
+    match default {
+        ruff_python_ast::Expr::Name(n) => match scope.globals.get(n.id.as_str()) {
+            Some(Global::Constant { value, source, .. }) if names::is_immutable_literal(source) => {
+                Some((**value).clone())
+            }
+            _ => None,
+        },
+        e if names::is_immutable_literal(e) => names::render(e, &Default::default(), map).ok(),
+        _ => None,
+    }
+}
+
 /// A conftest fixture that returns a value, as the test's fold replays it (see
 /// `conftest::apply`).
 pub(crate) struct ConftestFixture {
@@ -272,6 +291,9 @@ pub(crate) struct ConftestFixture {
 /// namespace. pytest runs the fixture function in the conftest's globals when a test requests
 /// it; every name `expr` reads must mean there what it meant in the conftest:
 /// - a fixture it requests: the fold binds it first, under its own name;
+/// - a parameter with a default (no request: pytest passes the default, whatever fixture has the
+///   name): the default, when it is an immutable literal or a name spelled as below (a literal
+///   constant of the conftest), whose value is the one the `def` evaluated at import;
 /// - a name the conftest imports from the solution (`from click.testing import CliRunner`), never
 ///   rebound: a binding of the evaluator's under a reserved name (`prefix` + the name), the object
 ///   the solution's module holds once loaded, as the conftest's import took it;
@@ -285,6 +307,7 @@ pub(crate) fn conftest_fixture(
     map: &SourceMap,
     expr: &ruff_python_ast::Expr,
     params: &[String],
+    defaults: &[(String, &ruff_python_ast::Expr)],
     prefix: &str,
 ) -> Result<ConftestFixture, String> {
     use crate::model::Binding;
@@ -293,6 +316,19 @@ pub(crate) fn conftest_fixture(
     let mut reads = Vec::new();
     for load in names::Facts::of(expr).loads {
         let name = load.name.as_str();
+        if let Some((_, default)) = defaults.iter().find(|(p, _)| p == name) {
+            if aliases.contains_key(name) {
+                continue;
+            }
+            let value = default_value(scope, map, default).ok_or_else(|| {
+                format!(
+                    "its parameter `{name}` has the default `{}`, which pytest passes instead of a fixture and evaluated once when it imported the conftest",
+                    map.snippet(default.range())
+                )
+            })?;
+            aliases.insert(name.to_string(), Replacement::Value(Rc::new(value)));
+            continue;
+        }
         if params.iter().any(|p| p == name) {
             if name == "request" {
                 return Err("it reads `request`, pytest's own fixture".to_string());
@@ -337,11 +373,7 @@ pub(crate) fn conftest_fixture(
             Some(value) => {
                 aliases.insert(name.to_string(), Replacement::Value(Rc::new(value)));
             }
-            None => {
-                return Err(format!(
-                    "it reads `{name}`, which cannot be reproduced outside the conftest"
-                ))
-            }
+            None => return Err(unreproduced(scope, name)),
         }
     }
     let rendered = names::render(expr, &aliases, map)
@@ -351,4 +383,30 @@ pub(crate) fn conftest_fixture(
         reads,
         bindings,
     })
+}
+
+/// Why a name a conftest fixture reads is not written for the test's namespace, in words that
+/// say what the name is in the conftest.
+fn unreproduced(scope: &ModuleScope, name: &str) -> String {
+    match scope.globals.get(name) {
+        Some(Global::SolutionModule) => format!(
+            "it reads `{name}`, the solution module as the conftest imports it, which the extractor does not bind for a conftest's fixture"
+        ),
+        Some(Global::Helper { kind, line, .. }) => format!(
+            "it reads `{name}`, a {kind} the conftest defines (line {line}), which exists only in the conftest"
+        ),
+        Some(Global::Computed { line, .. }) => format!(
+            "it reads `{name}`, which the conftest computes (line {line})"
+        ),
+        Some(Global::Import { module, .. }) => format!(
+            "it reads `{name}`, the conftest's import of `{module}`, which the extractor does not write for the test's namespace"
+        ),
+        Some(Global::SolutionName { .. }) => format!(
+            "it reads `{name}`, which the conftest imports from the solution but binds again"
+        ),
+        _ if scope.star_import => format!(
+            "it reads `{name}`, which the conftest's `from … import *` of the solution may bind, and the extractor binds for a conftest's fixture only the names it imports by name"
+        ),
+        _ => format!("it reads `{name}`, which cannot be reproduced outside the conftest"),
+    }
 }

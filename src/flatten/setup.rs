@@ -532,6 +532,25 @@ impl<'a> Fixtures<'_, '_, 'a, '_, '_> {
         }
         self.test.locals.insert(name.to_string());
         let ctx = self.ctx;
+        // `def precision(precision)`: the fixture requests the one of the same name it overrides
+        // (a conftest's, a plugin's), which `ModuleScope::fixtures` does not hold.
+        let requests_itself = match ctx.scope.fixtures.get(name) {
+            Some(Fixture::Value { params, .. } | Fixture::Conftest { params, .. }) => {
+                params.iter().any(|p| p == name)
+            }
+            _ => false,
+        };
+        if requests_itself {
+            self.items.push(items::unfoldable_binding(
+                name,
+                self.test_range,
+                words(Collection::FixtureNotInFile.because(format!(
+                    "fixture `{name}` requests `{name}`, the fixture of that name it overrides (from a conftest.py or a plugin), which the extractor does not replay, and its setup may change what the assertion reads"
+                ))),
+                false,
+            ));
+            return;
+        }
         match ctx.scope.fixtures.get(name) {
             _ if depth > MAX_FIXTURE_DEPTH => self.items.push(items::unfoldable_binding(
                 name,
@@ -545,10 +564,30 @@ impl<'a> Fixtures<'_, '_, 'a, '_, '_> {
             Some(Fixture::Value {
                 expr,
                 params,
+                defaults,
                 range,
             }) => {
                 for p in params {
                     self.add(p, depth + 1);
+                }
+                // A parameter with a default is no request: pytest passes the default, which the
+                // fold, among the test's locals, cannot tell from a fixture of the same name.
+                let loads = names::Facts::of(expr).loads;
+                if let Some((p, default)) = defaults
+                    .iter()
+                    .find(|(p, _)| loads.iter().any(|l| l.name.as_str() == p))
+                {
+                    self.items.push(items::unfoldable_binding(
+                        name,
+                        self.test_range,
+                        words(crate::rules::Fixtures::FixtureParameterDefault.because(format!(
+                            "fixture `{name}` (line {}) reads its parameter `{p}`, which has the default `{}`: pytest passes the default, not a fixture `{p}`, and the check computes the fixture among the test's locals",
+                            ctx.map.line(range.start()),
+                            ctx.map.snippet(default.range())
+                        ))),
+                        false,
+                    ));
+                    return;
                 }
                 // The fixture's body reads the module's globals; in the fold its value is
                 // computed among the test's locals, where a local of the same name would answer.

@@ -223,7 +223,7 @@ impl<'a> ModuleScope<'a> {
             pytest_aliases: HashMap::default(),
             shared_changes: Vec::new(),
             module_skip: None,
-            param_fixtures: HashMap::default(),
+            conftest_defs: Vec::new(),
             prelude: Vec::new(),
             prelude_names: HashSet::default(),
             imported_from_solution: Vec::new(),

@@ -91,7 +91,12 @@ impl<'a> ModuleScope<'a> {
             Some(expr) if self.is_solution_module_expr(expr) => Fixture::SolutionModule,
             Some(expr) => Fixture::Value {
                 expr,
-                params: f.parameters.iter().map(|p| p.name().to_string()).collect(),
+                params: requested(f),
+                defaults: f
+                    .parameters
+                    .iter_non_variadic_params()
+                    .filter_map(|p| Some((p.parameter.name.to_string(), p.default.as_deref()?)))
+                    .collect(),
                 range: f.range,
             },
             None => Fixture::Unsupported {
@@ -103,6 +108,20 @@ impl<'a> ModuleScope<'a> {
         };
         Some((fixture, autouse))
     }
+}
+
+/// The fixtures a fixture function requests, as pytest's `getfuncargnames` reads its signature:
+/// positional-or-keyword and keyword-only parameters without a default. A parameter with a default
+/// is no request: pytest calls the function without it, so it keeps its default even where a
+/// fixture of that name exists.
+pub(crate) fn requested(f: &ast::StmtFunctionDef) -> Vec<String> {
+    f.parameters
+        .args
+        .iter()
+        .chain(f.parameters.kwonlyargs.iter())
+        .filter(|p| p.default.is_none())
+        .map(|p| p.parameter.name.to_string())
+        .collect()
 }
 
 /// What `@pytest.fixture(...)`'s options say: why it runs before every test (`autouse=True`), and

@@ -147,10 +147,13 @@ impl PreludeStmt<'_> {
 /// A fixture defined in this file.
 #[derive(Clone, Debug)]
 pub enum Fixture<'a> {
-    /// `return <expr>` (or `yield <expr>`), function-scoped; its parameters are other fixtures.
+    /// `return <expr>` (or `yield <expr>`), function-scoped; `params` are the fixtures it
+    /// requests (`getfuncargnames`: its parameters without a default), `defaults` its parameters
+    /// with one, which pytest leaves to their default whatever fixture has that name.
     Value {
         expr: &'a Expr,
         params: Vec<String>,
+        defaults: Vec<(String, &'a Expr)>,
         range: TextRange,
     },
     /// Returns the solution module.
@@ -167,6 +170,26 @@ pub enum Fixture<'a> {
     /// Anything the extractor does not reproduce; `why` says what.
     Unsupported { why: ScopeReason },
 }
+
+/// A fixture of a conftest.py as far as collection goes (`conftest::apply`,
+/// `collect::conftest_fixtures`): what it requests, whether it is autouse, its scope and params.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ConftestFixtureDef {
+    /// Where it is defined, for messages: "`conftest.py` (line 5)".
+    pub label: String,
+    /// The fixtures it requests (`getfuncargnames`: parameters without a default).
+    pub argnames: Vec<String>,
+    pub autouse: bool,
+    /// pytest's scope order (session 4 … function 0), or why it is not known.
+    pub scope: Result<u8, String>,
+    /// With `params=`: each case's part of the node id (`None`: `pytest.HIDDEN_PARAM`) and why
+    /// pytest does not run it (a `pytest.param`'s marks); `Err`: why the ids cannot be known, and
+    /// how many params there are when that is known.
+    pub params: Option<ConftestParams>,
+}
+
+/// A conftest fixture's params as collection reads them (see [`ConftestFixtureDef::params`]).
+pub type ConftestParams = Result<Vec<(Option<String>, Option<Reason>)>, (String, Option<usize>)>;
 
 pub struct ModuleScope<'a> {
     pub loaders: HashSet<String>,
@@ -194,8 +217,9 @@ pub struct ModuleScope<'a> {
     pub shared_changes: Vec<TextRange>,
     /// A module-level `pytest.skip(...)`/`pytest.importorskip(...)`: the line and what it is.
     pub module_skip: Option<(u32, ScopeReason)>,
-    /// Fixtures from conftest.py files that have `params=`: name → where they come from.
-    pub param_fixtures: HashMap<String, String>,
+    /// The fixtures of the conftest.py files the test sees, as far as collection goes (the nearest
+    /// of each name, outermost conftest first), except names the test file may bind itself.
+    pub conftest_defs: Vec<(String, ConftestFixtureDef)>,
     /// Module-level statements replayed, in source order, before every test (see `PreludeStmt`).
     pub prelude: Vec<PreludeStmt<'a>>,
     /// Names only prelude statements bind, and no function of the file changes: inside a fold they

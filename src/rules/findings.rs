@@ -145,7 +145,7 @@ declare_rules! {
     "006" SlugNameMismatch "slug-name-mismatch",
 
     /// ## What it means
-    /// A module the test file imported is read by dropped assertions.
+    /// A module the test file imported is read by dropped assertions, or by code they would replay.
     ///
     /// ## Why it cannot be kept
     /// The evaluator binds only what the contract lists; a module the evaluator does not make (a

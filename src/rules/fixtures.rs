@@ -295,4 +295,71 @@ declare_rules! {
     /// ## How to write it so it can be checked
     /// Rename the test's local, so that it does not share its name with a global the fixture reads.
     "011" FixtureReadsTestLocal "fixture-reads-test-local",
+
+    /// ## What it means
+    /// A fixture of the file reads one of its parameters that has a default value.
+    ///
+    /// ## Why it cannot be kept
+    /// pytest requests only the parameters without a default (`getfuncargnames`): it calls the fixture
+    /// without the others, which keep their default even where a fixture of that name exists. The check
+    /// computes the fixture's value among the test's locals, where the name may be another fixture the
+    /// test requests.
+    ///
+    /// ## Example
+    /// ```python
+    /// import pytest
+    /// from solution import add
+    ///
+    /// @pytest.fixture
+    /// def two():
+    ///     return 3
+    ///
+    /// @pytest.fixture
+    /// def total(two=2):
+    ///     return add(two, 3)
+    ///
+    /// def test_add(total):
+    ///     assert total == 5
+    /// ```
+    ///
+    /// ## How to write it so it can be checked
+    /// Write the value in the fixture's body (`return add(2, 3)`), or request the fixture without a default.
+    "012" FixtureParameterDefault "fixture-parameter-default",
+
+    /// ## What it means
+    /// The test file binds the name of a conftest's fixture in a way the extractor does not read as a
+    /// fixture: under an `if` or a `try`, by assignment (`pytest.fixture(f, name=...)`), by import, or
+    /// by a star import of another module.
+    ///
+    /// ## Why it cannot be kept
+    /// pytest hands a test the closest fixture of a name: any attribute of the test module that is a
+    /// fixture, however it got there, overrides the conftest's. Replaying the conftest's fixture would
+    /// check the test against a value pytest may never give it.
+    ///
+    /// ## Example
+    /// ```python conftest.py
+    /// import pytest
+    ///
+    /// @pytest.fixture
+    /// def two():
+    ///     return 2
+    /// ```
+    ///
+    /// ```python
+    /// import sys
+    /// import pytest
+    /// from solution import add
+    ///
+    /// if sys.version_info >= (3, 8):
+    ///     @pytest.fixture
+    ///     def two():
+    ///         return 3
+    ///
+    /// def test_add(two):
+    ///     assert add(two, 2) == 5
+    /// ```
+    ///
+    /// ## How to write it so it can be checked
+    /// Define the overriding fixture as a plain `@pytest.fixture` `def` at the top level of the test file.
+    "013" FixtureNameBoundByFile "fixture-name-bound-by-file",
 }

@@ -778,7 +778,9 @@ declare_rules! {
     /// The check reads a module the test file imports (not the solution, not the standard library).
     ///
     /// ## Why it cannot be kept
-    /// The check is evaluated in the solution's namespace, which need not have that module.
+    /// The check is evaluated in the namespace the contract's bindings build: the builtins and what the
+    /// test file takes from the solution and pytest. Another module the test file imports is not in it,
+    /// and may not be importable where the evaluator runs.
     ///
     /// ## Example
     /// ```python

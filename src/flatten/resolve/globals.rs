@@ -197,13 +197,13 @@ fn is_module_dunder(name: &str) -> bool {
 }
 
 /// A module the test file imports that is not the standard library's (or `__import__` may be the
-/// solution's): the evaluation namespace need not have it.
+/// solution's): the evaluation namespace does not have it.
 fn imported_elsewhere(name: &str, module: &str, line: u32) -> Resolution {
     Resolution::Unresolved(
         Statements::TestFileImport.because(if module == name {
-            format!("`{name}` is a module the test file imports (line {line}); the evaluation namespace is the solution's, which need not have it")
+            format!("`{name}` is a module the test file imports (line {line}); the evaluation namespace has only the builtins and what the test file takes from the solution and pytest, not it")
         } else {
-            format!("`{name}` comes from `{module}`, imported by the test file (line {line}); the evaluation namespace is the solution's, which need not have it")
+            format!("`{name}` comes from `{module}`, imported by the test file (line {line}); the evaluation namespace has only the builtins and what the test file takes from the solution and pytest, not it")
         }),
         true,
     )

@@ -292,7 +292,7 @@ fn compound<'a>(
     };
     item.fold = Err(Blocker::Reason(match bound.names.first() {
         Some(n) if matches!(stmt, Stmt::Import(_) | Stmt::ImportFrom(_)) => {
-            Statements::ImportInTest.because(format!("`{n}` is a module imported inside the test on line {line}; the evaluation namespace is the solution's, which need not have it"))
+            Statements::ImportInTest.because(format!("`{n}` is a module imported inside the test on line {line}; the evaluation namespace has only the builtins and what the test file takes from the solution and pytest, not it"))
         }
         _ => {
             let place = format!(
