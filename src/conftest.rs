@@ -208,12 +208,18 @@ pub fn apply(
                 // bindings take them, right after the solution's import: conftest code before such
                 // an import is a barrier already (`ModuleScope::settle_prelude`).
                 Fixture::Value { expr, params, .. } => {
+                    let module = match &conftest.package {
+                        Some(p) => format!("{p}.conftest"),
+                        None => "conftest".to_string(),
+                    };
                     match crate::flatten::conftest_fixture(
                         &inner,
                         &map,
                         expr,
                         params,
                         &format!("_bx_c{k}_"),
+                        name,
+                        &module,
                     ) {
                         Ok(replay) => {
                             for binding in replay.bindings {
@@ -225,6 +231,8 @@ pub fn apply(
                             }
                             Fixture::Conftest {
                                 text: replay.text.into(),
+                                alone: replay.alone.into(),
+                                constants: replay.constants,
                                 params: params.clone(),
                                 reads: replay.reads,
                                 label: format!("`{label}` (line {line})"),
