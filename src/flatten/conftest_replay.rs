@@ -286,7 +286,7 @@ pub(crate) struct ConftestFixture {
 /// - a mutable constant of the conftest (a list, a dict, a set: one object in pytest, which every
 ///   fixture that reads it hands on): read by the reserved name `prefix` + the name, which the
 ///   test's fold binds once to its value (`setup`), unless the check reads it once only; refused
-///   when the conftest's own import-time code reads it too (that replay is a scope of its own);
+///   when the conftest's replayed import-time code reads it too (that replay writes it out);
 /// - a standard-library module, an immutable literal constant, a builtin: spelled as the
 ///   conftest's replay spells them (`spell`).
 ///
@@ -444,15 +444,17 @@ pub(crate) fn conftest_fixture(
     })
 }
 
-/// The names the conftest's import-time replay binds (`needed_entries`): a mutable constant among
-/// them is an object of that replay's scope.
+/// The names the conftest's import-time replay reads (`needed_entries`): a mutable constant among
+/// them is an object that replay reads too, written out there (`spell`).
 fn replayed_names(scope: &ModuleScope) -> Vec<String> {
     let mut out = Vec::new();
     for entry in needed_entries(scope) {
         if let PreludeStmt::Stmt { stmt, .. } = entry {
-            let mut bound = crate::module::BoundNames::default();
-            ruff_python_ast::visitor::Visitor::visit_stmt(&mut bound, *stmt);
-            out.extend(bound.names);
+            for_each_expr(*stmt, Scope::All, |e| {
+                if let ruff_python_ast::Expr::Name(n) = e {
+                    out.push(n.id.to_string());
+                }
+            });
         }
     }
     out

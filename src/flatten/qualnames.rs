@@ -16,8 +16,8 @@
 //! function over a copy of `f`'s globals whose `__name__` is `module` (the conftest's), so that
 //! what reads its caller's globals reads that name. The extractor's own scopes (a loop's
 //! comprehension, the wrapper of a nested `def`: each has a local with the reserved prefix `_bx_`)
-//! are transparent: what they create is named as if they were not there. Python 3.11 and later
-//! (`co_qualname`), as the nested `def`s' names already need.
+//! are transparent: what they create is named as if they were not there. Code objects carry their
+//! qualname from Python 3.11 (`co_qualname`); before it the renamer renames the functions only.
 
 use ruff_python_ast::Expr;
 
@@ -25,7 +25,7 @@ use super::items::Piece;
 use crate::walk::{any_expr, Scope};
 
 /// `_bx_F`: see the module's docs. Its only free name is `__import__`.
-pub(super) const RENAMER: &str = "(lambda r, b: lambda f, n, q, s=\".<locals>.\", m=None: (b.setattr(f, \"__code__\", r(r, f.__code__, n, q, q, s)), b.setattr(f, \"__name__\", n), b.setattr(f, \"__qualname__\", q), f)[-1] if m is None else __import__(\"types\").FunctionType(r(r, f.__code__, n, q, q, s), {**f.__globals__, \"__name__\": m}, n, f.__defaults__, f.__closure__))(lambda r, c, n, q, p, s, b=__import__(\"builtins\"): c.replace(co_name=n, co_qualname=q, co_consts=b.tuple(k if b.type(k) is not b.type(c) else r(r, k, k.co_name, k.co_qualname, p, s) if b.any(v[:4] == \"_bx_\" for v in k.co_varnames) else r(r, k, k.co_name, p + s + k.co_name, p + s + k.co_name, \".<locals>.\") for k in c.co_consts)), __import__(\"builtins\"))";
+pub(super) const RENAMER: &str = "(lambda r, b: lambda f, n, q, s=\".<locals>.\", m=None: (b.setattr(f, \"__code__\", r(r, f.__code__, n, q, q, s)), b.setattr(f, \"__name__\", n), b.setattr(f, \"__qualname__\", q), f)[-1] if m is None else __import__(\"types\").FunctionType(r(r, f.__code__, n, q, q, s), {**f.__globals__, \"__name__\": m}, n, f.__defaults__, f.__closure__))(lambda r, c, n, q, p, s, b=__import__(\"builtins\"): c.replace(**({\"co_qualname\": q} if b.hasattr(c, \"co_qualname\") else {}), co_name=n, co_consts=b.tuple(k if b.type(k) is not b.type(c) else r(r, k, k.co_name, q, p, s) if b.any(v[:4] == \"_bx_\" for v in k.co_varnames) else r(r, k, k.co_name, p + s + k.co_name, p + s + k.co_name, \".<locals>.\") for k in c.co_consts)), __import__(\"builtins\"))";
 
 /// The name of the renamer inside a check.
 pub(super) const NAME: &str = "_bx_F";
