@@ -241,6 +241,10 @@ pub fn apply(
                     defaults,
                     ..
                 } => {
+                    let module = match &conftest.package {
+                        Some(p) => format!("{p}.conftest"),
+                        None => "conftest".to_string(),
+                    };
                     match crate::flatten::conftest_fixture(
                         &inner,
                         &map,
@@ -248,6 +252,8 @@ pub fn apply(
                         params,
                         defaults,
                         &format!("_bx_c{k}_"),
+                        name,
+                        &module,
                     ) {
                         Ok(replay) => {
                             for binding in replay.bindings {
@@ -259,6 +265,8 @@ pub fn apply(
                             }
                             Fixture::Conftest {
                                 text: replay.text.into(),
+                                alone: replay.alone.into(),
+                                constants: replay.constants,
                                 params: params.clone(),
                                 reads: replay.reads,
                                 label: format!("`{label}` (line {line})"),

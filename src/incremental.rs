@@ -463,12 +463,21 @@ fn scope_digest(a: &Analysis) -> ScopeDigest {
             Fixture::SolutionModule => d.tag(1),
             Fixture::Conftest {
                 text,
+                alone,
+                constants,
                 params,
                 reads,
                 label,
             } => {
                 d.tag(3);
                 d.str(text);
+                d.str(alone);
+                d.u32(constants.len() as u32);
+                for (name, value, n) in constants {
+                    d.str(name);
+                    d.str(value);
+                    d.u32(*n as u32);
+                }
                 d.strs(params);
                 d.strs(reads);
                 d.str(label);

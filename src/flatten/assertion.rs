@@ -314,10 +314,65 @@ fn decide(
     }
     match decision
         .write(&mut names, &shared)
+        .map(|text| named_as_pytest(ctx, test, expr, items, &replay.items, text))
         .and_then(|text| with_conftests(ctx, test, text))
     {
         Ok(text) => emit::kept(ctx, test.case, stmt, text, shapes, names.origins),
         Err(reason) => emit::dropped(ctx, test.case, stmt, reason, vec![], shapes, names.origins),
+    }
+}
+
+/// The check run as the test function pytest runs (`qualnames::with_qualnames`), where it
+/// creates a lambda or generator expression whose name can be observed, or where a replayed value
+/// calls the renamer (a conftest fixture's value, a nested definition). In a method, whose
+/// `__qualname__` depends on the class that defines it, only the renamer is bound.
+fn named_as_pytest(
+    ctx: &Ctx,
+    test: &Test,
+    expr: Option<&Expr>,
+    items: &[Item],
+    replay: &[usize],
+    text: String,
+) -> String {
+    // A builtin's name, read bare, is the builtin where neither the test, the file nor a star
+    // import of the solution binds it.
+    let builtin = |n: &str| {
+        !test.locals.contains(n)
+            && !ctx.scope.globals.contains_key(n)
+            && !ctx.scope.star_import
+            && ruff_python_stdlib::builtins::is_python_builtin(n, 14, false)
+    };
+    // The test's own statements: module-level code replayed in the fold (the prelude, a
+    // parametrize list) creates what pytest names at module level, not the test's.
+    let f = test.case.func;
+    let body = ruff_text_size::TextRange::new(
+        f.body.first().map_or(f.range.end(), |s| s.range().start()),
+        f.range.end(),
+    );
+    let creates = expr.is_some_and(|e| super::qualnames::observably_named(e, &builtin))
+        || replay.iter().any(|&i| {
+            body.contains_range(items[i].range)
+                && items[i]
+                    .fold
+                    .as_ref()
+                    .is_ok_and(|p| super::qualnames::piece_creates_named(p, &builtin))
+        });
+    let calls_renamer = text.contains(super::qualnames::NAME);
+    if test.case.is_method || test.case.unittest {
+        return if calls_renamer {
+            format!(
+                "(lambda {}: {text})({})",
+                super::qualnames::NAME,
+                super::qualnames::RENAMER
+            )
+        } else {
+            text
+        };
+    }
+    if creates || calls_renamer {
+        super::qualnames::with_qualnames(&text, f.name.as_str(), f.name.as_str())
+    } else {
+        text
     }
 }
 

@@ -277,14 +277,22 @@ fn default_value(
 /// `conftest::apply`).
 pub(crate) struct ConftestFixture {
     /// The value's expression, valid in the test's evaluation namespace: its free names are the
-    /// fixtures it requests, `bindings`' names and `__import__`.
+    /// fixtures it requests, `bindings`' names, `__import__`, the renamer `_bx_F` (see
+    /// `qualnames`) and the names of `constants`, which the fold binds first.
     pub text: String,
+    /// The same value with each of `constants` written out, for a check in which none of them is
+    /// read twice (one object either way).
+    pub alone: String,
     /// The requested fixtures the expression reads.
     pub reads: Vec<String>,
     /// What the evaluator must bind for it: the conftest's own imports from the solution, under
     /// names of the extractor's (`_bx_c0_CliRunner`), as snapshots taken when the solution is
     /// loaded, which is when pytest imported the conftest (after the solution: the caller checks).
     pub bindings: Vec<crate::model::Binding>,
+    /// The conftest's mutable constants it reads (`SAMPLE = [3, 1, 2]`): the reserved name `text`
+    /// reads it by (`_bx_c0_SAMPLE`), its value, and how many times the value reads it (a read
+    /// that may repeat, in a lambda or a comprehension, counts twice).
+    pub constants: Vec<(String, String, usize)>,
 }
 
 /// The value of a conftest fixture `def name(params): return expr` written for the test's
@@ -297,11 +305,22 @@ pub(crate) struct ConftestFixture {
 /// - a name the conftest imports from the solution (`from click.testing import CliRunner`), never
 ///   rebound: a binding of the evaluator's under a reserved name (`prefix` + the name), the object
 ///   the solution's module holds once loaded, as the conftest's import took it;
-/// - a standard-library module, a literal constant, a builtin: spelled as the conftest's replay
-///   spells them (`spell`).
+/// - a mutable constant of the conftest (a list, a dict, a set: one object in pytest, which every
+///   fixture that reads it hands on): read by the reserved name `prefix` + the name, which the
+///   test's fold binds once to its value (`setup`), unless the check reads it once only; refused
+///   when the conftest's replayed import-time code reads it too (that replay writes it out);
+/// - a standard-library module, an immutable literal constant, a builtin: spelled as the
+///   conftest's replay spells them (`spell`).
 ///
 /// Anything else (a helper or class of the conftest, `request`, the conftest's `__file__`) is the
 /// reason it cannot be replayed.
+///
+/// The value is computed where pytest computes it: in a function named after the fixture (`name`)
+/// whose globals' `__name__` is the conftest's module (`module`), when it may run code (a call
+/// that reads its caller's globals: `type(…)`, `collections.namedtuple`, a functional
+/// `enum.Enum`, the solution's own code) or creates a lambda or generator (its `__module__`, its
+/// `__qualname__` `name.<locals>.<lambda>`): see `qualnames`.
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn conftest_fixture(
     scope: &ModuleScope,
     map: &SourceMap,
@@ -309,11 +328,17 @@ pub(crate) fn conftest_fixture(
     params: &[String],
     defaults: &[(String, &ruff_python_ast::Expr)],
     prefix: &str,
+    name: &str,
+    module: &str,
 ) -> Result<ConftestFixture, String> {
     use crate::model::Binding;
+    let fixture = name;
     let mut aliases: rustc_hash::FxHashMap<String, Replacement> = Default::default();
+    let mut alone: rustc_hash::FxHashMap<String, Replacement> = Default::default();
     let mut bindings = Vec::new();
     let mut reads = Vec::new();
+    let mut constants: Vec<(String, String, usize)> = Vec::new();
+    let replayed = replayed_names(scope);
     for load in names::Facts::of(expr).loads {
         let name = load.name.as_str();
         if let Some((_, default)) = defaults.iter().find(|(p, _)| p == name) {
@@ -337,6 +362,33 @@ pub(crate) fn conftest_fixture(
                 reads.push(name.to_string());
             }
             continue;
+        }
+        if let Some(Global::Constant {
+            value,
+            source,
+            range,
+        }) = scope.globals.get(name)
+        {
+            if !names::is_immutable_literal(source) {
+                let line = map.line(range.start());
+                if replayed.iter().any(|r| r == name) {
+                    return Err(format!(
+                        "it reads the conftest's mutable constant `{name}` (line {line}), which the conftest's own import-time code reads too: one object in pytest, which the check could not share between that code's replay and this value"
+                    ));
+                }
+                let reserved = format!("{prefix}{name}");
+                let weight = 1 + usize::from(load.repeated);
+                match constants.iter_mut().find(|c| c.0 == reserved) {
+                    Some(c) => c.2 += weight,
+                    None => constants.push((reserved.clone(), value.text.clone(), weight)),
+                }
+                aliases.insert(
+                    name.to_string(),
+                    Replacement::Value(Rc::new(names::Rendered::name(&reserved))),
+                );
+                alone.insert(name.to_string(), Replacement::Value(value.clone()));
+                continue;
+            }
         }
         if aliases.contains_key(name) {
             continue;
@@ -371,17 +423,57 @@ pub(crate) fn conftest_fixture(
         };
         match spelled {
             Some(value) => {
-                aliases.insert(name.to_string(), Replacement::Value(Rc::new(value)));
+                let value = Rc::new(value);
+                aliases.insert(name.to_string(), Replacement::Value(value.clone()));
+                alone.insert(name.to_string(), Replacement::Value(value));
             }
             None => return Err(unreproduced(scope, name)),
         }
     }
-    let rendered = names::render(expr, &aliases, map)
-        .map_err(|c| format!("`{}` would be captured by `{}`", c.name, c.captured_by))?;
+    let render = |aliases| {
+        names::render(expr, aliases, map)
+            .map(|r| r.text)
+            .map_err(|c| format!("`{}` would be captured by `{}`", c.name, c.captured_by))
+    };
+    let text = render(&aliases)?;
+    let alone_text = render(&alone)?;
+    // Where pytest computes it: in the conftest's module, in a function named after the fixture.
+    let creates = super::qualnames::creates_named(expr);
+    let runs_code = !super::effects::expr_is_inert(expr, &|_| true);
+    let (text, alone_text) = if creates || runs_code {
+        // Its reads of the fold's locals are the function's arguments: a function made over other
+        // globals has no closure.
+        let mut args: Vec<String> = reads.clone();
+        let mut alone_args = args.clone();
+        args.extend(constants.iter().map(|c| c.0.clone()));
+        let wrap = |text: &str, args: &[String]| {
+            let list = args.join(", ");
+            let lambda = if args.is_empty() {
+                format!("lambda: {text}")
+            } else {
+                format!("lambda {list}: {text}")
+            };
+            if creates {
+                format!(
+                    "{}({lambda}, \"{fixture}\", \"{fixture}\", \".<locals>.\", \"{module}\")({list})",
+                    super::qualnames::NAME
+                )
+            } else {
+                format!("__import__(\"types\").FunctionType(({lambda}).__code__, {{**__import__(\"builtins\").globals(), \"__name__\": \"{module}\"}})({list})")
+            }
+        };
+        let wrapped = wrap(&text, &args);
+        alone_args.truncate(reads.len());
+        (wrapped, wrap(&alone_text, &alone_args))
+    } else {
+        (text, alone_text)
+    };
     Ok(ConftestFixture {
-        text: rendered.text,
+        text,
+        alone: alone_text,
         reads,
         bindings,
+        constants,
     })
 }
 
@@ -409,4 +501,20 @@ fn unreproduced(scope: &ModuleScope, name: &str) -> String {
         ),
         _ => format!("it reads `{name}`, which cannot be reproduced outside the conftest"),
     }
+}
+
+/// The names the conftest's import-time replay reads (`needed_entries`): a mutable constant among
+/// them is an object that replay reads too, written out there (`spell`).
+fn replayed_names(scope: &ModuleScope) -> Vec<String> {
+    let mut out = Vec::new();
+    for entry in needed_entries(scope) {
+        if let PreludeStmt::Stmt { stmt, .. } = entry {
+            for_each_expr(*stmt, Scope::All, |e| {
+                if let ruff_python_ast::Expr::Name(n) = e {
+                    out.push(n.id.to_string());
+                }
+            });
+        }
+    }
+    out
 }

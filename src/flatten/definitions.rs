@@ -92,11 +92,21 @@ pub(super) fn class(
     // … and, in 3.13, the attributes its methods assign through `self` (none: a method's body
     // assigns names only).
     stores.push("*([_bx_ns.__setitem__(\"__static_attributes__\", ())] if __import__(\"sys\").version_info >= (3, 13) else [])".to_string());
+    let body = format!("lambda _bx_ns: [{}]", stores.join(", "));
+    // What the body creates is `Class.<lambda>`: named by the check's renamer, when it creates any.
+    let body = if super::qualnames::class_creates_named(class) {
+        format!(
+            "{}({body}, \"{}\", \"{qualname}\", \".\")",
+            super::qualnames::NAME,
+            class.name
+        )
+    } else {
+        body
+    };
     let mut text = format!(
-        "__import__(\"types\").new_class(\"{}\", {bases}, {{{}}}, lambda _bx_ns: [{}])",
+        "__import__(\"types\").new_class(\"{}\", {bases}, {{{}}}, {body})",
         class.name,
         keywords.join(", "),
-        stores.join(", ")
     );
     text = decorate(ctx, map, &class.decorator_list, text)?;
     Ok(text)
@@ -186,9 +196,18 @@ pub(super) fn function(
         format!("lambda {}: {body}", params.join(", "))
     };
     let name = def.name.as_str();
-    let mut text = format!(
-        "(lambda _bx_f, _bx_b: [_bx_b.setattr(_bx_f, \"__code__\", _bx_f.__code__.replace(co_name=\"{name}\", co_qualname=\"{qualname}\")), _bx_b.setattr(_bx_f, \"__name__\", \"{name}\"), _bx_b.setattr(_bx_f, \"__qualname__\", \"{qualname}\")] and _bx_f)({lambda}, __import__(\"builtins\"))"
-    );
+    // What the function creates is named after it too: by the check's renamer
+    // (`qualnames::with_qualnames` binds it) when it creates any lambda or generator.
+    let mut text = if super::qualnames::def_creates_named(def) {
+        format!(
+            "{}({lambda}, \"{name}\", \"{qualname}\")",
+            super::qualnames::NAME
+        )
+    } else {
+        format!(
+            "(lambda _bx_f, _bx_b: [_bx_b.setattr(_bx_f, \"__code__\", _bx_f.__code__.replace(co_name=\"{name}\", co_qualname=\"{qualname}\")), _bx_b.setattr(_bx_f, \"__name__\", \"{name}\"), _bx_b.setattr(_bx_f, \"__qualname__\", \"{qualname}\")] and _bx_f)({lambda}, __import__(\"builtins\"))"
+        )
+    };
     text = decorate(ctx, map, &def.decorator_list, text)?;
     Ok(text)
 }

@@ -23,6 +23,7 @@ mod emit;
 mod items;
 mod lifetimes;
 mod loops;
+mod qualnames;
 mod replay;
 mod resolve;
 mod setup;

@@ -121,6 +121,7 @@ fn parameter_items<'a>(
     let case = test.case;
     let f = case.func;
     let mut seen_fixtures = HashSet::default();
+    let mut constants: Vec<ConftestConstants> = Vec::new();
     for (i, p) in f.parameters.iter().enumerate() {
         let p = p.name().as_str();
         if let Some(k) = case.params.iter().position(|(n, _)| n == p) {
@@ -189,9 +190,71 @@ fn parameter_items<'a>(
                 test_range: f.range,
                 items,
                 seen: &mut seen_fixtures,
+                constants: &mut constants,
             };
             fixtures.add(p, 0);
         }
+    }
+    share_conftest_constants(items, constants);
+}
+
+/// A conftest fixture's item, with its value written with the conftest's mutable constants out
+/// (`Fixture::Conftest::alone`) and the constants it reads.
+struct ConftestConstants {
+    item: usize,
+    alone: std::rc::Rc<str>,
+    constants: Vec<(String, String, usize)>,
+}
+
+/// A conftest's mutable constant is one object in pytest, which every fixture reading it hands
+/// on. Read once in all the test's conftest fixtures, its value is written where it is read; read
+/// more than once, it is bound once, before the first of those fixtures, under its reserved name
+/// (`_bx_c0_SAMPLE := [3, 1, 2]`), and every fixture that reads one such constant reads them all
+/// by name. (A conftest fixture is never inert: each assertion of the test replays them all.)
+fn share_conftest_constants(items: &mut Vec<Item>, found: Vec<ConftestConstants>) {
+    let mut total: rustc_hash::FxHashMap<&str, usize> = Default::default();
+    for f in &found {
+        for (name, _, n) in &f.constants {
+            *total.entry(name.as_str()).or_default() += n;
+        }
+    }
+    let mut bound: Vec<(String, String)> = Vec::new();
+    let mut first: Option<usize> = None;
+    for f in &found {
+        let shares = f
+            .constants
+            .iter()
+            .any(|(name, _, _)| total.get(name.as_str()).is_some_and(|&n| n > 1));
+        if shares {
+            first = Some(first.map_or(f.item, |i: usize| i.min(f.item)));
+            for (name, value, _) in &f.constants {
+                if !bound.iter().any(|(b, _)| b == name) {
+                    bound.push((name.clone(), value.clone()));
+                }
+                items[f.item].reads.push(Ident::from(name.as_str()));
+            }
+        } else if let Ok(Piece::BindIndexed(_, text)) = &mut items[f.item].fold {
+            *text = f.alone.to_string();
+        }
+    }
+    let Some(at) = first else {
+        return;
+    };
+    let range = items[at].range;
+    for (k, (name, value)) in bound.into_iter().enumerate() {
+        items.insert(
+            at + k,
+            Item {
+                defs: vec![Ident::from(name.as_str())],
+                fold: Ok(Piece::BindIndexed(Ident::from(name.as_str()), value)),
+                label: Some(format!("`{name}`, a conftest's constant,")),
+                kind: Kind::Fixture,
+                role: OriginRole::Fixture,
+                // A display of literals: runs no code, cannot raise; replayed where read.
+                inert: true,
+                ..Item::blank(range, Kind::Other, OriginRole::Blocker)
+            },
+        );
     }
 }
 
@@ -523,6 +586,8 @@ struct Fixtures<'c, 's, 'a, 't, 'u> {
     test_range: TextRange,
     items: &'t mut Vec<Item<'a>>,
     seen: &'t mut HashSet<String>,
+    /// The conftest fixtures added that read the conftest's mutable constants.
+    constants: &'t mut Vec<ConftestConstants>,
 }
 
 impl<'a> Fixtures<'_, '_, 'a, '_, '_> {
@@ -612,12 +677,21 @@ impl<'a> Fixtures<'_, '_, 'a, '_, '_> {
             }
             Some(Fixture::Conftest {
                 text,
+                alone,
+                constants,
                 params,
                 reads,
                 label,
             }) => {
                 for p in params {
                     self.add(p, depth + 1);
+                }
+                if !constants.is_empty() {
+                    self.constants.push(ConftestConstants {
+                        item: self.items.len(),
+                        alone: alone.clone(),
+                        constants: constants.clone(),
+                    });
                 }
                 self.items.push(Item {
                     defs: vec![Ident::from(name)],

@@ -163,6 +163,11 @@ pub enum Fixture<'a> {
     /// it requests, `reads` those the value reads; `label` says where it is defined.
     Conftest {
         text: Rc<str>,
+        /// `text` with the conftest's mutable constants written out (`flatten::ConftestFixture`).
+        alone: Rc<str>,
+        /// The conftest's mutable constants the value reads: the reserved name `text` reads it
+        /// by, its value, how many times it is read.
+        constants: Vec<(String, String, usize)>,
         params: Vec<String>,
         reads: Vec<String>,
         label: String,

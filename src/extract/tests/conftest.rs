@@ -255,7 +255,8 @@ fn a_conftest_fixture_is_named_and_the_other_test_is_kept() {
 #[test]
 fn a_conftest_fixture_of_one_value_is_replayed() {
     // One of what the conftest imports from the solution: the fixture's value in the test's fold,
-    // the import an evaluator's binding under a reserved name.
+    // the import an evaluator's binding under a reserved name. It calls code, which may read its
+    // caller's globals: computed in a function whose globals' `__name__` is the conftest's.
     let e = run(TEST, "import pytest\nfrom solution import f as g\n\n@pytest.fixture\ndef db():\n    return g(1) - 1\n");
     assert_eq!(
         e.assertions[1].status,
@@ -265,7 +266,7 @@ fn a_conftest_fixture_of_one_value_is_replayed() {
     );
     assert_eq!(
         e.assertions[1].expr.as_deref(),
-        Some("(lambda: [db := _bx_c0_g(1) - 1] and f(db) == 2)()")
+        Some("(lambda: [db := __import__(\"types\").FunctionType((lambda: _bx_c0_g(1) - 1).__code__, {**__import__(\"builtins\").globals(), \"__name__\": \"conftest\"})()] and f(db) == 2)()")
     );
     assert!(e.bindings.contains(&crate::model::Binding::Attr {
         name: "_bx_c0_g".into(),
