@@ -423,8 +423,35 @@ impl<'a> ModuleScope<'a> {
                                 matches!(self.globals.get(n), Some(Global::Constant { .. }))
                             })
                         }))
+                    // `unittest.mock`'s patchers only store their target and values when made
+                    // (the target is imported when a patch starts, around the test it decorates):
+                    // made from literals, lambdas and names, they run nothing at import. What
+                    // they decorate is judged on its own (U001, U009).
+                    || (matches!(
+                        full.as_str(),
+                        "unittest.mock.patch"
+                            | "unittest.mock.patch.object"
+                            | "unittest.mock.patch.dict"
+                            | "unittest.mock.patch.multiple"
+                    ) && c
+                        .arguments
+                        .args
+                        .iter()
+                        .chain(c.arguments.keywords.iter().map(|k| &k.value))
+                        .all(|a| self.stored_as_is(a)))
             }
             _ => false,
+        }
+    }
+
+    /// An argument a patcher stores without running code: a literal, a lambda, a name, or an
+    /// attribute of a name.
+    fn stored_as_is(&self, arg: &Expr) -> bool {
+        let is_const = |n: &str| matches!(self.globals.get(n), Some(Global::Constant { .. }));
+        match arg {
+            Expr::Lambda(_) | Expr::Name(_) => true,
+            Expr::Attribute(a) => matches!(a.value.as_ref(), Expr::Name(_)),
+            other => names::is_literal_value(other, &is_const),
         }
     }
 
