@@ -208,8 +208,16 @@ impl<'a> ModuleScope<'a> {
                                 scope.globals.get(n.id.as_str()),
                                 Some(Global::Helper { .. })
                             ))
-                            || matches!(v, Expr::List(l) if l.elts.iter().all(|e| plain(scope, e, is_const)))
-                            || matches!(v, Expr::Tuple(t) if t.elts.iter().all(|e| plain(scope, e, is_const)))
+                            || matches!(v, Expr::List(l) if l.elts.iter().all(|e| element(scope, e, is_const)))
+                            || matches!(v, Expr::Tuple(t) if t.elts.iter().all(|e| element(scope, e, is_const)))
+                    }
+                    // An element of a list or tuple: only the container gets `__set_name__` (a list's
+                    // or tuple's type has none), so a bare read of the solution's attribute there
+                    // runs nothing at class creation (the read itself is an import read).
+                    fn element(scope: &ModuleScope, e: &Expr, is_const: &dyn Fn(&str) -> bool) -> bool {
+                        plain(scope, e, is_const)
+                            || (matches!(e, Expr::Attribute(a) if matches!(a.value.as_ref(), Expr::Name(_)))
+                                && scope.solution_attr(e).is_some())
                     }
                     value.is_some_and(|v| !plain(self, v, &is_const))
                 });
