@@ -314,7 +314,7 @@ fn decide(
     }
     match decision
         .write(&mut names, &shared)
-        .map(|text| named_as_pytest(ctx, test, expr, items, &replay.items, text))
+        .and_then(|text| named_as_pytest(ctx, test, expr, items, &replay.items, text))
         .and_then(|text| with_conftests(ctx, test, text))
     {
         Ok(text) => emit::kept(ctx, test.case, stmt, text, shapes, names.origins),
@@ -325,7 +325,8 @@ fn decide(
 /// The check run as the test function pytest runs (`qualnames::with_qualnames`), where it
 /// creates a lambda or generator expression whose name can be observed, or where a replayed value
 /// calls the renamer (a conftest fixture's value, a nested definition). In a method, whose
-/// `__qualname__` depends on the class that defines it, only the renamer is bound.
+/// `__qualname__` depends on the class that defines it, only the renamer is bound, and a check
+/// that creates an observable lambda or generator there is refused.
 fn named_as_pytest(
     ctx: &Ctx,
     test: &Test,
@@ -333,7 +334,7 @@ fn named_as_pytest(
     items: &[Item],
     replay: &[usize],
     text: String,
-) -> String {
+) -> Result<String, Reason> {
     // A builtin's name, read bare, is the builtin where neither the test, the file nor a star
     // import of the solution binds it.
     let builtin = |n: &str| {
@@ -349,17 +350,28 @@ fn named_as_pytest(
         f.body.first().map_or(f.range.end(), |s| s.range().start()),
         f.range.end(),
     );
-    let creates = expr.is_some_and(|e| super::qualnames::observably_named(e, &builtin))
-        || replay.iter().any(|&i| {
-            body.contains_range(items[i].range)
-                && items[i]
-                    .fold
-                    .as_ref()
-                    .is_ok_and(|p| super::qualnames::piece_creates_named(p, &builtin))
-        });
+    let creates = expr.is_some_and(|e| {
+        if test.case.unittest {
+            super::qualnames::observably_named_in_unittest(e, &builtin)
+        } else {
+            super::qualnames::observably_named(e, &builtin)
+        }
+    }) || replay.iter().any(|&i| {
+        body.contains_range(items[i].range)
+            && items[i]
+                .fold
+                .as_ref()
+                .is_ok_and(|p| super::qualnames::piece_creates_named(p, &builtin))
+    });
     let calls_renamer = text.contains(super::qualnames::NAME);
     if test.case.is_method || test.case.unittest {
-        return if calls_renamer {
+        if creates {
+            return Err(crate::rules::Statements::NestedDefinition.because(format!(
+                "it creates a lambda or generator expression in the test method `{}`, which pytest's run names after the class that defines the method (`__qualname__`), and a candidate may read that name",
+                f.name
+            )));
+        }
+        return Ok(if calls_renamer {
             format!(
                 "(lambda {}: {text})({})",
                 super::qualnames::NAME,
@@ -367,13 +379,13 @@ fn named_as_pytest(
             )
         } else {
             text
-        };
+        });
     }
-    if creates || calls_renamer {
+    Ok(if creates || calls_renamer {
         super::qualnames::with_qualnames(&text, f.name.as_str(), f.name.as_str())
     } else {
         text
-    }
+    })
 }
 
 /// The conftests' import-time code (`ModuleScope::conftest_replays`, outermost first) run before

@@ -395,7 +395,8 @@ declare_rules! {
     /// anything else would differ: a body with `if`, loops, `try` or `with`, a docstring (which
     /// Python 3.13 cleans at compile time), annotations, `yield`, `global`/`nonlocal`, `super()`, a
     /// class body that reads a name it bound itself, a definition inside a test method (whose
-    /// `__qualname__` names the class that defines the method).
+    /// `__qualname__` names the class that defines the method), and so a lambda or generator
+    /// expression a test method hands to the candidate.
     ///
     /// ## Example
     /// ```python
