@@ -793,8 +793,10 @@ def _modules_restored(names):
     """What a check's replay stores in a module it shares with the next check (``time.time = …``
     run by the test file's module-level code, which pytest ran once, before the solution was
     imported) is undone after the check, so that it reaches neither the next check's fresh import
-    of the solution nor the pytest run of the same process. A module first imported during the
-    check is forgotten instead (the next import makes it anew). Submodules a package gained stay."""
+    of the solution nor the pytest run of the same process. A standard-library module written in
+    Python first imported during the check is forgotten instead (the next import makes it anew); an
+    extension module or a third-party package is kept as the check left it. Submodules a package
+    gained stay."""
     saved = {n: (sys.modules[n], dict(vars(sys.modules[n]))) for n in names
              if n in sys.modules and hasattr(sys.modules[n], "__dict__")}
     try:
@@ -808,8 +810,16 @@ def _modules_restored(names):
                 if now.get(key, now) is not value:
                     now[key] = value
         for name in names:
-            if name not in saved and name in sys.modules and name not in sys.builtin_module_names:
+            if name not in saved and name in sys.modules and _reimportable(sys.modules[name], name):
                 del sys.modules[name]
+
+
+def _reimportable(module, name: str) -> bool:
+    """A standard-library module written in Python: imported again, it is made anew. (An extension
+    module, or a third-party package that holds one, may refuse a second import in one process.)"""
+    top = name.split(".")[0]
+    stdlib = getattr(sys, "stdlib_module_names", ())
+    return top in stdlib and str(getattr(module, "__file__", "") or "").endswith(".py")
 
 
 @contextlib.contextmanager
