@@ -408,6 +408,8 @@ fn scope_digest(a: &Analysis) -> ScopeDigest {
         mark_aliases,
         global_barriers,
         star_import,
+        other_star_import,
+        pickle_on_literals,
         fixture_functions,
         pytest_aliases,
         shared_changes,
@@ -496,6 +498,8 @@ fn scope_digest(a: &Analysis) -> ScopeDigest {
         d.str(&what.text);
     }
     d.bool(*star_import);
+    d.bool(*other_star_import);
+    d.bool(*pickle_on_literals);
     d.strs(fixture_functions);
     let mut aliases: Vec<(&String, &String)> = pytest_aliases.iter().collect();
     aliases.sort_shared();

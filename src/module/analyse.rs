@@ -39,6 +39,7 @@ impl<'a> ModuleScope<'a> {
         scope.loaders = solution_loaders(body, &scope.solution_modules);
         let file = FileFacts::of(body, map);
         let inert_classes = inert_classes(body);
+        scope.pickle_on_literals = super::pickle::on_literals_only(body);
         for stmt in body {
             match syntax_error_in(stmt, map.source, errors) {
                 Some(error) => scope.bind_broken(stmt, map, map.line(error.start())),
@@ -219,6 +220,8 @@ impl<'a> ModuleScope<'a> {
             mark_aliases: HashSet::default(),
             global_barriers: Vec::new(),
             star_import: false,
+            other_star_import: false,
+            pickle_on_literals: false,
             fixture_functions: HashSet::default(),
             pytest_aliases: HashMap::default(),
             shared_changes: Vec::new(),

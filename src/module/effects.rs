@@ -208,11 +208,27 @@ impl<'a> ModuleScope<'a> {
                                 scope.globals.get(n.id.as_str()),
                                 Some(Global::Helper { .. })
                             ))
+                            // A class of the file whose creation ran no code: its type is `type`
+                            // (or `abc.ABCMeta`), which has no `__set_name__`.
+                            || matches!(v, Expr::Name(n) if scope.quiet_classes.contains(n.id.as_str()))
+                            // A builtin the file does not rebind: no builtin's type has a
+                            // `__set_name__`.
+                            || matches!(v, Expr::Name(n) if !scope.globals.contains_key(n.id.as_str())
+                                && !scope.star_import
+                                && !scope.other_star_import
+                                && ruff_python_stdlib::builtins::is_python_builtin(n.id.as_str(), 14, false))
                             || matches!(v, Expr::List(l) if l.elts.iter().all(|e| element(scope, e, is_const)))
                             || matches!(v, Expr::Tuple(t) if t.elts.iter().all(|e| element(scope, e, is_const)))
+                            // A set's elements and a dict's keys are hashed: a solution's object
+                            // there would run its `__hash__`.
+                            || matches!(v, Expr::Set(t) if t.elts.iter().all(|e| plain(scope, e, is_const)))
+                            || matches!(v, Expr::Dict(d) if d.items.iter().all(|item| {
+                                item.key.as_ref().is_some_and(|k| plain(scope, k, is_const))
+                                    && element(scope, &item.value, is_const)
+                            }))
                     }
-                    // An element of a list or tuple: only the container gets `__set_name__` (a list's
-                    // or tuple's type has none), so a bare read of the solution's attribute there
+                    // An element of a list, tuple, set or dict: only the container gets `__set_name__`
+                    // (their types have none), so a bare read of the solution's attribute there
                     // runs nothing at class creation (the read itself is an import read).
                     fn element(scope: &ModuleScope, e: &Expr, is_const: &dyn Fn(&str) -> bool) -> bool {
                         plain(scope, e, is_const)
@@ -322,7 +338,14 @@ impl<'a> ModuleScope<'a> {
                 | "abc.ABC"
                 | "collections.UserDict"
                 | "collections.UserList"
-                | "collections.UserString",
+                | "collections.UserString"
+                // The containers of `collections`: subclassing them runs no `__init_subclass__`
+                // or metaclass of their own.
+                | "collections.defaultdict"
+                | "collections.OrderedDict"
+                | "collections.Counter"
+                | "collections.ChainMap"
+                | "collections.deque",
             ) => BaseKind::Quiet,
             Some("enum.Enum" | "enum.IntEnum" | "enum.StrEnum" | "enum.Flag" | "enum.IntFlag") => {
                 BaseKind::Enum

@@ -42,7 +42,11 @@ impl<'a> ModuleScope<'a> {
         {
             Global::SolutionModule
         } else {
-            let mut stdlib = names::stdlib_import(&module, alias.asname.is_some());
+            let mut stdlib = names::stdlib_import(&module, alias.asname.is_some()).or_else(|| {
+                self.pickle_on_literals
+                    .then(|| names::pickle_on_literals(&module, None))
+                    .flatten()
+            });
             if alias.asname.is_none() {
                 // `import os` and `import os.path` bind the same `os`; both ran.
                 if let Some(Global::Import {
@@ -83,6 +87,7 @@ impl<'a> ModuleScope<'a> {
             let name = alias.name.to_string();
             if name == "*" {
                 self.star_import |= from_solution;
+                self.other_star_import |= !from_solution;
                 if from_solution {
                     let keep = self.untrust_before_star(line);
                     let binding = crate::model::Binding::Star {
@@ -110,7 +115,13 @@ impl<'a> ModuleScope<'a> {
                 Global::SolutionName { name }
             } else {
                 let stdlib = (import.level == 0)
-                    .then(|| names::stdlib_from_import(&module, &name))
+                    .then(|| {
+                        names::stdlib_from_import(&module, &name).or_else(|| {
+                            self.pickle_on_literals
+                                .then(|| names::pickle_on_literals(&module, Some(&name)))
+                                .flatten()
+                        })
+                    })
                     .flatten();
                 if import.level == 0 && is_third_party(&module) {
                     let binding = crate::model::Binding::Import {

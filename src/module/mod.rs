@@ -41,6 +41,7 @@ mod effects;
 mod fixtures;
 mod import_reads;
 mod imports;
+mod pickle;
 mod prelude;
 mod pytest_aliases;
 mod solution;
@@ -214,6 +215,12 @@ pub struct ModuleScope<'a> {
     pub global_barriers: Vec<(u32, ScopeReason)>,
     /// `from solution import *`: unknown names may come from the solution.
     pub star_import: bool,
+    /// A star import of a module other than the solution (`from helpers import *`): any name may
+    /// be the module's, a builtin's name included.
+    pub other_star_import: bool,
+    /// The file pickles literal values only (`pickle::on_literals_only`): its module-level
+    /// `pickle.dumps`/`loads` are spelled out like the rest of the standard library.
+    pub pickle_on_literals: bool,
     /// The names of the module's fixture functions (`def` names), whatever name they register.
     pub fixture_functions: HashSet<String>,
     /// Local aliases of pytest: name → canonical dotted prefix (`pytest`, `pytest.mark`, …).

@@ -66,6 +66,18 @@ pub fn stdlib_from_import(module: &str, name: &str) -> Option<String> {
     .then(|| format!("__import__(\"{module}\", fromlist=(\"{name}\",)).{name}"))
 }
 
+/// `import pickle` (`name` `None`) or `from pickle import dumps` / `loads`, spelled out for a file
+/// that pickles literal values only (`module::pickle`): by value, pickle looks up no name.
+pub fn pickle_on_literals(module: &str, name: Option<&str>) -> Option<String> {
+    match (module, name) {
+        ("pickle", None) => Some("__import__(\"pickle\")".to_string()),
+        ("pickle", Some(n @ ("dumps" | "loads"))) => {
+            Some(format!("__import__(\"pickle\", fromlist=(\"{n}\",)).{n}"))
+        }
+        _ => None,
+    }
+}
+
 /// Two plain imports binding the same top name (`import os`, then `import os.path`): the name is the
 /// same top module either way, and both submodules were imported. One spelling stands for both
 /// when one module contains the other (`__import__("os.path")`); siblings (`a.b`, `a.c`) have none.

@@ -12,6 +12,7 @@ pub use facts::{
     Facts, Ident, Load,
 };
 pub use imports::{
-    import_value, is_import_value, merge_plain_imports, stdlib_from_import, stdlib_import,
+    import_value, is_import_value, merge_plain_imports, pickle_on_literals, stdlib_from_import,
+    stdlib_import,
 };
 pub use render::{bracket_depth, precedence, render, Rendered, Replacement};
