@@ -208,9 +208,6 @@ impl<'a> ModuleScope<'a> {
                                 scope.globals.get(n.id.as_str()),
                                 Some(Global::Helper { .. })
                             ))
-                            // A class of the file whose creation ran no code: its type is `type`
-                            // (or `abc.ABCMeta`), which has no `__set_name__`.
-                            || matches!(v, Expr::Name(n) if scope.quiet_classes.contains(n.id.as_str()))
                             // A builtin the file does not rebind: no builtin's type has a
                             // `__set_name__`.
                             || matches!(v, Expr::Name(n) if !scope.globals.contains_key(n.id.as_str())
