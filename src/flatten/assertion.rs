@@ -361,7 +361,7 @@ fn named_as_pytest(
             && items[i]
                 .fold
                 .as_ref()
-                .is_ok_and(|p| super::qualnames::piece_creates_named(p, &builtin))
+                .is_ok_and(|p| super::items::piece_creates_named(p, &builtin))
     });
     let calls_renamer = text.contains(super::qualnames::NAME);
     if test.case.is_method || test.case.unittest {

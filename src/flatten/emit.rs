@@ -49,7 +49,9 @@ pub fn try_inline(
     combined.extend(map.iter().map(|(k, v)| (k.clone(), v.clone())));
     for &i in replay {
         let it = &items[i];
-        let value = names::render(it.value?, &combined, ctx.map).ok()?;
+        let mut value = names::render(it.value?, &combined, ctx.map).ok()?;
+        value.text =
+            super::qualnames::Home::at(it.home.as_ref(), ctx, it.value?, value.text).ok()?;
         combined.insert(it.defs[0].to_string(), Replacement::Value(Rc::new(value)));
     }
     let expr = names::render(test, &combined, ctx.map).ok()?;
@@ -294,14 +296,17 @@ pub fn fold(
             .map(|(name, value)| format!("{name} := {value}"))
             .collect(),
         binds: !facts.walrus.is_empty() || !shared.is_empty(),
+        home: None,
     };
     for &i in replay {
+        fold.home = items[i].home.clone();
         fold.piece(items[i].fold.clone().map_err(|b| match b {
             super::items::Blocker::Reason(why) => why,
             // `replay::first_blocker` refuses such an item before the fold is written.
             super::items::Blocker::Silent => Statements::UnreplayableStatement.because(""),
         })?)?;
     }
+    fold.home = None;
     match test {
         Some(test) => match how {
             FinalCheck::Truth => fold.check(test)?,
@@ -358,6 +363,7 @@ pub(super) fn steps(ctx: &Ctx, pieces: Vec<Piece>, map: &Aliases) -> Result<Vec<
         segments: Vec::new(),
         current: Vec::new(),
         binds: false,
+        home: None,
     };
     for piece in pieces {
         if matches!(piece, Piece::Check(_)) {
@@ -399,6 +405,8 @@ struct Fold<'f, 's, 'a> {
     segments: Vec<(Vec<String>, Last)>,
     current: Vec<String>,
     binds: bool,
+    /// Where the item being written runs under pytest, when not in the test (`Item::home`).
+    home: Option<super::qualnames::Home>,
 }
 
 /// What ends a segment of a fold: an assert's test (as a tuple element, and whether it needs
@@ -411,6 +419,13 @@ enum Last {
 
 impl<'e> Fold<'_, '_, '_> {
     fn render(&self, e: &Expr) -> Result<String, Reason> {
+        self.home
+            .as_ref()
+            .map_or(Ok(()), |h| h.refuse(self.ctx, e))?;
+        self.render_here(e)
+    }
+
+    fn render_here(&self, e: &Expr) -> Result<String, Reason> {
         names::render(e, self.map, self.ctx.map)
             .map(|r| r.text)
             .map_err(|c| c.describe())
@@ -430,7 +445,8 @@ impl<'e> Fold<'_, '_, '_> {
 
     /// An expression as an element of the fold's tuple.
     fn value(&self, e: &Expr) -> Result<String, Reason> {
-        Ok(wrap(e, self.render(e)?))
+        let text = wrap(e, self.render_here(e)?);
+        super::qualnames::Home::at(self.home.as_ref(), self.ctx, e, text)
     }
 
     /// A unittest raises block (see `items::Raises`): a check, `… is None`.
@@ -557,6 +573,7 @@ impl<'e> Fold<'_, '_, '_> {
                 .map(|n| format!("{n} := {}", unpack_temp(n)))
                 .collect(),
             binds: true,
+            home: self.home.clone(),
         };
         for p in body {
             inner.piece(p.clone())?;
@@ -699,7 +716,7 @@ impl<'e> Fold<'_, '_, '_> {
             };
             match test {
                 Some(test) => {
-                    text.push_str(&format!("{branch} if ({}) else ", self.render(test)?));
+                    text.push_str(&format!("{branch} if ({}) else ", self.value(test)?));
                 }
                 None => {
                     text.push_str(&branch);

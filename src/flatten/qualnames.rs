@@ -12,7 +12,8 @@
 //! qualname[, sep[, module]])` gives the function `f` a code object named `name`/`qualname` whose
 //! nested code objects (every lambda, generator expression and comprehension it creates, at any
 //! depth) carry the qualnames the compiler gives them under that name (`qualname` + `sep` +
-//! their own name, `sep` `.<locals>.` for a function, `.` for a class body); with `module`, a new
+//! their own name, `sep` `.<locals>.` for a function, `.` for a class body or a comprehension, as
+//! the compiler joins them: `t.<locals>.<listcomp>.<lambda>`); with `module`, a new
 //! function over a copy of `f`'s globals whose `__name__` is `module` (the conftest's), so that
 //! what reads its caller's globals reads that name. The extractor's own scopes (a loop's
 //! comprehension, the wrapper of a nested `def`: each has a local with the reserved prefix `_bx_`)
@@ -21,11 +22,10 @@
 
 use ruff_python_ast::Expr;
 
-use super::items::Piece;
 use crate::walk::{any_expr, Scope};
 
 /// `_bx_F`: see the module's docs. Its only free name is `__import__`.
-pub(super) const RENAMER: &str = "(lambda r, b: lambda f, n, q, s=\".<locals>.\", m=None: (b.setattr(f, \"__code__\", r(r, f.__code__, n, q, q, s)), b.setattr(f, \"__name__\", n), b.setattr(f, \"__qualname__\", q), f)[-1] if m is None else __import__(\"types\").FunctionType(r(r, f.__code__, n, q, q, s), {**f.__globals__, \"__name__\": m}, n, f.__defaults__, f.__closure__))(lambda r, c, n, q, p, s, b=__import__(\"builtins\"): c.replace(**({\"co_qualname\": q} if b.hasattr(c, \"co_qualname\") else {}), co_name=n, co_consts=b.tuple(k if b.type(k) is not b.type(c) else r(r, k, k.co_name, q, p, s) if b.any(v[:4] == \"_bx_\" for v in k.co_varnames) else r(r, k, k.co_name, p + s + k.co_name, p + s + k.co_name, \".<locals>.\") for k in c.co_consts)), __import__(\"builtins\"))";
+pub(super) const RENAMER: &str = "(lambda r, b: lambda f, n, q, s=\".<locals>.\", m=None: (b.setattr(f, \"__code__\", r(r, f.__code__, n, q, q, s)), b.setattr(f, \"__name__\", n), b.setattr(f, \"__qualname__\", q), f)[-1] if m is None else __import__(\"types\").FunctionType(r(r, f.__code__, n, q, q, s), {**f.__globals__, \"__name__\": m}, n, f.__defaults__, f.__closure__))(lambda r, c, n, q, p, s, b=__import__(\"builtins\"): c.replace(**({\"co_qualname\": q} if b.hasattr(c, \"co_qualname\") else {}), co_name=n, co_consts=b.tuple(k if b.type(k) is not b.type(c) else r(r, k, k.co_name, q, p, s) if b.any(v[:4] == \"_bx_\" for v in k.co_varnames) else r(r, k, k.co_name, p + s + k.co_name, p + s + k.co_name, \".\" if k.co_name in (\"<listcomp>\", \"<genexpr>\", \"<setcomp>\", \"<dictcomp>\") else \".<locals>.\") for k in c.co_consts)), __import__(\"builtins\"))";
 
 /// The name of the renamer inside a check.
 pub(super) const NAME: &str = "_bx_F";
@@ -166,37 +166,6 @@ fn observably_named_with(e: &Expr, builtin: &dyn Fn(&str) -> bool, unittest: boo
     finder.found
 }
 
-/// Whether a replayed piece writes a lambda or generator expression of the test's source, or
-/// text that calls the renamer (a conftest fixture's value, a nested definition).
-pub(super) fn piece_creates_named(piece: &Piece, builtin: &dyn Fn(&str) -> bool) -> bool {
-    let creates_named = |e: &Expr| observably_named(e, builtin);
-    let piece_creates_named = |p: &Piece| piece_creates_named(p, builtin);
-    match piece {
-        Piece::Bind(targets, value) => targets.iter().any(creates_named) || creates_named(value),
-        Piece::BindName(_, e)
-        | Piece::BindParams(_, e)
-        | Piece::Eval(e)
-        | Piece::Check(e)
-        | Piece::HelperCheck(e) => creates_named(e),
-        Piece::BindIndexed(_, text) => text.contains(NAME),
-        Piece::Unpack(a, b)
-        | Piece::Store(a, b)
-        | Piece::Augmented(a, _, b)
-        | Piece::DelItem(a, b) => creates_named(a) || creates_named(b),
-        Piece::DelAttr(e, _) => creates_named(e),
-        Piece::Def(d, _) => def_creates_named(d),
-        Piece::Class(c, _) => class_creates_named(c),
-        Piece::ImportNames(..) | Piece::Unbind(_) => false,
-        Piece::Cond(clauses) => clauses
-            .iter()
-            .any(|(c, body)| c.is_some_and(creates_named) || body.iter().any(piece_creates_named)),
-        Piece::Loop(t, it, body) => {
-            creates_named(t) || creates_named(it) || body.iter().any(piece_creates_named)
-        }
-        Piece::Raises(r) => creates_named(r.expr) || r.body.iter().any(|e| creates_named(e)),
-    }
-}
-
 /// A nested `def` whose statement (decorators, defaults, body) writes a lambda or generator
 /// expression: its function is named by the renamer (`definitions::function`), so that what it
 /// creates is named after it.
@@ -251,4 +220,99 @@ fn fold_body(text: &str) -> Option<&str> {
     }
     let range = ruff_text_size::Ranged::range(lambda.body.as_ref());
     text.get(range.start().to_usize()..range.end().to_usize())
+}
+
+/// Where pytest runs replayed code that is not the test's own, so where what it creates is named:
+/// the test module's top level (a module-level statement, a parametrize value, a test parameter's
+/// default: `<lambda>`, `<genexpr>`), or a fixture function of the file (`fixture.<locals>.<lambda>`).
+#[derive(Clone, Debug)]
+pub enum Home {
+    Module,
+    /// A file fixture, by its function's name, with its parameters (the fixtures it requests).
+    Fixture(String, Vec<String>),
+}
+
+impl Home {
+    /// Whether `name`, read bare in the home's code, is the real builtin.
+    fn builtin(&self, ctx: &super::Ctx, name: &str) -> bool {
+        !matches!(self, Home::Fixture(_, params) if params.iter().any(|p| p == name))
+            && !ctx.scope.globals.contains_key(name)
+            && !ctx.scope.star_import
+            && ruff_python_stdlib::builtins::is_python_builtin(name, 14, false)
+    }
+
+    /// Whether `e`, run in the home, creates a lambda or generator whose name can be observed.
+    pub(super) fn names(&self, ctx: &super::Ctx, e: &Expr) -> bool {
+        observably_named(e, &|n| self.builtin(ctx, n))
+    }
+
+    /// `text`, the value `e` written for the check, computed where pytest computes it: the body of
+    /// a function the renamer names as the home (`_bx_F(lambda: text, "fixture", "fixture")()`; at
+    /// the module's top level the qualname prefix is empty, so that a lambda is `<lambda>`), where
+    /// it creates an observable lambda or generator; as it is otherwise. Calling a lambda at once
+    /// computes the same value from the same names; only a `:=` inside it would bind elsewhere
+    /// (in the wrapper, not in the fold), and such a value is refused.
+    pub(super) fn value(
+        &self,
+        ctx: &super::Ctx,
+        e: &Expr,
+        text: String,
+    ) -> Result<String, crate::rules::Reason> {
+        if !self.names(ctx, e) {
+            return Ok(text);
+        }
+        let (name, qualname, sep) = match self {
+            Home::Module => ("<module>", "", ""),
+            Home::Fixture(name, _) => (name.as_str(), name.as_str(), ".<locals>."),
+        };
+        if any_expr(e, Scope::All, |x| matches!(x, Expr::Named(_))) {
+            return Err(crate::rules::Statements::UnreplayableStatement.because(format!(
+                "`{}` on line {} creates a lambda or generator expression, which pytest names in {}, and binds a name with `:=` there too, which the function that names it would keep to itself",
+                ctx.map.snippet(ruff_text_size::Ranged::range(e)),
+                ctx.map.line(ruff_text_size::Ranged::range(e).start()),
+                self.place()
+            )));
+        }
+        Ok(format!(
+            "{NAME}(lambda: {text}, \"{name}\", \"{qualname}\", \"{sep}\")()"
+        ))
+    }
+
+    /// A part of a statement that cannot be the body of the naming function (a target): refused
+    /// where it creates an observable lambda or generator.
+    pub(super) fn refuse(&self, ctx: &super::Ctx, e: &Expr) -> Result<(), crate::rules::Reason> {
+        if !self.names(ctx, e) {
+            return Ok(());
+        }
+        let range = ruff_text_size::Ranged::range(e);
+        Err(crate::rules::Statements::UnreplayableStatement.because(format!(
+            "`{}` on line {} creates a lambda or generator expression, which pytest names in {}, where the check cannot compute it",
+            ctx.map.snippet(range),
+            ctx.map.line(range.start()),
+            self.place()
+        )))
+    }
+
+    /// [`Home::value`] where there is a home; `text` as it is where the code is the test's own.
+    pub(super) fn at(
+        home: Option<&Home>,
+        ctx: &super::Ctx,
+        e: &Expr,
+        text: String,
+    ) -> Result<String, crate::rules::Reason> {
+        match home {
+            Some(home) => home.value(ctx, e, text),
+            None => Ok(text),
+        }
+    }
+
+    /// Where the home's code runs, for messages.
+    pub(super) fn place(&self) -> String {
+        match self {
+            Home::Module => "the test module's top level (`<lambda>`)".to_string(),
+            Home::Fixture(name, _) => {
+                format!("the fixture `{name}` (`{name}.<locals>.<lambda>`)")
+            }
+        }
+    }
 }

@@ -8,6 +8,7 @@ use ruff_python_ast::{self as ast, Expr, Stmt};
 use ruff_text_size::{Ranged, TextRange};
 
 use super::items::{self, Blocker, Item, Kind, Piece};
+use super::qualnames::Home;
 use super::{effects, is_global_bound, Ctx, Test};
 use crate::case::Case;
 use crate::model::OriginRole;
@@ -280,15 +281,18 @@ fn parametrized_item<'a>(ctx: &Ctx<'_, 'a>, case: &Case<'a>, k: usize, p: &str) 
         return indexed_param_item(ctx, p, range, n, list, value);
     }
     let inert = effects::expr_is_inert(value, &|n| is_global_bound(ctx, n));
-    items::binding(
-        p,
-        value,
-        Vec::new(),
-        range,
-        Kind::Param,
-        OriginRole::Parameter,
-        inert,
-    )
+    Item {
+        home: Some(Home::Module),
+        ..items::binding(
+            p,
+            value,
+            Vec::new(),
+            range,
+            Kind::Param,
+            OriginRole::Parameter,
+            inert,
+        )
+    }
 }
 
 /// The prelude's parametrize list that holds `value`, if the list is replayed whole: its index in
@@ -363,15 +367,18 @@ fn default_of<'a>(f: &'a ast::StmtFunctionDef, p: &str) -> Option<&'a Expr> {
 /// evaluated when the `def` ran, at import.
 fn default_item<'a>(ctx: &Ctx<'_, 'a>, p: &str, default: &'a Expr) -> Item<'a> {
     let inert = effects::expr_is_inert(default, &|n| is_global_bound(ctx, n));
-    items::binding(
-        p,
-        default,
-        Vec::new(),
-        default.range(),
-        Kind::Param,
-        OriginRole::Parameter,
-        inert,
-    )
+    Item {
+        home: Some(Home::Module),
+        ..items::binding(
+            p,
+            default,
+            Vec::new(),
+            default.range(),
+            Kind::Param,
+            OriginRole::Parameter,
+            inert,
+        )
+    }
 }
 
 /// The name a replayed parametrize list is bound to in the fold.
@@ -426,6 +433,7 @@ fn prelude_items<'a>(
 ) {
     for (n, entry) in ctx.scope.prelude.iter().enumerate() {
         let mut item = prelude_item(ctx, n, entry);
+        item.home = Some(Home::Module);
         refuse_test_module_dunder(&mut item);
         let shadowed = item.defs.iter().any(|d| own.contains(d.as_str()));
         if item.inert && shadowed {
@@ -731,15 +739,18 @@ fn fixture_value_item<'a>(
     let inert = effects::expr_is_inert(expr, &|n| {
         params.iter().any(|p| p == n) || is_global_bound(ctx, n)
     });
-    items::binding(
-        name,
-        expr,
-        params.iter().map(|p| Ident::from(p.as_str())).collect(),
-        range,
-        Kind::Fixture,
-        OriginRole::Fixture,
-        inert,
-    )
+    Item {
+        home: Some(Home::Fixture(name.to_string(), params.to_vec())),
+        ..items::binding(
+            name,
+            expr,
+            params.iter().map(|p| Ident::from(p.as_str())).collect(),
+            range,
+            Kind::Fixture,
+            OriginRole::Fixture,
+            inert,
+        )
+    }
 }
 
 /// A fixture the file does not define: pytest's own, or one from a conftest.py or a plugin.

@@ -18,6 +18,7 @@ use rustc_hash::FxHashSet as HashSet;
 use ruff_python_ast::{self as ast, Expr};
 use ruff_text_size::TextRange;
 
+use super::qualnames;
 use super::Ctx;
 use crate::model::OriginRole;
 use crate::names::{self, Facts, Ident};
@@ -153,6 +154,9 @@ pub struct Item<'a> {
     pub label: Option<String>,
     /// For a compound statement, where it is: "the `for` loop on line 3 (`for …`)".
     pub place: Option<String>,
+    /// Where pytest runs the item's code when it is not the test's own (module level, a file
+    /// fixture): what it creates is named there (`qualnames::Home`).
+    pub home: Option<qualnames::Home>,
 }
 
 impl Item<'_> {
@@ -181,6 +185,7 @@ impl Item<'_> {
             fold: Err(Blocker::Silent),
             label: None,
             place: None,
+            home: None,
         }
     }
 }
@@ -276,5 +281,39 @@ impl Bound {
                 self.names.remove(d);
             }
         }
+    }
+}
+
+/// Whether a replayed piece writes a lambda or generator expression of the test's source, or
+/// text that calls the renamer (a conftest fixture's value, a nested definition).
+pub(in crate::flatten) fn piece_creates_named(
+    piece: &Piece,
+    builtin: &dyn Fn(&str) -> bool,
+) -> bool {
+    let creates_named = |e: &Expr| qualnames::observably_named(e, builtin);
+    let piece_creates_named = |p: &Piece| piece_creates_named(p, builtin);
+    match piece {
+        Piece::Bind(targets, value) => targets.iter().any(creates_named) || creates_named(value),
+        Piece::BindName(_, e)
+        | Piece::BindParams(_, e)
+        | Piece::Eval(e)
+        | Piece::Check(e)
+        | Piece::HelperCheck(e) => creates_named(e),
+        Piece::BindIndexed(_, text) => text.contains(qualnames::NAME),
+        Piece::Unpack(a, b)
+        | Piece::Store(a, b)
+        | Piece::Augmented(a, _, b)
+        | Piece::DelItem(a, b) => creates_named(a) || creates_named(b),
+        Piece::DelAttr(e, _) => creates_named(e),
+        Piece::Def(d, _) => qualnames::def_creates_named(d),
+        Piece::Class(c, _) => qualnames::class_creates_named(c),
+        Piece::ImportNames(..) | Piece::Unbind(_) => false,
+        Piece::Cond(clauses) => clauses
+            .iter()
+            .any(|(c, body)| c.is_some_and(creates_named) || body.iter().any(piece_creates_named)),
+        Piece::Loop(t, it, body) => {
+            creates_named(t) || creates_named(it) || body.iter().any(piece_creates_named)
+        }
+        Piece::Raises(r) => creates_named(r.expr) || r.body.iter().any(|e| creates_named(e)),
     }
 }

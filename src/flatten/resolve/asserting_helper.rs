@@ -237,5 +237,12 @@ pub(in crate::flatten) fn helper_check(
     for g in &mut groups[..last] {
         *g = format!("not not ({g})");
     }
-    Ok(lambda_of(&params, &groups.join(" and "), introduced))
+    let lambda = lambda_of(&params, &groups.join(" and "), introduced);
+    Ok(super::helper_lambda::named_as_def(
+        ctx,
+        def,
+        &exprs,
+        &param_names,
+        lambda,
+    ))
 }

@@ -87,7 +87,8 @@ impl Lookup<'_, '_, '_, '_> {
             )));
         }
         let body_text = lambda_body(self.ctx, &body_map, &steps, value)?;
-        Ok(lambda_of(&params, &body_text, introduced))
+        let lambda = lambda_of(&params, &body_text, introduced);
+        Ok(named_as_def(self.ctx, def, &exprs, &param_names, lambda))
     }
 
     /// The solution's names a helper's defaults read (`check_signature`), among those the tests
@@ -345,6 +346,37 @@ fn lambda_body(
     }
     pieces.push(last);
     Ok(format!("({})[-1]", pieces.join(", ")))
+}
+
+/// A helper's lambda given the `def`'s names by the check's renamer (`_bx_F(lambda, "helper",
+/// "helper")`, bound by `qualnames::with_qualnames`) where its body creates a lambda or generator
+/// whose name can be observed: pytest's call of the module-level `def` names it
+/// `helper.<locals>.<lambda>`. The renamer runs before the lambda is called, once per creation.
+pub(super) fn named_as_def(
+    ctx: &Ctx,
+    def: &StmtFunctionDef,
+    exprs: &[&Expr],
+    locals: &[&str],
+    mut lambda: names::Rendered,
+) -> names::Rendered {
+    let builtin = |n: &str| {
+        !locals.contains(&n)
+            && !ctx.scope.globals.contains_key(n)
+            && !ctx.scope.star_import
+            && ruff_python_stdlib::builtins::is_python_builtin(n, 14, false)
+    };
+    if exprs
+        .iter()
+        .any(|e| crate::flatten::qualnames::observably_named(e, &builtin))
+    {
+        let name = def.name.as_str();
+        lambda.text = format!(
+            "{}({}, \"{name}\", \"{name}\")",
+            crate::flatten::qualnames::NAME,
+            lambda.text
+        );
+    }
+    lambda
 }
 
 /// `(lambda params: body)`, whose free names are `free` (the names its body reads from outside).
