@@ -130,10 +130,10 @@ impl<'a> Walk<'_, '_, 'a, '_> {
                     ctx,
                     self.test.case,
                     &entry,
-                    items::raises_rule(ctx, w, |n| self.reads_after(stmt, n))
+                    items::raises_rule(ctx, w, |n| self.reads_after_other_than_value(stmt, n))
                         .unwrap_or(Raises::RaisesArguments)
                         .because(format!(
-                        "`with {}` on line {} checks what its block raises or warns; only `pytest.raises(E[, match=…])` over expression statements, whose `as` name nothing reads after, is written as an expression",
+                        "`with {}` on line {} checks what its block raises or warns; only `pytest.raises(E[, match=…])` over expression statements, whose `as` name the test reads after only as `.value` or `.type` if at all, is written as an expression",
                         ctx.map.snippet(range),
                         ctx.map.line(range.start())
                     )),
@@ -467,13 +467,66 @@ impl<'a> Walk<'_, '_, 'a, '_> {
     /// `with pytest.raises(E):` as a check (`items::pytest_raises_block`), when nothing after it
     /// reads its `as` name.
     fn pytest_raises(&self, stmt: &'a Stmt, w: &'a ast::StmtWith) -> Option<Item<'a>> {
+        let mut bind_target = false;
         if let Some(Expr::Name(n)) = w.items.first().and_then(|i| i.optional_vars.as_deref()) {
-            if self.reads_after(stmt, n.id.as_str()) {
+            if self.reads_after_other_than_value(stmt, n.id.as_str()) {
                 return None;
             }
+            bind_target = self.reads_after(stmt, n.id.as_str());
         }
         let test = self.test;
-        items::pytest_raises_block(self.ctx, w, &|n| test.is_local(n))
+        items::pytest_raises_block(self.ctx, w, &|n| test.is_local(n), bind_target)
+    }
+
+    /// Whether the test, after its statement `stmt`, mentions `name` other than as `name.value` or
+    /// `name.type` read (pytest's `ExceptionInfo`: the exception and its type), or reads
+    /// `name.value.__traceback__` (the block's check detaches it, see the contract).
+    fn reads_after_other_than_value(&self, stmt: &Stmt, name: &str) -> bool {
+        use ruff_python_ast::visitor::{walk_expr, Visitor};
+        struct Other<'n> {
+            name: &'n str,
+            found: bool,
+        }
+        impl<'x> Visitor<'x> for Other<'_> {
+            fn visit_expr(&mut self, e: &'x Expr) {
+                if self.found {
+                    return;
+                }
+                if let Expr::Attribute(a) = e {
+                    if let Expr::Attribute(inner) = a.value.as_ref() {
+                        if a.attr.as_str() == "__traceback__"
+                            && inner.attr.as_str() == "value"
+                            && matches!(inner.value.as_ref(), Expr::Name(n) if n.id.as_str() == self.name)
+                        {
+                            self.found = true;
+                            return;
+                        }
+                    }
+                    if matches!(a.value.as_ref(), Expr::Name(n) if n.id.as_str() == self.name)
+                        && a.ctx.is_load()
+                        && matches!(a.attr.as_str(), "value" | "type")
+                    {
+                        return;
+                    }
+                }
+                if matches!(e, Expr::Name(n) if n.id.as_str() == self.name) {
+                    self.found = true;
+                    return;
+                }
+                walk_expr(self, e);
+            }
+        }
+        let f = self.test.case.func;
+        let at = f
+            .body
+            .iter()
+            .position(|s| s.start() >= stmt.end())
+            .unwrap_or(f.body.len());
+        let mut other = Other { name, found: false };
+        for s in &f.body[at..] {
+            other.visit_stmt(s);
+        }
+        other.found
     }
 
     /// Whether the test reads `name` after its statement `stmt`.

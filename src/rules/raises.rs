@@ -72,11 +72,15 @@ declare_rules! {
     "003" RaisesBlockStatements "raises-block-statements",
 
     /// ## What it means
-    /// The test reads the exception info a `pytest.raises(…) as exc` block binds.
+    /// The test reads the exception info a `pytest.raises(…) as exc` block binds other than as
+    /// `exc.value` or `exc.type` (`exc.match(…)`, `exc.traceback`, `str(exc)`, `exc` itself), or
+    /// reads `exc.value.__traceback__`.
     ///
     /// ## Why it cannot be kept
-    /// `exc` is pytest's `ExceptionInfo`; the unittest context object that stands for the block has
-    /// another interface (`exc.value`, `exc.match`, `exc.type` are pytest's).
+    /// `exc` is pytest's `ExceptionInfo`. The block's check keeps the exception (unittest's context
+    /// object catches it), so `exc.value` and `exc.type` are written as that exception and its type;
+    /// the rest of pytest's interface has no counterpart there, and unittest detaches the
+    /// exception's traceback.
     ///
     /// ## Example
     /// ```python
@@ -86,11 +90,12 @@ declare_rules! {
     /// def test_parse():
     ///     with pytest.raises(ValueError) as exc:
     ///         parse("x")
-    ///     assert "x" in str(exc.value)
+    ///     assert exc.match("x")
     /// ```
     ///
     /// ## How to write it so it can be checked
-    /// Check the message with `pytest.raises(ValueError, match="x")`.
+    /// Check the message with `pytest.raises(ValueError, match="x")`, or read `exc.value`
+    /// (`assert "x" in str(exc.value)`).
     "004" RaisesTargetRead "raises-target-read",
 
     /// ## What it means

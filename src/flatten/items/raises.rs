@@ -99,7 +99,8 @@ pub fn raises_block<'a>(
 }
 
 /// `with pytest.raises(E[, match=p]):` over expression statements (or `pass`), whose `as` name (if
-/// any) nothing reads: the item standing for it, a check written with unittest's own context
+/// any) the test reads after it only as `.value` or `.type` (`bind_target`: it does read it; see
+/// `emit`'s `raises`, which binds it to a stand-in with those two attributes): the item standing for it, a check written with unittest's own context
 /// object, which catches, compares and fails as `pytest.raises` does:
 /// `__import__("unittest").TestCase().assertRaises(E, lambda: f(0)) is None`; with `match`, the
 /// exception it kept searched as pytest searches it, its text and its notes
@@ -108,6 +109,7 @@ pub fn pytest_raises_block<'a>(
     ctx: &Ctx<'_, 'a>,
     w: &'a ast::StmtWith,
     is_local: &dyn Fn(&str) -> bool,
+    bind_target: bool,
 ) -> Option<Item<'a>> {
     let [with_item] = w.items.as_slice() else {
         return None;
@@ -134,18 +136,29 @@ pub fn pytest_raises_block<'a>(
             _ => return None,
         }
     }
-    if !matches!(
-        with_item.optional_vars.as_deref(),
-        None | Some(Expr::Name(_))
-    ) {
-        return None;
-    }
+    let target = match with_item.optional_vars.as_deref() {
+        None => None,
+        Some(Expr::Name(n)) => bind_target.then(|| n.id.clone()),
+        Some(_) => return None,
+    };
     let mut body = Vec::new();
     for stmt in &w.body {
         match stmt {
             Stmt::Pass(_) => {}
             Stmt::Expr(e) => body.push(e.value.as_ref()),
             _ => return None,
+        }
+    }
+    // The block's own code reading its `as` name sees pytest's `ExceptionInfo` before it is
+    // filled, which the stand-in is not.
+    if let Some(t) = &target {
+        if body
+            .iter()
+            .any(|e| crate::walk::any_expr(*e, crate::walk::Scope::All, |x: &Expr| {
+                matches!(x, Expr::Name(n) if n.id.as_str() == t.as_str())
+            }))
+        {
+            return None;
         }
     }
     let mut item = Item::blank(w.range, Kind::Assert, OriginRole::Folded);
@@ -160,11 +173,12 @@ pub fn pytest_raises_block<'a>(
         }
         reads.absorb(&mut item, e);
     }
+    item.defs.extend(target.clone());
     item.fold = Ok(Piece::Raises(Raises {
         expr: &with_item.context_expr,
         manager,
         method: "assertRaises".into(),
-        target: None,
+        target,
         body,
         pytest: Some((expected, matching)),
     }));
