@@ -1,21 +1,16 @@
-//! Embeds the bench (`problems/` at the repository's root) into the web page at build time.
+//! Embeds what the web page needs of the bench (`problems/` at the repository's root) at start-up.
 //!
-//! Writes `$OUT_DIR/bench_data.rs`, one entry per problem folder with an `include_str!` of each known
-//! file, sorted so the output is deterministic. `meta.toml` is parsed here and embedded as JSON (the
-//! page reads it with `serde_json`, which it has anyway), so the wasm carries no TOML parser; a
-//! malformed `meta.toml` is embedded as missing, as the page treated it when it parsed at run time.
-//! Only this crate has a build script: editing a problem rebuilds neither the library nor the CLI.
+//! Writes `$OUT_DIR/bench_data.rs`, one entry per problem folder: its slug, an `include_str!` of its
+//! test file (the editor opens one at start-up, and a permalink names a problem by its slug) and its
+//! title (from `meta.toml`, parsed here so the wasm carries no TOML parser; a malformed one gives no
+//! title), sorted so the output is deterministic. The rest (statements, stubs, solutions, the whole
+//! `meta.toml`) is not in the wasm: `scripts/bench-files.py` writes it to `bench.json` next to the
+//! page, which fetches it when a view first needs it. Both keep the same folders: plain names with a
+//! `test_<slug>.py`. Only this crate has a build script: editing a problem rebuilds neither the
+//! library nor the CLI.
 
 use std::fmt::Write as _;
 use std::path::Path;
-
-/// The files of a problem folder that the page shows, in a fixed order.
-const FILES: &[&str] = &[
-    "problem.md",
-    "problem.original.md",
-    "stub.py",
-    "solution.py",
-];
 
 fn main() {
     println!("cargo:rerun-if-changed=build.rs");
@@ -50,25 +45,13 @@ fn main() {
                 "include_str!(concat!(env!(\"CARGO_MANIFEST_DIR\"), \"/../../problems/{slug}/{name}\"))"
             )
         };
-        let optional = |name: &str| -> String {
-            if dir.join(name).is_file() {
-                format!("Some({})", include(name))
-            } else {
-                "None".to_string()
-            }
-        };
-        let mut fields = format!(
-            "slug: {slug:?}, test_name: {test:?}, test: {}, meta_json: {}, ",
+        writeln!(
+            out,
+            "    EmbeddedProblem {{ slug: {slug:?}, test_name: {test:?}, test: {}, title: {} }},",
             include(&test),
-            meta_json(&dir.join("meta.toml")),
-        );
-        for (field, name) in ["statement", "original_statement", "stub", "solution"]
-            .iter()
-            .zip(FILES)
-        {
-            write!(fields, "{field}: {}, ", optional(name)).unwrap();
-        }
-        writeln!(out, "    EmbeddedProblem {{ {fields}}},").unwrap();
+            title(&dir.join("meta.toml")),
+        )
+        .unwrap();
     }
     out.push_str("];\n");
     let dest = Path::new(&std::env::var("OUT_DIR").unwrap()).join("bench_data.rs");
@@ -77,15 +60,16 @@ fn main() {
     }
 }
 
-/// `meta.toml` as a Rust expression of type `Option<&'static str>`: its content as JSON, or `None` when
-/// the file is missing or is not valid TOML.
-fn meta_json(path: &Path) -> String {
+/// `meta.toml`'s title as a Rust expression of type `Option<&'static str>`: `None` when the file is
+/// missing, is not valid TOML or has no string `title`.
+fn title(path: &Path) -> String {
     println!("cargo:rerun-if-changed={}", path.display());
-    let parsed = std::fs::read_to_string(path)
+    let title = std::fs::read_to_string(path)
         .ok()
-        .and_then(|text| text.parse::<toml::Table>().ok());
-    match parsed {
-        Some(table) => format!("Some({:?})", serde_json::to_string(&table).unwrap()),
+        .and_then(|text| text.parse::<toml::Table>().ok())
+        .and_then(|table| table.get("title")?.as_str().map(str::to_string));
+    match title {
+        Some(t) => format!("Some({t:?})"),
         None => "None".to_string(),
     }
 }

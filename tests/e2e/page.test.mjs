@@ -90,6 +90,42 @@ test("pick a problem and see its assertions", async () => {
   });
 });
 
+test("the bench's statements, stubs and solutions are fetched once, when a view needs them", async () => {
+  const fetched = (p) =>
+    p.page.evaluate(() => performance.getEntriesByType("resource").filter((e) => /\/bench\.json$/.test(e.name)).length);
+  await withPage({}, async (p) => {
+    // Start-up and picking a problem need only the test files the wasm embeds.
+    await p.tid("problem-picker").selectOption("clean_phone");
+    await p.page.waitForFunction(() => window.__benchExplorer.currentFile === "test_clean_phone.py");
+    assert.equal(await p.getText(), benchTest("clean_phone").text);
+    assert.equal(await fetched(p), 0, "bench.json is not part of the first load");
+    // The Problem tab fetches them: the statement beside the original one, the solution, the stub.
+    await p.tid("tab-problem").click();
+    await p.tid("statement-compare").waitFor();
+    await p.tid("solution-code").filter({ hasText: "def clean_phone" }).waitFor();
+    await p.tid("show-stub").click();
+    await p.tid("solution-code").filter({ hasText: "NotImplementedError" }).waitFor();
+    // The audit and the Run tab use the same files: no second request.
+    await p.tid("tab-audit").click();
+    await p.tid("stage-card-full").waitFor();
+    await p.tid("tab-run").click();
+    await p.tid("run-solution-select").waitFor();
+    assert.equal(await fetched(p), 1);
+  });
+  // A link to the Problem tab opens it, the statement arriving after the file.
+  await withPage({ hash: "#problem" }, async (p) => {
+    await p.tid("problem-view").waitFor();
+    assert.equal(await p.hook("currentFile"), "test_word_ladder.py");
+  });
+  // When bench.json cannot be had, the tabs that need it say so and the rest of the page works.
+  await withPage({ block: [/\/bench\.json$/], allow: [/bench\.json/, /Failed to load resource/] }, async (p) => {
+    await p.tid("tab-problem").click();
+    await p.tid("bench-files-error").filter({ hasText: "could not be loaded" }).waitFor();
+    await p.tid("tab-assertions").click();
+    assert.ok((await p.tid("assertion-row").count()) > 0);
+  });
+});
+
 test("typing changes the result", async () => {
   await withPage({}, async (p) => {
     assert.equal(await p.hook("currentFile"), "test_word_ladder.py");

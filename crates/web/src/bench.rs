@@ -1,12 +1,17 @@
-//! The bench, embedded at build time by `build.rs` (one entry per folder of `problems/`), and the
-//! whole-bench audits computed from it in the page.
+//! The bench: each problem's slug, title and test file embedded at build time by `build.rs` (one
+//! entry per folder of `problems/`); its statements, stubs, solutions and metadata fetched from
+//! `bench.json` the first time a view needs them ([`with_files`]); and the whole-bench audits
+//! computed from them in the page.
 
+use std::cell::RefCell;
 use std::collections::HashMap;
-use std::sync::{Arc, OnceLock};
+use std::sync::Arc;
 
 use bench_explorer::bench::{Audit, Meta, ProblemInput};
 use bench_explorer::{extract, Extraction, Options, Stage};
+use leptos::prelude::*;
 
+use crate::logic::bench_files::{parse, ProblemFiles};
 use crate::logic::compare::{compare, tally, Tally};
 
 pub struct EmbeddedProblem {
@@ -14,13 +19,8 @@ pub struct EmbeddedProblem {
     /// The test file's name, `test_<slug>.py`.
     pub test_name: &'static str,
     pub test: &'static str,
-    /// `meta.toml` as JSON (parsed by `build.rs`).
-    pub meta_json: Option<&'static str>,
-    pub statement: Option<&'static str>,
-    /// The statement before its hidden convention was written in (clean_phone).
-    pub original_statement: Option<&'static str>,
-    pub stub: Option<&'static str>,
-    pub solution: Option<&'static str>,
+    /// `meta.toml`'s title (read by `build.rs`), for the problem picker.
+    pub title: Option<&'static str>,
 }
 
 include!(concat!(env!("OUT_DIR"), "/bench_data.rs"));
@@ -33,26 +33,114 @@ pub fn find(slug: &str) -> Option<&'static EmbeddedProblem> {
     BENCH.iter().find(|p| p.slug == slug)
 }
 
-/// Parsed `meta.toml` of each problem (`None` when missing or malformed), in bench order.
-fn metas() -> &'static [Option<Meta>] {
-    static METAS: OnceLock<Vec<Option<Meta>>> = OnceLock::new();
-    METAS.get_or_init(|| {
-        BENCH
-            .iter()
-            .map(|p| p.meta_json.and_then(|m| serde_json::from_str(m).ok()))
-            .collect()
-    })
+/// Where `bench.json` is: not asked for yet, on its way, read, or the reason it is not.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Files {
+    NotLoaded,
+    Loading,
+    Ready,
+    Failed(String),
 }
 
-pub fn meta(slug: &str) -> Option<&'static Meta> {
+type Waiter = Box<dyn FnOnce(Result<(), String>)>;
+
+thread_local! {
+    /// The fetched files, in bench order (kept for the page's life, hence `'static`).
+    static FILES: std::cell::OnceCell<&'static [ProblemFiles]> = const { std::cell::OnceCell::new() };
+    /// Reactive: a view that reads it shows the files once they arrive.
+    static STATE: ArcRwSignal<Files> = ArcRwSignal::new(Files::NotLoaded);
+    static WAITERS: RefCell<Vec<Waiter>> = const { RefCell::new(Vec::new()) };
+}
+
+/// The state of `bench.json` (tracked: a view that reads it is redrawn when it changes).
+pub fn files_state() -> Files {
+    STATE.with(|s| s.get())
+}
+
+pub fn files_ready() -> bool {
+    FILES.with(|f| f.get().is_some())
+}
+
+/// Run `done` once the bench's files are here: at once when they are, else after fetching
+/// `bench.json` from the page's own folder (one request however many wait; a failed one is tried
+/// again by the next call). `done` gets the reason when they cannot be had.
+pub fn with_files(done: impl FnOnce(Result<(), String>) + 'static) {
+    if files_ready() {
+        return done(Ok(()));
+    }
+    WAITERS.with(|w| w.borrow_mut().push(Box::new(done)));
+    if STATE.with(|s| s.get_untracked()) == Files::Loading {
+        return;
+    }
+    STATE.with(|s| s.set(Files::Loading));
+    crate::js::fetch_text("bench.json", |text| {
+        let slugs: Vec<&str> = BENCH.iter().map(|p| p.slug).collect();
+        let result = text
+            .map_err(|e| format!("bench.json could not be fetched: {e}"))
+            .and_then(|t| parse(&t, &slugs));
+        let result = match result {
+            Ok(files) => {
+                FILES.with(|f| {
+                    let _ = f.set(&*Vec::leak(files));
+                });
+                STATE.with(|s| s.set(Files::Ready));
+                Ok(())
+            }
+            Err(e) => {
+                STATE.with(|s| s.set(Files::Failed(e.clone())));
+                Err(e)
+            }
+        };
+        for waiter in WAITERS.with(|w| std::mem::take(&mut *w.borrow_mut())) {
+            waiter(result.clone());
+        }
+    });
+}
+
+fn files(slug: &str) -> Option<&'static ProblemFiles> {
     let i = BENCH.iter().position(|p| p.slug == slug)?;
-    metas()[i].as_ref()
+    FILES.with(|f| f.get().map(|all| &all[i]))
+}
+
+/// Each problem's fetched files, in bench order; empty until [`with_files`] has them.
+fn all_files() -> &'static [ProblemFiles] {
+    FILES.with(|f| f.get().copied().unwrap_or(&[]))
+}
+
+impl EmbeddedProblem {
+    /// The fetched files: `None` (every file missing) until [`with_files`] has them.
+    fn files(&self) -> Option<&'static ProblemFiles> {
+        files(self.slug)
+    }
+
+    pub fn statement(&self) -> Option<&'static str> {
+        self.files()?.statement.as_deref()
+    }
+
+    /// The statement before its hidden convention was written in (clean_phone).
+    pub fn original_statement(&self) -> Option<&'static str> {
+        self.files()?.original_statement.as_deref()
+    }
+
+    pub fn stub(&self) -> Option<&'static str> {
+        self.files()?.stub.as_deref()
+    }
+
+    pub fn solution(&self) -> Option<&'static str> {
+        self.files()?.solution.as_deref()
+    }
+}
+
+/// A problem's parsed `meta.toml` (`None` when missing or malformed, or until [`with_files`] has it).
+pub fn meta(slug: &str) -> Option<&'static Meta> {
+    files(slug)?.meta.as_ref()
 }
 
 /// The title of a problem: its metadata's, or the slug made readable.
 pub fn title(slug: &str) -> String {
-    meta(slug)
-        .map(|m| m.title.clone())
+    find(slug)
+        .and_then(|p| p.title)
+        .map(str::to_string)
         .unwrap_or_else(|| slug.replace('_', " "))
 }
 
@@ -102,25 +190,31 @@ pub fn extractions(stage: Stage) -> Arc<Vec<Extraction>> {
     e
 }
 
-/// The audit of the whole embedded bench under one stage.
+/// The audit of the whole bench under one stage (its conventions read the fetched statements and
+/// metadata: call it once [`with_files`] has them).
 pub fn audit(stage: Stage) -> Arc<Audit> {
     if let Some(a) = AUDITS.with(|m| m.borrow().get(&stage).cloned()) {
         return a;
     }
     let extractions = extractions(stage);
-    let inputs: Vec<ProblemInput> = BENCH
+    let files = all_files();
+    let inputs: Vec<ProblemInput> = extractions
         .iter()
-        .zip(extractions.iter())
-        .zip(metas())
-        .map(|((p, e), m)| ProblemInput {
-            extraction: e,
-            meta: m.as_ref(),
-            statement: p.statement,
-            original_statement: p.original_statement,
+        .enumerate()
+        .map(|(i, e)| {
+            let f = files.get(i);
+            ProblemInput {
+                extraction: e,
+                meta: f.and_then(|f| f.meta.as_ref()),
+                statement: f.and_then(|f| f.statement.as_deref()),
+                original_statement: f.and_then(|f| f.original_statement.as_deref()),
+            }
         })
         .collect();
     let a = Arc::new(Audit::new(stage, &inputs));
-    AUDITS.with(|m| m.borrow_mut().insert(stage, a.clone()));
+    if files_ready() {
+        AUDITS.with(|m| m.borrow_mut().insert(stage, a.clone()));
+    }
     a
 }
 

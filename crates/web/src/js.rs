@@ -178,3 +178,28 @@ pub fn local_storage() -> Option<web_sys::Storage> {
 pub fn session_storage() -> Option<web_sys::Storage> {
     web_sys::window()?.session_storage().ok().flatten()
 }
+
+/// GET a file of the page's own folder (`rules.json`, `mutants.json`, `bench.json`) as text, without
+/// blocking; `done` gets its text, or why there is none.
+pub fn fetch_text(url: &str, done: impl FnOnce(Result<String, String>) + 'static) {
+    use wasm_bindgen::JsCast;
+    let refused = || Err("the browser refused the request".to_string());
+    let Ok(xhr) = web_sys::XmlHttpRequest::new() else {
+        return done(refused());
+    };
+    if xhr.open_with_async("GET", url, true).is_err() {
+        return done(refused());
+    }
+    let x2 = xhr.clone();
+    let onload = Closure::once(move || {
+        done(match (x2.status(), x2.response_text()) {
+            (Ok(200), Ok(Some(text))) => Ok(text),
+            (Ok(0), _) => Err("no answer (offline, or the server is gone)".into()),
+            (Ok(status), _) => Err(format!("HTTP {status}")),
+            _ => Err("no answer".into()),
+        })
+    });
+    xhr.set_onloadend(Some(onload.as_ref().unchecked_ref()));
+    onload.forget();
+    let _ = xhr.send();
+}

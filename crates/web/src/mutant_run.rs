@@ -122,6 +122,9 @@ struct Job {
 
 /// Run every mutant of the chosen solution against the current file.
 pub fn run_mutants(app: AppState, rs: RunState) {
+    if !crate::run_control::bench_files_here(app, move || run_mutants(app, rs)) {
+        return;
+    }
     let ms = rs.mutants;
     if ms.running_untracked() {
         return;

@@ -234,6 +234,20 @@ pub fn start_in_background(rs: RunState) {
 
 // ------------------------------------------------------------------------------ solutions
 
+/// A run reads the bench's solutions and stubs, fetched with `bench.json`: whether they are here.
+/// When they are not, they are asked for, and `then` runs once they arrive (or the reason they did
+/// not is shown).
+pub fn bench_files_here(app: AppState, then: impl FnOnce() + 'static) -> bool {
+    if bench::files_ready() {
+        return true;
+    }
+    bench::with_files(move |r| match r {
+        Ok(()) => then(),
+        Err(e) => engine::toast(app, format!("Nothing was run: {e}")),
+    });
+    false
+}
+
 /// The code a run of `choice` executes, with a label for the results; an error names what is missing.
 pub fn solution_for(
     app: AppState,
@@ -241,6 +255,9 @@ pub fn solution_for(
     choice: SolutionChoice,
 ) -> Result<(String, String), String> {
     let problem = app.problem.get_untracked().and_then(bench::find);
+    if problem.is_some() && choice != SolutionChoice::Custom && !bench::files_ready() {
+        return Err("The bench's solutions and stubs are still loading: try again in a moment.".into());
+    }
     match choice {
         SolutionChoice::Custom => {
             let code = rs
@@ -249,11 +266,11 @@ pub fn solution_for(
                 .unwrap_or_else(|| default_custom_code(app));
             Ok((code, "your code".into()))
         }
-        SolutionChoice::Reference => match problem.and_then(|p| p.solution.map(|s| (p.slug, s))) {
+        SolutionChoice::Reference => match problem.and_then(|p| p.solution().map(|s| (p.slug, s))) {
             Some((slug, s)) => Ok((s.to_string(), format!("the reference solution of {slug}"))),
             None => Err("This file is not a bench problem, so it has no reference solution: choose “Your code”.".into()),
         },
-        SolutionChoice::Stub => match problem.and_then(|p| p.stub.map(|s| (p.slug, s))) {
+        SolutionChoice::Stub => match problem.and_then(|p| p.stub().map(|s| (p.slug, s))) {
             Some((slug, s)) => Ok((s.to_string(), format!("the stub of {slug}"))),
             None => Err("This file is not a bench problem, so it has no stub: choose “Your code”.".into()),
         },
@@ -272,7 +289,7 @@ pub fn default_custom_code(app: AppState) -> String {
     app.problem
         .get_untracked()
         .and_then(bench::find)
-        .and_then(|p| p.solution)
+        .and_then(|p| p.solution())
         .map(str::to_string)
         .unwrap_or_else(|| CUSTOM_TEMPLATE.to_string())
 }
@@ -281,6 +298,9 @@ pub fn default_custom_code(app: AppState) -> String {
 
 /// Run the current file against the chosen solution: both views, then the verdicts.
 pub fn run_file(app: AppState, rs: RunState) {
+    if !bench_files_here(app, move || run_file(app, rs)) {
+        return;
+    }
     if rs.bench.with_untracked(|b| b.running) {
         engine::toast(app, "The whole bench is running: cancel it first");
         return;
@@ -448,6 +468,9 @@ pub fn follow_problem(app: AppState, rs: RunState) {
 
 /// Run every problem's reference (or stub) through both views, under each chosen stage.
 pub fn run_bench(app: AppState, rs: RunState) {
+    if !bench_files_here(app, move || run_bench(app, rs)) {
+        return;
+    }
     if rs.bench.with_untracked(|b| b.running) {
         return;
     }
@@ -514,8 +537,8 @@ fn bench_step(rs: RunState, plan: Rc<Vec<BenchJob>>, i: usize, limit: u32) {
     let p = &bench::problems()[job.problem];
     let choice = rs.bench.with_untracked(|b| b.choice);
     let solution = match choice {
-        SolutionChoice::Stub => p.stub,
-        _ => p.solution,
+        SolutionChoice::Stub => p.stub(),
+        _ => p.solution(),
     };
     rs.bench
         .update(|b| b.current = Some((p.slug.to_string(), job.stage)));
@@ -642,7 +665,7 @@ fn bench_mutant_problem(rs: RunState, job: Rc<BenchMutantJob>, k: usize) {
         return;
     }
     let p = &bench::problems()[job.problems[k]];
-    let mutants = Rc::new(p.solution.map(mutant_plan).unwrap_or_default());
+    let mutants = Rc::new(p.solution().map(mutant_plan).unwrap_or_default());
     rs.bench.update(|b| {
         b.mutants.push(ProblemMutants {
             slug: p.slug.to_string(),

@@ -3,6 +3,7 @@
 //! without a browser.
 
 pub mod audit;
+pub mod bench_files;
 pub mod compare;
 pub mod delta;
 pub mod diagnostics;

@@ -24,33 +24,15 @@ thread_local! {
 
 /// GET `mutants.json` (the scores `check --mutants` measured) from the page's own folder, once.
 fn fetch_measured(done: impl Fn(Scores) + 'static) {
-    use wasm_bindgen::prelude::*;
-    use wasm_bindgen::JsCast;
     if let Some(m) = MEASURED.with(|m| m.borrow().clone()) {
         done(m);
         return;
     }
-    let Ok(xhr) = web_sys::XmlHttpRequest::new() else {
-        done(Err("the browser refused the request".into()));
-        return;
-    };
-    if xhr.open_with_async("GET", "mutants.json", true).is_err() {
-        done(Err("the browser refused the request".into()));
-        return;
-    }
-    let x2 = xhr.clone();
-    let onload = Closure::<dyn Fn()>::new(move || {
-        let result: Scores = match (x2.status(), x2.response_text()) {
-            (Ok(200), Ok(Some(text))) => parse(&text).map(std::sync::Arc::new),
-            (Ok(status), _) => Err(format!("HTTP {status}")),
-            _ => Err("no answer".into()),
-        };
+    crate::js::fetch_text("mutants.json", move |text| {
+        let result: Scores = text.and_then(|t| parse(&t)).map(std::sync::Arc::new);
         MEASURED.with(|m| *m.borrow_mut() = Some(result.clone()));
         done(result);
     });
-    xhr.set_onloadend(Some(onload.as_ref().unchecked_ref()));
-    onload.forget();
-    let _ = xhr.send();
 }
 
 #[component]
@@ -75,7 +57,7 @@ pub fn AuditView() -> impl IntoView {
                 .map(|p| {
                     let score = audit_score(
                         p.slug,
-                        p.solution.unwrap_or(""),
+                        p.solution().unwrap_or(""),
                         p.test,
                         committed.as_deref(),
                         &b.mutants,

@@ -118,3 +118,26 @@ pub fn focus_selector(selector: &str) {
 pub fn plural(n: usize, one: &str, many: &str) -> String {
     format!("{n} {}", if n == 1 { one } else { many })
 }
+
+/// What needs the bench's statements, stubs, solutions or metadata (the Problem, Bench audit and
+/// Run tabs): fetches `bench.json` the first time, says so meanwhile (the page stays usable), and
+/// says why when it cannot be had, with a button to try again.
+#[component]
+pub fn WithBenchFiles(children: ChildrenFn) -> impl IntoView {
+    use crate::bench::{self, Files};
+    bench::with_files(|_| {});
+    move || match bench::files_state() {
+        Files::Ready => children().into_any(),
+        Files::Failed(e) => view! {
+            <div class="empty" role="alert" data-testid="bench-files-error">
+                <p class="bad-text">{format!("The bench's statements, stubs and solutions could not be loaded: {e}.")}</p>
+                <button class="btn small" data-testid="bench-files-retry" on:click=|_| bench::with_files(|_| {})>"Try again"</button>
+            </div>
+        }
+        .into_any(),
+        Files::NotLoaded | Files::Loading => view! {
+            <p class="muted" role="status" data-testid="bench-files-loading">"Loading the bench's statements, stubs and solutions…"</p>
+        }
+        .into_any(),
+    }
+}

@@ -105,11 +105,11 @@ pub fn App() -> impl IntoView {
                 <div class="tab-body">
                     {move || match app.tab.get() {
                         Tab::Assertions => view! { <results::Assertions/> }.into_any(),
-                        Tab::Problem => view! { <problem::ProblemView/> }.into_any(),
-                        Tab::Audit => view! { <audit::AuditView/> }.into_any(),
+                        Tab::Problem => view! { <common::WithBenchFiles><problem::ProblemView/></common::WithBenchFiles> }.into_any(),
+                        Tab::Audit => view! { <common::WithBenchFiles><audit::AuditView/></common::WithBenchFiles> }.into_any(),
                         Tab::Shapes => view! { <shapes::ShapesView/> }.into_any(),
                         Tab::Compare => view! { <compare::CompareView/> }.into_any(),
-                        Tab::Run => view! { <run_tab::RunPanel/> }.into_any(),
+                        Tab::Run => view! { <common::WithBenchFiles><run_tab::RunPanel/></common::WithBenchFiles> }.into_any(),
                     }}
                 </div>
             </section>

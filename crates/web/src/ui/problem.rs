@@ -36,7 +36,7 @@ pub fn ProblemView() -> impl IntoView {
 #[component]
 fn ProblemPage(problem: &'static EmbeddedProblem) -> impl IntoView {
     let meta = bench::meta(problem.slug);
-    let statement = problem.statement.unwrap_or("");
+    let statement = problem.statement().unwrap_or("");
     let header = meta.map(|m| {
         let tags = m.tags.clone();
         view! {
@@ -52,7 +52,7 @@ fn ProblemPage(problem: &'static EmbeddedProblem) -> impl IntoView {
         }
     });
 
-    let body = match problem.original_statement {
+    let body = match problem.original_statement() {
         Some(original) => {
             let hidden = meta.map(|m| missing_conventions(m, original)).unwrap_or_default();
             view! {
@@ -107,16 +107,16 @@ fn ProblemPage(problem: &'static EmbeddedProblem) -> impl IntoView {
         }
     });
 
-    let (which, set_which) = signal(if problem.solution.is_some() {
+    let (which, set_which) = signal(if problem.solution().is_some() {
         "solution"
     } else {
         "stub"
     });
     let code = Signal::derive(move || {
         let text = if which.get() == "solution" {
-            problem.solution
+            problem.solution()
         } else {
-            problem.stub
+            problem.stub()
         };
         text.unwrap_or("").to_string()
     });

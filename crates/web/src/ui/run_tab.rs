@@ -357,7 +357,7 @@ pub(super) fn SolutionEditor() -> impl IntoView {
 
     let start_from = move |stub: bool| {
         let p = app.problem.get_untracked().and_then(bench::find);
-        let code = p.and_then(|p| if stub { p.stub } else { p.solution });
+        let code = p.and_then(|p| if stub { p.stub() } else { p.solution() });
         if let Some(code) = code {
             rs.custom_code.set(Some(code.to_string()));
         }

@@ -132,29 +132,11 @@ fn rule_texts() -> Option<Texts> {
 
 /// GET `rules.json` from the page's own folder, once; `done` gets the catalogue or the reason.
 fn fetch_rule_texts(done: impl Fn(Texts) + 'static) {
-    use wasm_bindgen::prelude::*;
-    use wasm_bindgen::JsCast;
-    let Ok(xhr) = web_sys::XmlHttpRequest::new() else {
-        done(Err("the browser refused the request".into()));
-        return;
-    };
-    if xhr.open_with_async("GET", "rules.json", true).is_err() {
-        done(Err("the browser refused the request".into()));
-        return;
-    }
-    let x2 = xhr.clone();
-    let onload = Closure::<dyn Fn()>::new(move || {
-        let result: Texts = match (x2.status(), x2.response_text()) {
-            (Ok(200), Ok(Some(text))) => parse(&text).map(std::sync::Arc::new),
-            (Ok(status), _) => Err(format!("HTTP {status}")),
-            _ => Err("no answer".into()),
-        };
+    crate::js::fetch_text("rules.json", move |text| {
+        let result: Texts = text.and_then(|t| parse(&t)).map(std::sync::Arc::new);
         TEXTS.with(|t| *t.borrow_mut() = Some(result.clone()));
         done(result);
     });
-    xhr.set_onloadend(Some(onload.as_ref().unchecked_ref()));
-    onload.forget();
-    let _ = xhr.send();
 }
 
 #[component]
@@ -163,8 +145,13 @@ fn Lesson(shape: Shape) -> impl IntoView {
     let l = lesson(shape);
     let try_problem = l.try_problem;
     let try_stage = l.try_stage;
+    // The bench's figures need its statements and metadata (fetched once, the first time).
+    bench::with_files(|_| {});
     let in_bench = move || {
         let stage = app.stage.get();
+        if bench::files_state() != bench::Files::Ready {
+            return None;
+        }
         let a = bench::audit(stage);
         let row = shape_rows(&a).into_iter().find(|r| r.shape == shape)?;
         Some(format!(
