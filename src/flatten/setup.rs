@@ -169,7 +169,7 @@ fn parameter_items<'a>(
                 p,
                 f.range,
                 words(Collection::TestClassInstance.because(format!(
-                    "`{p}` is the test class instance; its state is set up outside this test"
+                    "`{p}` is the test class's instance, which pytest makes before the test; what the test reads through it (a class attribute made at import, or state a setup method or fixture sets) is not replayed"
                 ))),
                 true,
             ));

@@ -398,7 +398,7 @@ impl<'a> ModuleScope<'a> {
         };
         self.global_barriers.push((
             line,
-            kept(ModuleCode::CodeBeforeSolutionImport.because(format!("{what} when the test file is imported, before the solution is, and may change state"))),
+            kept(ModuleCode::CodeBeforeSolutionImport.because(format!("{what} when the test file is imported, before the file's own import of the solution binds its names (the evaluator makes those bindings first), and may change state"))),
         ));
     }
 
