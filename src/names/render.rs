@@ -126,6 +126,8 @@ pub fn render(
         free: Vec::new(),
         error: None,
         fstring: 0,
+        bare_field: None,
+        fstring_quote: None,
     };
     walker.visit_expr(expr);
     if let Some(capture) = walker.error {
@@ -204,6 +206,31 @@ fn push_gap(out: &mut String, gap: &str) {
     }
 }
 
+/// A string literal's text (`"\x1b"`) written as an equal string with neither backslashes nor the
+/// enclosing f-string's quote `q`: an f-string in the other quote, printable characters as they
+/// are and the others (quotes, backslashes, braces, `#`, control characters) as a field formatting
+/// the code point with `c` (`f'{27:c}[0m'`), which needs no name. `None` for any other text.
+fn other_quote_string(text: &str, q: ruff_python_ast::str::Quote) -> Option<String> {
+    let parsed = ruff_python_parser::parse_expression(text).ok()?;
+    let Expr::StringLiteral(s) = parsed.expr() else {
+        return None;
+    };
+    let quote = match q {
+        ruff_python_ast::str::Quote::Single => '"',
+        ruff_python_ast::str::Quote::Double => '\'',
+    };
+    let fields: String = s
+        .value
+        .to_str()
+        .chars()
+        .map(|c| match c {
+            ' '..='~' if !matches!(c, '\\' | '\'' | '"' | '{' | '}' | '#') => c.to_string(),
+            _ => format!("{{{}:c}}", c as u32),
+        })
+        .collect();
+    Some(format!("f{quote}{fields}{quote}"))
+}
+
 /// Characters a substituted value may not bring into an f-string's field before Python 3.12.
 const FSTRING_FIELD_UNSAFE: [char; 8] = ['\'', '"', '\\', '\n', '\r', '{', '}', '#'];
 
@@ -216,6 +243,10 @@ struct Splicer<'m> {
     error: Option<Capture>,
     /// Depth of f-string replacement fields around the current node.
     fstring: usize,
+    /// The innermost f-string field's expression, when it is a bare name (`f"{ESC}[0m"`).
+    bare_field: Option<TextRange>,
+    /// The quote of the innermost f-string around the current node.
+    fstring_quote: Option<ruff_python_ast::str::Quote>,
 }
 
 /// The scopes, free names and refusals of a walk.
@@ -316,6 +347,15 @@ impl Splicer<'_> {
             return;
         };
         if self.fstring > 0 && value.text.contains(FSTRING_FIELD_UNSAFE) {
+            // A string constant that is a field's whole expression is only formatted there: an
+            // equal string written without quotes or backslashes formats the same.
+            if let Some(text) = (self.bare_field == Some(name.range) && self.fstring == 1)
+                .then(|| self.fstring_quote.and_then(|q| other_quote_string(&value.text, q)))
+                .flatten()
+            {
+                self.edits.push((name.range, text));
+                return;
+            }
             self.refuse(
                 name.id.to_string(),
                 " would put quotes or backslashes inside an f-string's field, which Python before 3.12 cannot parse".into(),
@@ -375,12 +415,18 @@ impl Splicer<'_> {
         };
         let before = self.edits.len();
         self.fstring += 1;
+        let saved = self.bare_field.take();
+        if let Expr::Name(n) = field.expression.as_ref() {
+            self.bare_field = Some(n.range);
+        }
         self.child(&field.expression, Pos::COMMA);
+        self.bare_field = None;
         if let Some(spec) = &field.format_spec {
             for inner in spec.elements.iter() {
                 self.fstring_element(inner);
             }
         }
+        self.bare_field = saved;
         self.fstring -= 1;
         if field.debug_text.is_some() && self.edits.len() > before {
             let name = self.edits[before].1.clone();
@@ -505,7 +551,17 @@ impl Splicer<'_> {
 impl<'a> Visitor<'a> for Splicer<'_> {
     fn visit_expr(&mut self, expr: &'a Expr) {
         match expr {
-            Expr::FString(f) => f.value.elements().for_each(|e| self.fstring_element(e)),
+            Expr::FString(f) => {
+                for part in f.value.iter() {
+                    if let ast::FStringPart::FString(fs) = part {
+                        let saved = self
+                            .fstring_quote
+                            .replace(ruff_python_ast::StringFlags::quote_style(fs.flags));
+                        fs.elements.iter().for_each(|e| self.fstring_element(e));
+                        self.fstring_quote = saved;
+                    }
+                }
+            }
             Expr::Name(name) if name.ctx == ExprContext::Load && !self.bound(name.id.as_str()) => {
                 self.free_name(name)
             }
