@@ -132,6 +132,8 @@ pub fn judge_at(config: &Config, version: crate::PytestVersion) -> Judgement {
                 Err(Addopt::Option(opt)) => Some(Rules::AddoptsChangesEveryTest.because(format!(
                     "passes `{opt}` to every run (`addopts`), which may select, stop, or change the tests"
                 ))),
+                Err(Addopt::Refused(why)) => Some(why),
+                Err(Addopt::Changes(does)) => Some(Rules::AddoptsChangesEveryTest.because(does)),
             },
             "minversion" => minversion_refused(&joined, version),
             // `get_log_level_for_setting`: a name `logging` does not define is a usage error; a
@@ -145,6 +147,17 @@ pub fn judge_at(config: &Config, version: crate::PytestVersion) -> Judgement {
                     }
                     Err(why) => Some(why),
                 }
+            }
+            // `LoggingPlugin.__init__` builds a `logging.Formatter` for each of these formats
+            // (`log_file_format` and `log_cli_format` fall back to `log_format`), which validates
+            // it: a format without a field is an INTERNALERROR before anything is collected.
+            "log_format" | "log_file_format" | "log_cli_format"
+                if !joined.trim().is_empty() && !percent_format_valid(&joined) =>
+            {
+                Some(Rules::ConfigRefused.because(format!(
+                    "sets `{key} = {}`, which `logging.Formatter` refuses (no `%(name)s` field): pytest stops with an internal error before it collects anything, so no test runs",
+                    joined.trim()
+                )))
             }
             _ => other_option(key, &joined),
         };
@@ -297,7 +310,8 @@ fn minversion_refused(value: &str, version: crate::PytestVersion) -> Option<Reas
 /// `get_log_level_for_setting` reads it (a `logging` level name in any case, or an integer), or why
 /// pytest refuses it.
 fn log_level(key: &str, value: &str) -> Result<i64, Reason> {
-    let upper = value.to_ascii_uppercase();
+    // `str.upper()`: Unicode's case mapping (`ınfo` is `INFO`).
+    let upper = value.to_uppercase();
     let named = match upper.as_str() {
         "CRITICAL" | "FATAL" => Some(50),
         "ERROR" => Some(40),
@@ -307,19 +321,76 @@ fn log_level(key: &str, value: &str) -> Result<i64, Reason> {
         "NOTSET" => Some(0),
         _ => None,
     };
-    // `int()` of the text: a sign, digits with single underscores between them.
-    let digits = value.strip_prefix(['+', '-']).unwrap_or(value);
+    // `int()` of the text: a sign, decimal digits of any script (Unicode's `Nd`, as `int()` reads
+    // `２０`) with single underscores between them.
+    let ascii: String = value.chars().map(|c| decimal(c).unwrap_or(c)).collect();
+    let digits = ascii.strip_prefix(['+', '-']).unwrap_or(&ascii);
     let number = (!digits.is_empty()
         && !digits.starts_with('_')
         && !digits.ends_with('_')
         && !digits.contains("__")
         && digits.chars().all(|c| c.is_ascii_digit() || c == '_'))
-    .then(|| value.replace('_', "").parse::<i64>().ok())
+    .then(|| ascii.replace('_', "").parse::<i64>().ok())
     .flatten();
     named.or(number).ok_or_else(|| {
         Rules::ConfigRefused.because(format!(
             "sets `{key} = {value}`, which is not a logging level name: pytest stops with a usage error before it collects anything, so no test runs"
         ))
+    })
+}
+
+/// The zeros of Unicode's decimal digits (category `Nd`, Unicode 14 as in Python 3.11): each
+/// starts a run of ten, `0` to `9`.
+const DECIMAL_ZEROS: [u32; 66] = [
+    0x30, 0x660, 0x6F0, 0x7C0, 0x966, 0x9E6, 0xA66, 0xAE6, 0xB66, 0xBE6, 0xC66, 0xCE6, 0xD66, 0xDE6, 0xE50, 0xED0, 0xF20, 0x1040, 0x1090, 0x17E0, 0x1810, 0x1946, 0x19D0, 0x1A80, 0x1A90, 0x1B50, 0x1BB0, 0x1C40, 0x1C50, 0xA620, 0xA8D0, 0xA900, 0xA9D0, 0xA9F0, 0xAA50, 0xABF0, 0xFF10, 0x104A0, 0x10D30, 0x11066, 0x110F0, 0x11136, 0x111D0, 0x112F0, 0x11450, 0x114D0, 0x11650, 0x116C0, 0x11730, 0x118E0, 0x11950, 0x11C50, 0x11D50, 0x11DA0, 0x16A60, 0x16AC0, 0x16B50, 0x1D7CE, 0x1D7D8, 0x1D7E2, 0x1D7EC, 0x1D7F6, 0x1E140, 0x1E2F0, 0x1E950, 0x1FBF0,
+];
+
+/// The ASCII digit a decimal digit of any script stands for (`int()` reads them all).
+fn decimal(c: char) -> Option<char> {
+    let code = c as u32;
+    DECIMAL_ZEROS
+        .iter()
+        .find(|&&zero| (zero..zero + 10).contains(&code))
+        .and_then(|zero| char::from_digit(code - zero, 10))
+}
+
+/// Whether `logging.Formatter` accepts a `%`-style format (`PercentStyle.validate`, Python 3.11):
+/// some field `%(name)` with optional flags, width and precision, then a conversion.
+fn percent_format_valid(format: &str) -> bool {
+    let chars: Vec<char> = format.chars().collect();
+    (0..chars.len()).any(|start| {
+        let mut i = start;
+        let at = |i: usize| chars.get(i).copied();
+        if at(i) != Some('%') || at(i + 1) != Some('(') {
+            return false;
+        }
+        i += 2;
+        let name = i;
+        while at(i).is_some_and(|c| c.is_alphanumeric() || c == '_') {
+            i += 1;
+        }
+        if i == name || at(i) != Some(')') {
+            return false;
+        }
+        i += 1;
+        while at(i).is_some_and(|c| "#0+ -".contains(c)) {
+            i += 1;
+        }
+        let number = |i: &mut usize| {
+            if at(*i) == Some('*') {
+                *i += 1;
+            } else {
+                while at(*i).is_some_and(|c| c.is_numeric()) {
+                    *i += 1;
+                }
+            }
+        };
+        number(&mut i);
+        if at(i) == Some('.') && at(i + 1).is_some_and(|c| c == '*' || c.is_numeric()) {
+            i += 1;
+            number(&mut i);
+        }
+        at(i).is_some_and(|c| "diouxefgcrsa%".contains(c.to_ascii_lowercase()))
     })
 }
 
@@ -535,7 +606,51 @@ struct Addopts {
     disables_plugins: bool,
     /// `--doctest-modules`: the test file's doctests are tests too.
     doctest_modules: bool,
+    /// The plugins `-p no:` disables, as written.
+    disabled: Vec<String>,
+    /// The options read, as written (for [`OPTION_OWNERS`]).
+    written: Vec<String>,
 }
+
+/// pytest's `essential_plugins` (`_pytest/config/__init__.py`): `-p no:` of one is a usage error
+/// ("plugin … cannot be disabled").
+const ESSENTIAL_PLUGINS: [&str; 5] = ["mark", "main", "runner", "fixtures", "helpconfig"];
+
+/// pytest's `default_plugins` that decide what is collected, how a collected test runs or what
+/// its outcome is, or that provide a fixture the extractor lets a kept test request (read from
+/// each module of `_pytest`), with what each does. Disabling one of them changes the tests; the
+/// others only report (`terminal`, `pastebin`, `reports`, `faulthandler`, `setuponly`,
+/// `setupplan`, `debugging`) or cache between runs (`cacheprovider`, `stepwise`).
+const DECIDING_PLUGINS: [(&str, &str); 15] = [
+    ("python", "collects test functions and classes: without it pytest collects no test of the file, and no test runs"),
+    ("unittest", "collects `unittest.TestCase` classes: without it pytest does not collect their tests"),
+    ("skipping", "applies `skip`, `skipif` and `xfail` marks: without it pytest runs those tests as plain tests"),
+    ("logging", "captures log records around every test with its handlers, which the evaluator reproduces"),
+    ("capture", "captures the standard streams around every test and provides `capsys` and `capfd`"),
+    ("assertion", "rewrites every assert statement of the test file"),
+    ("warnings", "catches warnings around every test and applies the warning filters"),
+    ("unraisableexception", "fails a test whose objects raise in a finalizer"),
+    ("threadexception", "fails a test whose threads raise"),
+    ("subtests", "reports subtests, `unittest`'s `subTest` among them, and provides the `subtests` fixture"),
+    ("monkeypatch", "provides the `monkeypatch` fixture"),
+    ("recwarn", "provides the `recwarn` fixture"),
+    ("tmpdir", "provides the `tmp_path` fixtures"),
+    ("legacypath", "provides the `tmpdir` fixtures"),
+    ("doctest", "collects doctests and provides the `doctest_namespace` fixture"),
+];
+
+/// Which plugin defines each option the extractor reads as harmless (its `pytest_addoption`).
+const OPTION_OWNERS: [(&str, &[&str]); 3] = [
+    (
+        "terminal",
+        &[
+            "-v", "-q", "-r", "-l", "--verbose", "--quiet", "--showlocals", "--no-header",
+            "--no-summary", "--tb", "--color", "--code-highlight",
+        ],
+    ),
+    ("junitxml", &["--junitxml", "--junit-xml"]),
+    ("doctest", &["--doctest-modules", "--doctest-glob", "--doctest-report", "--doctest-continue-on-failure"]),
+];
 
 /// Options that only report, format, measure coverage or concern doctests.
 const HARMLESS: [&str; 19] = [
@@ -598,6 +713,10 @@ enum Addopt {
     Option(String),
     /// A quote without its closing quote: pytest's `shlex.split` raises, and pytest stops.
     Unsplittable,
+    /// pytest refuses the option: why.
+    Refused(Reason),
+    /// The option changes the tests: what it does.
+    Changes(String),
 }
 
 impl From<String> for Addopt {
@@ -628,20 +747,26 @@ fn read_addopts(addopts: &str) -> Result<Addopts, Addopt> {
             if !arg.starts_with("no:") {
                 return Err(format!("-p {arg}").into());
             }
-            // Without pytest's warnings, unraisable-exception or thread-exception plugin, a
-            // warning or a finalizer's exception fails a test differently from what the evaluator
-            // reproduces (docs/contract.md, *Warnings*).
-            let plugin = arg.trim_start_matches("no:").trim();
-            if matches!(
-                plugin,
-                "warnings" | "unraisableexception" | "threadexception"
-            ) {
-                return Err(format!("-p {arg}").into());
+            // `consider_pluginarg`: the name after `no:`, as written.
+            let plugin = &arg[3..];
+            if ESSENTIAL_PLUGINS.contains(&plugin) {
+                return Err(Addopt::Refused(Rules::ConfigRefused.because(format!(
+                    "passes `-p {arg}` (`addopts`), and pytest's `{plugin}` plugin cannot be disabled: pytest stops with a usage error before it collects anything, so no test runs"
+                ))));
             }
+            if let Some((_, does)) = DECIDING_PLUGINS.iter().find(|(p, _)| *p == plugin) {
+                return Err(Addopt::Changes(format!(
+                    "disables pytest's `{plugin}` plugin (`-p {arg}` in `addopts`), which {does}"
+                )));
+            }
+            out.disabled.push(plugin.to_string());
             out.disables_plugins = true;
         } else if let Some(arg) = value("-W") {
-            out.warning_filters
-                .push(Filter::parse(&arg, true).map_err(|_| Addopt::Option(format!("-W {arg}")))?);
+            out.warning_filters.push(
+                Filter::parse(&arg, true).map_err(|why| {
+                    Addopt::Refused(why.map(|t| format!("passes `-W {arg}` (`addopts`): {t}")))
+                })?,
+            );
         } else if let Some(arg) = value("-m") {
             let parsed = MarkExpr::parse(&arg).map_err(|_| Addopt::Option(format!("-m {arg}")))?;
             out.mark_expr = Some((arg, parsed));
@@ -659,6 +784,24 @@ fn read_addopts(addopts: &str) -> Result<Addopts, Addopt> {
             || w.starts_with("-r") && !w.starts_with("--"))
         {
             return Err(w.to_string().into());
+        }
+        out.written.push(w.to_string());
+    }
+    // An option of a disabled plugin is unknown to pytest's parser: "unrecognized arguments".
+    for w in &out.written {
+        let owner = OPTION_OWNERS.iter().find(|(_, opts)| {
+            opts.iter().any(|o| {
+                w == o
+                    || w.starts_with(&format!("{o}="))
+                    || (o.len() == 2 && !w.starts_with("--") && w.starts_with(o))
+            })
+        });
+        if let Some((plugin, _)) = owner {
+            if out.disabled.iter().any(|d| d == plugin) {
+                return Err(Addopt::Refused(Rules::ConfigRefused.because(format!(
+                    "passes `{w}` and `-p no:{plugin}` (`addopts`): `{w}` is an option of the `{plugin}` plugin it disables, so pytest stops with a usage error (unrecognized arguments) before it collects anything, and no test runs"
+                ))));
+            }
         }
     }
     Ok(out)

@@ -8,5 +8,6 @@ pub mod ids;
 pub mod import_warnings;
 pub mod markexpr;
 pub mod marks;
+pub mod pyregex;
 pub mod value;
 pub mod warnings;
