@@ -6,6 +6,7 @@ pub mod config_files;
 pub mod fixture_body;
 pub mod ids;
 pub mod import_warnings;
+pub mod log_config;
 pub mod markexpr;
 pub mod marks;
 pub mod pyregex;
