@@ -122,7 +122,17 @@ pub fn apply(
         return plan;
     }
     let solution = scope.solution_module_path();
+    // A test whose `filterwarnings` mark pytest cannot parse stops the session when pytest reaches
+    // it (a usage error): no later test runs either.
+    let mut stopped: Option<(String, Reason)> = None;
     for case in cases.iter_mut() {
+        if let Some((id, why)) = &stopped {
+            case.not_run = Some(kept(Collection::FilterwarningsMarkInvalid.because(format!(
+                "an earlier test (`{id}`) has a `filterwarnings` mark pytest cannot apply ({}), and pytest stops the whole run there: this test never runs",
+                why.text
+            ))));
+            continue;
+        }
         if case.not_run.is_some() {
             continue;
         }
@@ -130,6 +140,10 @@ pub fn apply(
         let marks_filters = match check_case(judgement, body, scope, map, case, &param_marks) {
             Ok(filters) => filters,
             Err(why) => {
+                if why.rule == crate::rules::Rule::Collection(Collection::FilterwarningsMarkInvalid)
+                {
+                    stopped = Some((case.id.clone(), why.clone()));
+                }
                 case.not_run = Some(kept(why));
                 continue;
             }

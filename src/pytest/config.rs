@@ -9,6 +9,7 @@
 //! file is the caller's (the CLI's); this module only judges its options.
 
 pub use super::config_files::{read, read_folder, Config, FILE_NAMES};
+use super::log_config::{log_level, percent_format_valid, LogLevels};
 use super::markexpr::MarkExpr;
 use super::warnings::Filter;
 use crate::rules::{Config as Rules, Reason};
@@ -132,6 +133,8 @@ pub fn judge_at(config: &Config, version: crate::PytestVersion) -> Judgement {
                 Err(Addopt::Option(opt)) => Some(Rules::AddoptsChangesEveryTest.because(format!(
                     "passes `{opt}` to every run (`addopts`), which may select, stop, or change the tests"
                 ))),
+                Err(Addopt::Refused(why)) => Some(why),
+                Err(Addopt::Changes(does)) => Some(Rules::AddoptsChangesEveryTest.because(does)),
             },
             "minversion" => minversion_refused(&joined, version),
             // `get_log_level_for_setting`: a name `logging` does not define is a usage error; a
@@ -145,6 +148,17 @@ pub fn judge_at(config: &Config, version: crate::PytestVersion) -> Judgement {
                     }
                     Err(why) => Some(why),
                 }
+            }
+            // `LoggingPlugin.__init__` builds a `logging.Formatter` for each of these formats
+            // (`log_file_format` and `log_cli_format` fall back to `log_format`), which validates
+            // it: a format without a field is an INTERNALERROR before anything is collected.
+            "log_format" | "log_file_format" | "log_cli_format"
+                if !joined.trim().is_empty() && !percent_format_valid(&joined) =>
+            {
+                Some(Rules::ConfigRefused.because(format!(
+                    "sets `{key} = {}`, which `logging.Formatter` refuses (no `%(name)s` field): pytest stops with an internal error before it collects anything, so no test runs",
+                    joined.trim()
+                )))
             }
             _ => other_option(key, &joined),
         };
@@ -291,87 +305,6 @@ fn minversion_refused(value: &str, version: crate::PytestVersion) -> Option<Reas
     Some(Rules::ConfigRefused.because(format!(
         "sets `minversion = {value}`, which {is} newer than the pytest {major}.{minor} whose ids the checks follow: pytest {refuses} to run (`requires pytest-{value}`), and then no test runs"
     )))
-}
-
-/// The level a `log_level`, `log_cli_level` or `log_file_level` names, as pytest's
-/// `get_log_level_for_setting` reads it (a `logging` level name in any case, or an integer), or why
-/// pytest refuses it.
-fn log_level(key: &str, value: &str) -> Result<i64, Reason> {
-    let upper = value.to_ascii_uppercase();
-    let named = match upper.as_str() {
-        "CRITICAL" | "FATAL" => Some(50),
-        "ERROR" => Some(40),
-        "WARNING" | "WARN" => Some(30),
-        "INFO" => Some(20),
-        "DEBUG" => Some(10),
-        "NOTSET" => Some(0),
-        _ => None,
-    };
-    // `int()` of the text: a sign, digits with single underscores between them.
-    let digits = value.strip_prefix(['+', '-']).unwrap_or(value);
-    let number = (!digits.is_empty()
-        && !digits.starts_with('_')
-        && !digits.ends_with('_')
-        && !digits.contains("__")
-        && digits.chars().all(|c| c.is_ascii_digit() || c == '_'))
-    .then(|| value.replace('_', "").parse::<i64>().ok())
-    .flatten();
-    named.or(number).ok_or_else(|| {
-        Rules::ConfigRefused.because(format!(
-            "sets `{key} = {value}`, which is not a logging level name: pytest stops with a usage error before it collects anything, so no test runs"
-        ))
-    })
-}
-
-/// The configured log levels, and what pytest's logging plugin makes of them.
-#[derive(Default)]
-struct LogLevels {
-    /// (written, level) of `log_level`, `log_cli_level`, `log_file_level`.
-    test: Option<(String, i64)>,
-    cli: Option<(String, i64)>,
-    file: Option<(String, i64)>,
-}
-
-impl LogLevels {
-    fn set(&mut self, key: &str, written: &str, level: i64) {
-        let slot = match key {
-            "log_level" => &mut self.test,
-            "log_cli_level" => &mut self.cli,
-            _ => &mut self.file,
-        };
-        *slot = Some((written.to_string(), level));
-    }
-
-    /// pytest's `LoggingPlugin`: the live-log and log-file handlers' levels (each falling back to
-    /// `log_level`) lower the root logger around the collection and around the test loop
-    /// (`catching_logs`), and `log_level` around each test, where the capture handlers take it as
-    /// their level. The evaluator reproduces one root level for both the solution's import and the
-    /// check: where the collection's differs from the tests' (`log_level` below both other levels,
-    /// each set), that is a drop.
-    fn logging(&self) -> Result<Option<crate::model::Logging>, Reason> {
-        let test = self.test.as_ref().map(|(_, l)| *l);
-        let cli = self.cli.as_ref().map(|(_, l)| *l).or(test);
-        let file = self.file.as_ref().map(|(_, l)| *l).or(test);
-        let collection = [cli, file].into_iter().flatten().min();
-        let tests = [collection, test].into_iter().flatten().min();
-        let Some(root_level) = tests else {
-            return Ok(None);
-        };
-        if collection != tests {
-            let written =
-                |l: &Option<(String, i64)>| l.as_ref().map(|(w, _)| w.clone()).unwrap_or_default();
-            return Err(Rules::LogLevelSet.because(format!(
-                "sets `log_level = {}` below `log_cli_level = {}` and `log_file_level = {}`: pytest lowers the root logger further around each test than while it imports the test file and the solution, and the evaluator reproduces one level for both",
-                written(&self.test),
-                written(&self.cli),
-                written(&self.file)
-            )));
-        }
-        Ok(Some(crate::model::Logging {
-            root_level,
-            capture_level: test.unwrap_or(0),
-        }))
-    }
 }
 
 /// Why an option other than `filterwarnings`, `markers` and `addopts` may change every test.
@@ -535,7 +468,51 @@ struct Addopts {
     disables_plugins: bool,
     /// `--doctest-modules`: the test file's doctests are tests too.
     doctest_modules: bool,
+    /// The plugins `-p no:` disables, as written.
+    disabled: Vec<String>,
+    /// The options read, as written (for [`OPTION_OWNERS`]).
+    written: Vec<String>,
 }
+
+/// pytest's `essential_plugins` (`_pytest/config/__init__.py`): `-p no:` of one is a usage error
+/// ("plugin … cannot be disabled").
+const ESSENTIAL_PLUGINS: [&str; 5] = ["mark", "main", "runner", "fixtures", "helpconfig"];
+
+/// pytest's `default_plugins` that decide what is collected, how a collected test runs or what
+/// its outcome is, or that provide a fixture the extractor lets a kept test request (read from
+/// each module of `_pytest`), with what each does. Disabling one of them changes the tests; the
+/// others only report (`terminal`, `pastebin`, `reports`, `faulthandler`, `setuponly`,
+/// `setupplan`, `debugging`) or cache between runs (`cacheprovider`, `stepwise`).
+const DECIDING_PLUGINS: [(&str, &str); 15] = [
+    ("python", "collects test functions and classes: without it pytest collects no test of the file, and no test runs"),
+    ("unittest", "collects `unittest.TestCase` classes: without it pytest does not collect their tests"),
+    ("skipping", "applies `skip`, `skipif` and `xfail` marks: without it pytest runs those tests as plain tests"),
+    ("logging", "captures log records around every test with its handlers, which the evaluator reproduces"),
+    ("capture", "captures the standard streams around every test and provides `capsys` and `capfd`"),
+    ("assertion", "rewrites every assert statement of the test file"),
+    ("warnings", "catches warnings around every test and applies the warning filters"),
+    ("unraisableexception", "fails a test whose objects raise in a finalizer"),
+    ("threadexception", "fails a test whose threads raise"),
+    ("subtests", "reports subtests, `unittest`'s `subTest` among them, and provides the `subtests` fixture"),
+    ("monkeypatch", "provides the `monkeypatch` fixture"),
+    ("recwarn", "provides the `recwarn` fixture"),
+    ("tmpdir", "provides the `tmp_path` fixtures"),
+    ("legacypath", "provides the `tmpdir` fixtures"),
+    ("doctest", "collects doctests and provides the `doctest_namespace` fixture"),
+];
+
+/// Which plugin defines each option the extractor reads as harmless (its `pytest_addoption`).
+const OPTION_OWNERS: [(&str, &[&str]); 3] = [
+    (
+        "terminal",
+        &[
+            "-v", "-q", "-r", "-l", "--verbose", "--quiet", "--showlocals", "--no-header",
+            "--no-summary", "--tb", "--color", "--code-highlight",
+        ],
+    ),
+    ("junitxml", &["--junitxml", "--junit-xml"]),
+    ("doctest", &["--doctest-modules", "--doctest-glob", "--doctest-report", "--doctest-continue-on-failure"]),
+];
 
 /// Options that only report, format, measure coverage or concern doctests.
 const HARMLESS: [&str; 19] = [
@@ -598,6 +575,10 @@ enum Addopt {
     Option(String),
     /// A quote without its closing quote: pytest's `shlex.split` raises, and pytest stops.
     Unsplittable,
+    /// pytest refuses the option: why.
+    Refused(Reason),
+    /// The option changes the tests: what it does.
+    Changes(String),
 }
 
 impl From<String> for Addopt {
@@ -628,20 +609,26 @@ fn read_addopts(addopts: &str) -> Result<Addopts, Addopt> {
             if !arg.starts_with("no:") {
                 return Err(format!("-p {arg}").into());
             }
-            // Without pytest's warnings, unraisable-exception or thread-exception plugin, a
-            // warning or a finalizer's exception fails a test differently from what the evaluator
-            // reproduces (docs/contract.md, *Warnings*).
-            let plugin = arg.trim_start_matches("no:").trim();
-            if matches!(
-                plugin,
-                "warnings" | "unraisableexception" | "threadexception"
-            ) {
-                return Err(format!("-p {arg}").into());
+            // `consider_pluginarg`: the name after `no:`, as written.
+            let plugin = &arg[3..];
+            if ESSENTIAL_PLUGINS.contains(&plugin) {
+                return Err(Addopt::Refused(Rules::ConfigRefused.because(format!(
+                    "passes `-p {arg}` (`addopts`), and pytest's `{plugin}` plugin cannot be disabled: pytest stops with a usage error before it collects anything, so no test runs"
+                ))));
             }
+            if let Some((_, does)) = DECIDING_PLUGINS.iter().find(|(p, _)| *p == plugin) {
+                return Err(Addopt::Changes(format!(
+                    "disables pytest's `{plugin}` plugin (`-p {arg}` in `addopts`), which {does}"
+                )));
+            }
+            out.disabled.push(plugin.to_string());
             out.disables_plugins = true;
         } else if let Some(arg) = value("-W") {
-            out.warning_filters
-                .push(Filter::parse(&arg, true).map_err(|_| Addopt::Option(format!("-W {arg}")))?);
+            out.warning_filters.push(
+                Filter::parse(&arg, true).map_err(|why| {
+                    Addopt::Refused(why.map(|t| format!("passes `-W {arg}` (`addopts`): {t}")))
+                })?,
+            );
         } else if let Some(arg) = value("-m") {
             let parsed = MarkExpr::parse(&arg).map_err(|_| Addopt::Option(format!("-m {arg}")))?;
             out.mark_expr = Some((arg, parsed));
@@ -659,6 +646,24 @@ fn read_addopts(addopts: &str) -> Result<Addopts, Addopt> {
             || w.starts_with("-r") && !w.starts_with("--"))
         {
             return Err(w.to_string().into());
+        }
+        out.written.push(w.to_string());
+    }
+    // An option of a disabled plugin is unknown to pytest's parser: "unrecognized arguments".
+    for w in &out.written {
+        let owner = OPTION_OWNERS.iter().find(|(_, opts)| {
+            opts.iter().any(|o| {
+                w == o
+                    || w.starts_with(&format!("{o}="))
+                    || (o.len() == 2 && !w.starts_with("--") && w.starts_with(o))
+            })
+        });
+        if let Some((plugin, _)) = owner {
+            if out.disabled.iter().any(|d| d == plugin) {
+                return Err(Addopt::Refused(Rules::ConfigRefused.because(format!(
+                    "passes `{w}` and `-p no:{plugin}` (`addopts`): `{w}` is an option of the `{plugin}` plugin it disables, so pytest stops with a usage error (unrecognized arguments) before it collects anything, and no test runs"
+                ))));
+            }
         }
     }
     Ok(out)

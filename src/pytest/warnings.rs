@@ -22,6 +22,22 @@ pub struct Filter {
     pub lineno: u32,
 }
 
+/// The warning classes of `builtins` (Python 3.11).
+const BUILTIN_WARNINGS: [&str; 12] = [
+    "Warning",
+    "UserWarning",
+    "DeprecationWarning",
+    "PendingDeprecationWarning",
+    "SyntaxWarning",
+    "RuntimeWarning",
+    "FutureWarning",
+    "ImportWarning",
+    "UnicodeWarning",
+    "BytesWarning",
+    "ResourceWarning",
+    "EncodingWarning",
+];
+
 /// The actions `warnings` knows, in the order it completes a prefix (`warnings._getaction`);
 /// `all` is an alias of `always` there, and `warnings.filterwarnings` accepts only these six.
 const ACTIONS: [&str; 6] = ["default", "always", "ignore", "module", "once", "error"];
@@ -59,6 +75,32 @@ impl Filter {
             return Err(Config::WarningFilterCategoryUnreadable.because(format!(
                 "the warning filter `{arg}` names a category the extractor cannot spell"
             )));
+        }
+        // `_resolve_warning_category`: a name without a dot is an attribute of `builtins`, which
+        // must be a `Warning` subclass; anything else is a usage error.
+        if !category.is_empty() && !category.contains('.') && !BUILTIN_WARNINGS.contains(&category)
+        {
+            return Err(Config::WarningFilterRefused.because(format!(
+                "the warning filter `{arg}` names `{category}`, which is no warning class of `builtins`: pytest stops with a usage error before it collects anything"
+            )));
+        }
+        // pytest compiles the message and the module as regular expressions (`re.compile`).
+        if !escape {
+            for (field, text) in [("message", parts[1]), ("module", parts[3])] {
+                match super::pyregex::compiles(text) {
+                    super::pyregex::Compiles::Yes => {}
+                    super::pyregex::Compiles::No(why) => {
+                        return Err(Config::WarningFilterRefused.because(format!(
+                            "the warning filter `{arg}` has a {field} `{text}` that is no regular expression ({why}): pytest stops with a usage error"
+                        )))
+                    }
+                    super::pyregex::Compiles::Unsure(what) => {
+                        return Err(Config::WarningFilterRefused.because(format!(
+                            "the warning filter `{arg}` has a {field} `{text}` with {what}, which the extractor does not check: pytest may stop with a usage error if Python's `re` does not compile it"
+                        )))
+                    }
+                }
+            }
         }
         let lineno = if parts[4].is_empty() {
             0

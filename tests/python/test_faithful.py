@@ -53,6 +53,14 @@ STATED = {
 # whatever it defines (wave eight, classes 4 and 6): no test passes under pytest, so no check may be
 # kept, and there is no passing run for a mutant to fail.
 PYTEST_PASSES_NOTHING = {
+    "wave10_lg_log_format_invalid_refused": "logging.Formatter refuses a log_format with no field",
+    "wave10_cf_addopts_no_runner_refused": "pytest's runner plugin cannot be disabled",
+    "wave10_cf_filterwarnings_invalid_module_regex": "pytest refuses a filter whose module is no regex",
+    "wave10_cf_filterwarnings_invalid_message_regex": "pytest refuses a filter whose message is no regex",
+    "wave10_cf_mark_filterwarnings_invalid_regex": "the first test's filterwarnings mark stops the run",
+    "wave10_cf_addopts_no_python_plugin": "without the python plugin pytest collects nothing",
+    "wave10_cf_filterwarnings_unknown_builtin_category": "pytest refuses a filter naming no builtin warning",
+    "wave10_cf_addopts_W_unknown_builtin_category": "pytest refuses a -W naming no builtin warning",
     "wave8_cfg_conftest_import_error": "the conftest imports a module that does not exist",
     "wave8_cfg_conftest_relative_import": "the conftest's relative import fails",
     "wave8_cfg_ini_duplicate_key": "pytest refuses an ini file with a key twice",
