@@ -462,30 +462,14 @@ impl<'e> Fold<'_, '_, '_> {
         };
         if let Some((expected, matching)) = r.pytest {
             let expected = self.lambda_body(expected)?;
-            // `as excinfo`, read after only as `.value` and `.type` (`walk`): a stand-in with the
-            // exception unittest kept and its type, which `ExceptionInfo` holds as the same objects.
-            let target = r.target.as_ref().map(|t| {
-                format!(" and [{t} := (lambda b, e: __import__(\"types\").SimpleNamespace(value=e, type=b.type(e)))(__import__(\"builtins\"), _bx_raised.exception)]")
-            });
-            let text = match (matching, target) {
-                (None, None) => format!(
-                    "__import__(\"unittest\").TestCase().assertRaises({expected}, lambda: {body}) is None"
-                ),
-                (None, Some(bind)) => {
-                    self.binds = true;
-                    format!(
-                        "(_bx_raised := __import__(\"unittest\").TestCase().assertRaises({expected})).handle(\"assertRaises\", (lambda: {body},), {{}}) is None{bind}"
-                    )
-                }
-                (Some(pattern), bind) => {
-                    let bind = bind.unwrap_or_default();
-                    let pattern = self.lambda_body(pattern)?;
-                    self.binds = true;
-                    format!(
-                        "(_bx_raised := __import__(\"unittest\").TestCase().assertRaises({expected})).handle(\"assertRaises\", (lambda: {body},), {{}}) is None{bind} and __import__(\"re\").search({pattern}, (lambda b, e: \"\\n\".join([e.message if b.isinstance(e, b.getattr(b, \"BaseExceptionGroup\", ())) else b.str(e), *b.getattr(e, \"__notes__\", [])]))(__import__(\"builtins\"), _bx_raised.exception)) is not None"
-                    )
-                }
-            };
+            let pattern = matching.map(|m| self.lambda_body(m)).transpose()?;
+            let (text, binds) = super::items::pytest_raises_text(
+                &expected,
+                &body,
+                pattern.as_deref(),
+                r.target.as_ref().map(|t| t.as_str()),
+            );
+            self.binds |= binds;
             self.segments
                 .push((std::mem::take(&mut self.current), Last::Check(text, true)));
             return Ok(());

@@ -10,7 +10,7 @@ mod statement;
 
 pub(crate) use nested_def::{class_members, def_body, def_locals, ClassMember};
 pub use nested_def::{nested_class, nested_def};
-pub use raises::{pytest_raises_block, raises_block, raises_rule, Raises};
+pub use raises::{pytest_raises_block, pytest_raises_text, raises_block, raises_rule, Raises};
 pub use statement::statement;
 
 use rustc_hash::FxHashSet as HashSet;

@@ -250,3 +250,36 @@ pub(super) fn raises_context(ctx: &Ctx, w: &ast::StmtWith) -> Option<rules::Rais
         }
     })
 }
+
+/// The check a `pytest.raises(E[, match=p]) [as excinfo]:` block is written as (see
+/// `pytest_raises_block`), from the texts of `E`, the block's body and `p`, and whether it binds
+/// names. `as excinfo`, read after only as `.value` and `.type` (`walk`), is bound to a stand-in
+/// with the exception unittest's context kept and its type, the objects `ExceptionInfo` holds.
+pub fn pytest_raises_text(
+    expected: &str,
+    body: &str,
+    pattern: Option<&str>,
+    target: Option<&str>,
+) -> (String, bool) {
+    const KEEP: &str = "(_bx_raised := __import__(\"unittest\").TestCase().assertRaises(";
+    let bind = target.map(|t| {
+        format!(" and [{t} := (lambda b, e: __import__(\"types\").SimpleNamespace(value=e, type=b.type(e)))(__import__(\"builtins\"), _bx_raised.exception)]")
+    });
+    match (pattern, bind) {
+        (None, None) => (
+            format!("__import__(\"unittest\").TestCase().assertRaises({expected}, lambda: {body}) is None"),
+            false,
+        ),
+        (None, Some(bind)) => (
+            format!("{KEEP}{expected})).handle(\"assertRaises\", (lambda: {body},), {{}}) is None{bind}"),
+            true,
+        ),
+        (Some(pattern), bind) => (
+            format!(
+                "{KEEP}{expected})).handle(\"assertRaises\", (lambda: {body},), {{}}) is None{} and __import__(\"re\").search({pattern}, (lambda b, e: \"\\n\".join([e.message if b.isinstance(e, b.getattr(b, \"BaseExceptionGroup\", ())) else b.str(e), *b.getattr(e, \"__notes__\", [])]))(__import__(\"builtins\"), _bx_raised.exception)) is not None",
+                bind.unwrap_or_default()
+            ),
+            true,
+        ),
+    }
+}
