@@ -30,19 +30,29 @@ pub fn cases<'a>(body: &'a [Stmt], map: &SourceMap) -> Vec<Case<'a>> {
         let mut seen: HashSet<&str> = HashSet::default();
         let mut defined: HashSet<&str> = HashSet::default();
         for k in &mro {
+            // `test_x = wrap(test_x)` after `def test_x`: the test pytest runs is what the call
+            // returns, over the method's body; its checks are entries (dropped by the class's
+            // reason, as its body runs code), never silence.
+            let mut rebound: HashSet<&str> = HashSet::default();
             // unittest takes the class attribute: the last definition in a body, the nearest class.
             for stmt in k.body.iter().rev() {
                 match stmt {
                     Stmt::FunctionDef(f) => {
                         defined.insert(f.name.as_str());
-                        if seen.insert(f.name.as_str()) && f.name.starts_with("test") {
+                        let rebinding = rebound.remove(f.name.as_str());
+                        if (seen.insert(f.name.as_str()) || rebinding) && f.name.starts_with("test")
+                        {
                             methods.push(f);
                         }
                     }
                     Stmt::Assign(a) => {
                         for t in &a.targets {
                             if let Expr::Name(n) = t {
-                                seen.insert(n.id.as_str());
+                                if seen.insert(n.id.as_str())
+                                    && !crate::names::is_immutable_literal(&a.value)
+                                {
+                                    rebound.insert(n.id.as_str());
+                                }
                                 defined.insert(n.id.as_str());
                             }
                         }

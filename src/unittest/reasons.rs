@@ -78,9 +78,16 @@ pub(super) fn class_reason(mro: &[&ast::StmtClassDef], map: &SourceMap) -> Optio
                 }
                 Stmt::FunctionDef(_) | Stmt::Pass(_) => {}
                 Stmt::Expr(e) if e.value.is_string_literal_expr() => {}
+                // `__unittest_skip__ = True`, or `test_x.__unittest_expecting_failure__ = True` /
+                // `test_x.pytestmark = […]` stored on a method: what unittest or pytest reads.
                 Stmt::Assign(a)
-                    if a.targets.iter().any(|t| {
-                        matches!(t, Expr::Name(n) if n.id.starts_with("__") && n.id.ends_with("__"))
+                    if a.targets.iter().any(|t| match t {
+                        Expr::Name(n) => n.id.starts_with("__") && n.id.ends_with("__"),
+                        Expr::Attribute(at) => {
+                            (at.attr.as_str().starts_with("__") && at.attr.as_str().ends_with("__"))
+                                || at.attr.as_str() == "pytestmark"
+                        }
+                        _ => false,
                     }) =>
                 {
                     return Some(Unittest::SetsDunderAttribute.because(format!(
@@ -90,7 +97,9 @@ pub(super) fn class_reason(mro: &[&ast::StmtClassDef], map: &SourceMap) -> Optio
                         map.line(a.range.start())
                     )));
                 }
-                Stmt::Assign(a) if crate::names::is_immutable_literal(&a.value) => {}
+                Stmt::Assign(a)
+                    if crate::names::is_immutable_literal(&a.value)
+                        && a.targets.iter().all(|t| matches!(t, Expr::Name(_))) => {}
                 other => {
                     return Some(Unittest::ClassBodyRunsCode.because(format!(
                         "the body of the test case `{}` runs `{}` (line {}) when pytest imports the file",
