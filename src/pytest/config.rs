@@ -98,11 +98,15 @@ pub fn judge_at(config: &Config, version: crate::PytestVersion) -> Judgement {
                 strict_markers |= is_true(&joined);
                 None
             }
-            // `strict` also makes parametrize ids strict, which may refuse a file's collection.
-            "strict" if is_true(&joined) => Some(Rules::StrictMode.because(format!(
-                "makes pytest strict (`{key} = {}`), which may refuse the file or the run",
-                joined.trim()
-            ))),
+            // `strict` also makes parametrize ids strict, which may refuse a file's collection;
+            // `strict_parametrization_ids` alone does that (`make_unique_parameterset_ids`
+            // raises a collection error on duplicate ids instead of numbering them).
+            "strict" | "strict_parametrization_ids" if is_true(&joined) => {
+                Some(Rules::StrictMode.because(format!(
+                    "makes pytest strict (`{key} = {}`), which may refuse the file or the run (duplicate parametrize ids are a collection error)",
+                    joined.trim()
+                )))
+            }
             // Judged once every key is read (`strict_config_blocker`).
             "strict_config" => {
                 strict_config |= is_true(&joined);

@@ -61,6 +61,7 @@ PYTEST_PASSES_NOTHING = {
     "wave10_cf_addopts_no_python_plugin": "without the python plugin pytest collects nothing",
     "wave10_cf_filterwarnings_unknown_builtin_category": "pytest refuses a filter naming no builtin warning",
     "wave10_cf_addopts_W_unknown_builtin_category": "pytest refuses a -W naming no builtin warning",
+    "wave10_cf_strict_parametrization_ids_duplicates": "duplicate parametrize ids are a collection error",
     "wave8_cfg_conftest_import_error": "the conftest imports a module that does not exist",
     "wave8_cfg_conftest_relative_import": "the conftest's relative import fails",
     "wave8_cfg_ini_duplicate_key": "pytest refuses an ini file with a key twice",
