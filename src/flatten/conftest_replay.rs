@@ -149,6 +149,7 @@ fn replay_entries(
         written: Default::default(),
         write_limit: usize::MAX,
         reserved_global: Default::default(),
+        log_level_set: false,
     };
     let mut aliases = Aliases::default();
     let mut pieces = Vec::new();

@@ -146,6 +146,19 @@ pub fn judge_at(config: &Config, version: crate::PytestVersion) -> Judgement {
                     Err(why) => Some(why),
                 }
             }
+            // pytest's formatter for the capture handlers (`LoggingPlugin._create_formatter`).
+            "log_format" => {
+                levels.format = Some(joined.clone());
+                None
+            }
+            "log_date_format" => {
+                levels.date_format = Some(joined.clone());
+                None
+            }
+            "log_auto_indent" => {
+                levels.auto_indent = Some(joined.clone());
+                None
+            }
             _ => other_option(key, &joined),
         };
         if let Some(why) = why {
@@ -330,6 +343,10 @@ struct LogLevels {
     test: Option<(String, i64)>,
     cli: Option<(String, i64)>,
     file: Option<(String, i64)>,
+    /// `log_format`, `log_date_format`, `log_auto_indent`: the capture handlers' formatter.
+    format: Option<String>,
+    date_format: Option<String>,
+    auto_indent: Option<String>,
 }
 
 impl LogLevels {
@@ -354,8 +371,14 @@ impl LogLevels {
         let file = self.file.as_ref().map(|(_, l)| *l).or(test);
         let collection = [cli, file].into_iter().flatten().min();
         let tests = [collection, test].into_iter().flatten().min();
+        let formatted = crate::model::Logging {
+            format: self.format.clone(),
+            date_format: self.date_format.clone(),
+            auto_indent: self.auto_indent.clone(),
+            ..Default::default()
+        };
         let Some(root_level) = tests else {
-            return Ok(None);
+            return Ok((formatted != crate::model::Logging::default()).then_some(formatted));
         };
         if collection != tests {
             let written =
@@ -368,8 +391,9 @@ impl LogLevels {
             )));
         }
         Ok(Some(crate::model::Logging {
-            root_level,
+            root_level: Some(root_level),
             capture_level: test.unwrap_or(0),
+            ..formatted
         }))
     }
 }
@@ -864,7 +888,7 @@ mod tests {
         let logging = |options: &[(&str, &[&str])]| {
             let j = judge(&config(options));
             assert_eq!(j.blocker_reason, None, "{options:?}");
-            j.logging.map(|l| (l.root_level, l.capture_level))
+            j.logging.map(|l| (l.root_level.unwrap_or(-1), l.capture_level))
         };
         for (level, n) in [
             ("DEBUG", 10),
