@@ -684,4 +684,35 @@ declare_rules! {
     /// ## How to write it so it can be checked
     /// Do the set-up in the test (or a fixture), or leave the log level out of the configuration.
     "028" ModuleCodeUnderLogLevel "module-code-under-log-level",
+
+    /// ## What it means
+    /// A `conftest.py`'s import-time code that the check would replay uses the `logging` module.
+    ///
+    /// ## Why it cannot be kept
+    /// pytest imports the conftests of the test's folder before its session starts
+    /// (`pytest_load_initial_conftests`, before `pytest_configure` registers its logging plugin): the
+    /// root logger has no handler of pytest's yet, so `logging.basicConfig(level=logging.DEBUG)` (or a
+    /// first `logging.info(…)`) configures it, and the level stays for every test. The check replays
+    /// that code around the assert, where pytest's handlers are on the root logger and `basicConfig`
+    /// does nothing.
+    ///
+    /// ## Example
+    /// ```python
+    /// from solution import verbose
+    ///
+    /// def test_verbose():
+    ///     assert verbose() is True
+    /// ```
+    ///
+    /// ```python conftest.py
+    /// import solution
+    /// import logging
+    ///
+    /// logging.basicConfig(level=logging.DEBUG)
+    /// ```
+    ///
+    /// ## How to write it so it can be checked
+    /// Configure logging in a fixture the test requests (`caplog.set_level`), or in pytest's
+    /// configuration (`log_level`).
+    "029" ConftestCodeUsesLogging "conftest-code-uses-logging",
 }
