@@ -67,7 +67,7 @@ def _bindings_namespace(job: dict, module) -> dict:
 
 
 _RUNNER = None
-_LOGGING = None  # the extraction's `logging` (a configured log level)
+_LOGGING = None  # the extraction's `logging` (runner.py's `solution_import_logging`, `pytest_logging`)
 
 
 def _namespace(job: dict) -> dict:

@@ -1023,8 +1023,9 @@ def evaluate_check(
     ``load()`` loads the solution module afresh. It runs, with ``build_namespace``, under pytest's
     filters and ``file_filters`` (the extraction's ``warning_filters``), as pytest's collection
     imports the test file; what the solution changes in the filters goes with it. The expression
-    is then evaluated by ``evaluate_in``. ``logging_spec`` is the extraction's ``logging`` (see
-    ``pytest_logging``), applied to both. KeyboardInterrupt is not caught."""
+    is then evaluated by ``evaluate_in``. ``logging_spec`` is the extraction's ``logging``: the
+    solution is loaded under ``solution_import_logging``, the namespace built under
+    ``pytest_logging`` and the expression evaluated under it with capture. KeyboardInterrupt is not caught."""
     with _modules_restored(_replayed_modules(expr, bindings)), _logging_restored():
         return _evaluate_check(load, expr, bindings, file_filters, own_filters, resolve, logging_spec)
 
