@@ -63,19 +63,37 @@ impl Stage {
     }
 }
 
-/// pytest's logging plugin around a test (`catching_logs`), when the configuration sets
-/// `log_level`, `log_cli_level` or `log_file_level`. Whatever is configured, pytest adds a capture
-/// handler to the root logger around each test, which formats every record that reaches it and
-/// raises where formatting fails (`LogCaptureHandler.handleError`): the evaluator does the same,
-/// at `capture_level` (0 without this object).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+/// pytest's logging plugin (`catching_logs`), where the configuration or the conftests make it
+/// differ from its defaults. Whatever is configured, pytest adds two capture handlers to the root
+/// logger around each test, which format every record that reaches them with pytest's formatter
+/// (`format`, else `DEFAULT_LOG_FORMAT`) and raise where formatting fails
+/// (`LogCaptureHandler.handleError`): the evaluator does the same, at `capture_level` (0 without
+/// this object).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Logging {
-    /// The root logger's level becomes the lower of its own and this one while the solution is
-    /// imported and around every check, and is restored afterwards.
-    pub root_level: i64,
-    /// The capture handler's level (`log_level`, else 0).
+    /// The root logger's level becomes the lower of its own and this one while the test file is
+    /// imported and around every check, and is restored afterwards (none: a level is not set).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub root_level: Option<i64>,
+    /// The capture handlers' level (`log_level`, else 0).
+    #[serde(default)]
     pub capture_level: i64,
+    /// `log_format`, when set: the capture handlers' format.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub format: Option<String>,
+    /// `log_date_format`, when set: the capture handlers' date format.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub date_format: Option<String>,
+    /// `log_auto_indent`, when set, as written: how the capture handlers indent a message's
+    /// later lines.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub auto_indent: Option<String>,
+    /// A `conftest.py` imports the solution, which pytest does before its session starts: the
+    /// evaluator loads the solution without pytest's session handlers on the root logger and
+    /// without lowering its level (a `logging.basicConfig` there configures the root logger).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub before_session: bool,
 }
 
 /// One extraction of one pytest file.

@@ -241,6 +241,7 @@ fn extract_parsed(
         written: Default::default(),
         write_limit: limit,
         reserved_global: Default::default(),
+        log_level_set: judgement.logging.as_ref().is_some_and(|l| l.root_level.is_some()),
     };
     let mut plan = memo.map(|memo| {
         let analysis = crate::incremental::Analysis {
@@ -291,7 +292,13 @@ fn extract_parsed(
         if stage == Stage::Full {
             apply_warning_plan(&mut e, &warning_plan);
             if e.kept().next().is_some() {
-                e.logging = judgement.logging;
+                e.logging = judgement.logging.clone();
+                let prepend = crate::pytest::config::import_mode_is_prepend(
+                    options.pytest_config.as_ref(),
+                );
+                if conftest_imports_solution(options, prepend) {
+                    e.logging.get_or_insert_with(Default::default).before_session = true;
+                }
             }
         }
         let at_import = called_at_import(body);
@@ -483,12 +490,28 @@ fn module_scope<'a>(
 /// `__init__.py` imports it at its top level, or (in the `prepend` import mode) the test or a
 /// conftest sits inside a solution package, which is imported before its submodules.
 fn imports_solution_first(options: &crate::Options, prepend: bool) -> bool {
+    imports_solution(options, options.conftests.iter().chain(&options.package_inits), prepend)
+}
+
+/// Whether a `conftest.py` imports a solution module (as `imports_solution_first`): pytest
+/// imports the conftests of the test's folder and the folders above it before its session starts
+/// (`pytest_load_initial_conftests`, before `pytest_configure` registers the logging plugin), so
+/// the solution's import-time logging configuration meets no handler of pytest's.
+fn conftest_imports_solution(options: &crate::Options, prepend: bool) -> bool {
+    imports_solution(options, options.conftests.iter(), prepend)
+}
+
+fn imports_solution<'c>(
+    options: &crate::Options,
+    files: impl Iterator<Item = &'c crate::conftest::Conftest> + Clone,
+    prepend: bool,
+) -> bool {
     let is_solution = |module: &str| {
         std::iter::once("solution")
             .chain(options.solution_modules.iter().map(String::as_str))
             .any(|m| module == m || module.strip_prefix(m).is_some_and(|r| r.starts_with('.')))
     };
-    let files = || options.conftests.iter().chain(&options.package_inits);
+    let files = || files.clone();
     if prepend && files().any(|f| f.package.as_deref().is_some_and(is_solution)) {
         return true;
     }

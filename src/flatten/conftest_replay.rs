@@ -149,6 +149,7 @@ fn replay_entries(
         written: Default::default(),
         write_limit: usize::MAX,
         reserved_global: Default::default(),
+        log_level_set: false,
     };
     let mut aliases = Aliases::default();
     let mut pieces = Vec::new();
@@ -184,6 +185,18 @@ fn replay_entries(
             } else {
                 spell(scope, load)
             };
+            // pytest imports the conftest before its session (`pytest_load_initial_conftests`):
+            // no handler of its logging plugin is on the root logger yet, so `basicConfig` and
+            // `logging.info(…)` configure it there; replayed in the check, they meet pytest's
+            // handlers and do nothing.
+            if spelled.as_ref().is_some_and(|v| {
+                v.text.starts_with("__import__(\"logging\")")
+                    || v.text.starts_with("__import__(\"logging.")
+            }) {
+                return Err(at(ModuleCode::ConftestCodeUsesLogging.because(format!(
+                    "{what} runs when pytest imports it, before pytest's session puts its logging handlers on the root logger, and uses `{name}` (`logging`); replayed in the check, under those handlers, a `logging.basicConfig` or `logging.info` there would do nothing"
+                ))));
+            }
             match spelled {
                 Some(value) => {
                     aliases.insert(name.to_string(), Replacement::Value(Rc::new(value)));

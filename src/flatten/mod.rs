@@ -69,6 +69,9 @@ pub struct Ctx<'s, 'a> {
     pub write_limit: usize,
     /// A module-level name with the extractor's reserved prefix, found once per file.
     pub reserved_global: std::cell::OnceCell<Option<String>>,
+    /// pytest's configuration sets a log level: its collection restores the root logger's level
+    /// after the test file's module-level code ran (`catching_logs`).
+    pub log_level_set: bool,
 }
 
 impl Ctx<'_, '_> {

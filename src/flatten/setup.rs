@@ -579,6 +579,11 @@ fn prelude_blocker(
             "`{}` on line {line} runs when the test file is imported and uses a module-level name the test also has as a local",
             ctx.map.snippet(entry.range())
         )))
+    } else if ctx.log_level_set && !item.inert {
+        Some(crate::rules::ModuleCode::ModuleCodeUnderLogLevel.because(format!(
+            "`{}` on line {line} runs when the test file is imported, inside pytest's collection, which restores the root logger's level afterwards because the configuration sets a log level; replayed in the check, a level it sets would stay for the assert",
+            ctx.map.snippet(entry.range())
+        )))
     } else {
         None
     }

@@ -164,6 +164,19 @@ pub fn judge_at(config: &Config, version: crate::PytestVersion) -> Judgement {
                     joined.trim()
                 )))
             }
+            // pytest's formatter for the capture handlers (`LoggingPlugin._create_formatter`).
+            "log_format" => {
+                levels.format = Some(joined.clone());
+                None
+            }
+            "log_date_format" => {
+                levels.date_format = Some(joined.clone());
+                None
+            }
+            "log_auto_indent" => {
+                levels.auto_indent = Some(joined.clone());
+                None
+            }
             _ => other_option(key, &joined),
         };
         if let Some(why) = why {
@@ -873,7 +886,7 @@ mod tests {
         let logging = |options: &[(&str, &[&str])]| {
             let j = judge(&config(options));
             assert_eq!(j.blocker_reason, None, "{options:?}");
-            j.logging.map(|l| (l.root_level, l.capture_level))
+            j.logging.map(|l| (l.root_level.unwrap_or(-1), l.capture_level))
         };
         for (level, n) in [
             ("DEBUG", 10),

@@ -98,6 +98,10 @@ pub(super) struct LogLevels {
     test: Option<(String, i64)>,
     cli: Option<(String, i64)>,
     file: Option<(String, i64)>,
+    /// `log_format`, `log_date_format`, `log_auto_indent`: the capture handlers' formatter.
+    pub(super) format: Option<String>,
+    pub(super) date_format: Option<String>,
+    pub(super) auto_indent: Option<String>,
 }
 
 impl LogLevels {
@@ -122,8 +126,14 @@ impl LogLevels {
         let file = self.file.as_ref().map(|(_, l)| *l).or(test);
         let collection = [cli, file].into_iter().flatten().min();
         let tests = [collection, test].into_iter().flatten().min();
+        let formatted = crate::model::Logging {
+            format: self.format.clone(),
+            date_format: self.date_format.clone(),
+            auto_indent: self.auto_indent.clone(),
+            ..Default::default()
+        };
         let Some(root_level) = tests else {
-            return Ok(None);
+            return Ok((formatted != crate::model::Logging::default()).then_some(formatted));
         };
         if collection != tests {
             let written =
@@ -136,8 +146,9 @@ impl LogLevels {
             )));
         }
         Ok(Some(crate::model::Logging {
-            root_level,
+            root_level: Some(root_level),
             capture_level: test.unwrap_or(0),
+            ..formatted
         }))
     }
 }

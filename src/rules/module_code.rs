@@ -652,4 +652,67 @@ declare_rules! {
     /// ## How to write it so it can be checked
     /// Put the call under `if __name__ == "__main__":`, which does not run when pytest imports the file.
     "027" UnittestMainAtImport "unittest-main-at-import",
+
+    /// ## What it means
+    /// The test file's module-level code runs code (a call, a computed value) that the check replays,
+    /// and pytest's configuration sets a log level (`log_level`, `log_cli_level`, `log_file_level`).
+    ///
+    /// ## Why it cannot be kept
+    /// pytest imports the test file inside its collection's `catching_logs`, which, with a level
+    /// configured, saves the root logger's level and restores it when the collection ends: a
+    /// `logging.getLogger().setLevel(logging.DEBUG)` run by that code, directly or through the
+    /// solution, is undone before any test runs. The check replays the code around the assert, where
+    /// the level it sets stays for the assert. Without a configured level pytest restores nothing and
+    /// the replay is kept.
+    ///
+    /// ## Example
+    /// ```python
+    /// import solution
+    /// from solution import verbose
+    ///
+    /// solution.enable_debug()
+    ///
+    /// def test_quiet():
+    ///     assert verbose() is False
+    /// ```
+    ///
+    /// ```ini
+    /// [pytest]
+    /// log_level = INFO
+    /// ```
+    ///
+    /// ## How to write it so it can be checked
+    /// Do the set-up in the test (or a fixture), or leave the log level out of the configuration.
+    "028" ModuleCodeUnderLogLevel "module-code-under-log-level",
+
+    /// ## What it means
+    /// A `conftest.py`'s import-time code that the check would replay uses the `logging` module.
+    ///
+    /// ## Why it cannot be kept
+    /// pytest imports the conftests of the test's folder before its session starts
+    /// (`pytest_load_initial_conftests`, before `pytest_configure` registers its logging plugin): the
+    /// root logger has no handler of pytest's yet, so `logging.basicConfig(level=logging.DEBUG)` (or a
+    /// first `logging.info(…)`) configures it, and the level stays for every test. The check replays
+    /// that code around the assert, where pytest's handlers are on the root logger and `basicConfig`
+    /// does nothing.
+    ///
+    /// ## Example
+    /// ```python
+    /// from solution import verbose
+    ///
+    /// def test_verbose():
+    ///     assert verbose() is True
+    /// ```
+    ///
+    /// ```python conftest.py
+    /// import solution
+    /// import logging
+    ///
+    /// logging.basicConfig(level=logging.DEBUG)
+    /// ```
+    ///
+    /// ## How to write it so it can be checked
+    /// Configure logging in a fixture the test requests (`caplog.set_level`), or in pytest's
+    /// configuration (`log_level`).
+    "029" ConftestCodeUsesLogging "conftest-code-uses-logging",
 }

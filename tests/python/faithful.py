@@ -115,8 +115,8 @@ def _run_pytest(folder: pathlib.Path, solution_source: str) -> dict | None:
 
 
 def filters_of(extraction: dict) -> dict:
-    """The extraction's warning filters and each kept check's own, and its logging (a configured log
-    level), as drive.py's `eval` takes them."""
+    """The extraction's warning filters and each kept check's own, and its logging (pytest's logging plugin as
+    configured, and whether a conftest imports the solution), as drive.py's `eval` takes them."""
     return {
         "warning_filters": extraction.get("warning_filters") or [],
         "logging": extraction.get("logging"),

@@ -67,11 +67,19 @@ def _bindings_namespace(job: dict, module) -> dict:
 
 
 _RUNNER = None
-_LOGGING = None  # the extraction's `logging` (a configured log level)
+_LOGGING = None  # the extraction's `logging` (runner.py's `solution_import_logging`, `pytest_logging`)
 
 
 def _namespace(job: dict) -> dict:
-    module = _fresh(job["package"])
+    # The package's first import as pytest makes it (runner.py's `evaluate_check`): in the collection, or before the
+    # session where a conftest imports it; what the test file imports then runs in the collection.
+    with _RUNNER.solution_import_logging(_LOGGING) if _RUNNER is not None else _nothing():
+        module = _fresh(job["package"])
+    with _RUNNER.pytest_logging(_LOGGING, capture=False) if _RUNNER is not None else _nothing():
+        return _namespace_after(job, module)
+
+
+def _namespace_after(job: dict, module) -> dict:
     # What the test file imports runs first (as when pytest imports the file): importing a submodule binds it as an
     # attribute of its package, so the package's globals are read after those imports.
     for modname in job.get("modules", []) + job["star"] + [m for m, _ in job["imports"]]:
@@ -160,10 +168,9 @@ def main() -> None:
     signal.signal(signal.SIGALRM, _alarm)
     timeout = job.get("timeout", 10)
     file_filters = job.get("warning_filters") or []
-    logging_spec = job.get("logging")
     try:
         if _RUNNER is not None:  # the package is imported as pytest's collection imports the test file
-            with _RUNNER.pytest_warnings(file_filters), _RUNNER.pytest_logging(logging_spec, capture=False):
+            with _RUNNER.pytest_warnings(file_filters):
                 ns = _namespace(job)
         else:
             ns = _namespace(job)
@@ -181,8 +188,7 @@ def main() -> None:
         else:  # a fresh import for every assertion, in this process
             item_ns = None
             try:
-                with (_RUNNER.pytest_warnings(file_filters) if _RUNNER is not None else _nothing(),
-                      _RUNNER.pytest_logging(logging_spec, capture=False) if _RUNNER is not None else _nothing()):
+                with _RUNNER.pytest_warnings(file_filters) if _RUNNER is not None else _nothing():
                     item_ns = _namespace(job)
                 result = _evaluate(expr, item_ns, timeout, filters)
             except BaseException as exc:  # noqa: BLE001

@@ -62,6 +62,7 @@ __all__ = [
     "evaluate_in",
     "pytest_logging",
     "pytest_warnings",
+    "solution_import_logging",
     "release_test_module",
     "run_pytest",
     "run_request",
@@ -546,14 +547,137 @@ def pytest_warnings(filters=()):
         yield
 
 
+# pytest 9.0's `_pytest/logging.py`: the capture handlers' formatter, as `LoggingPlugin` builds it.
+DEFAULT_LOG_FORMAT = "%(levelname)-8s %(name)s:%(filename)s:%(lineno)d %(message)s"
+DEFAULT_LOG_DATE_FORMAT = "%H:%M:%S"
+_LEVELNAME_FMT_REGEX = re.compile(r"%\(levelname\)([+-.]?\d*(?:\.\d+)?s)")
+# The levels `ColoredLevelFormatter` writes the name of itself (`LOGLEVEL_COLOROPTS`), and their
+# names when pytest configures its plugin: the standard ones, unless a solution a conftest imports
+# (before `pytest_configure`) renamed one (`solution_import_logging`).
+_COLORED_LEVELS = (logging.CRITICAL, logging.ERROR, logging.WARNING, logging.INFO, logging.DEBUG, logging.NOTSET)
+_STANDARD_LEVEL_NAMES = {50: "CRITICAL", 40: "ERROR", 30: "WARNING", 20: "INFO", 10: "DEBUG", 0: "NOTSET"}
+_level_names_at_configure = None
+
+
+def _strtobool(val: str) -> bool:
+    val = val.lower()
+    if val in ("y", "yes", "t", "true", "on", "1"):
+        return True
+    if val in ("n", "no", "f", "false", "off", "0"):
+        return False
+    raise ValueError(f"invalid truth value {val!r}")
+
+
+class _PercentStyleMultiline(logging.PercentStyle):
+    """pytest's ``PercentStyleMultiline`` (``log_auto_indent``)."""
+
+    def __init__(self, fmt, auto_indent):
+        super().__init__(fmt)
+        self._auto_indent = self._get_auto_indent(auto_indent)
+
+    @staticmethod
+    def _get_auto_indent(auto_indent_option) -> int:
+        if auto_indent_option is None:
+            return 0
+        elif isinstance(auto_indent_option, bool):
+            return -1 if auto_indent_option else 0
+        elif isinstance(auto_indent_option, int):
+            return int(auto_indent_option)
+        elif isinstance(auto_indent_option, str):
+            try:
+                return int(auto_indent_option)
+            except ValueError:
+                pass
+            try:
+                if _strtobool(auto_indent_option):
+                    return -1
+            except ValueError:
+                return 0
+        return 0
+
+    def format(self, record) -> str:
+        if "\n" in record.message:
+            if hasattr(record, "auto_indent"):
+                auto_indent = self._get_auto_indent(record.auto_indent)
+            else:
+                auto_indent = self._auto_indent
+            if auto_indent:
+                lines = record.message.splitlines()
+                formatted = self._fmt % {**record.__dict__, "message": lines[0]}
+                if auto_indent < 0:
+                    indentation = re.sub(r"\x1b\[[\d;]+m", "", formatted).find(lines[0])
+                else:
+                    indentation = auto_indent
+                lines[0] = formatted
+                return ("\n" + " " * indentation).join(lines)
+        return self._fmt % record.__dict__
+
+
+class _DatetimeFormatter(logging.Formatter):
+    """pytest's ``DatetimeFormatter``."""
+
+    def formatTime(self, record, datefmt=None) -> str:
+        if datefmt and "%f" in datefmt:
+            from datetime import datetime, timedelta, timezone
+
+            ct = self.converter(record.created)
+            tz = timezone(timedelta(seconds=ct.tm_gmtoff), ct.tm_zone)
+            dt = datetime(*ct[0:6], microsecond=int(record.msecs * 1000), tzinfo=tz)
+            return dt.strftime(datefmt)
+        return super().formatTime(record, datefmt)
+
+
+class _ColoredLevelFormatter(_DatetimeFormatter):
+    """pytest's ``ColoredLevelFormatter`` (its formatter under the default ``--color=auto``) on a
+    terminal without markup: each standard level's name is written into the format, in place of
+    ``%(levelname)…s``, as it was named when pytest configured its plugin."""
+
+    def __init__(self, *args, level_names, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self._original_fmt = self._style._fmt
+        self._level_to_fmt_mapping = {}
+        for level in _COLORED_LEVELS:
+            match = _LEVELNAME_FMT_REGEX.search(self._fmt)
+            if not match:
+                continue
+            formatted = match.group() % {"levelname": level_names.get(level, logging.getLevelName(level))}
+            self._level_to_fmt_mapping[level] = _LEVELNAME_FMT_REGEX.sub(formatted, self._fmt)
+
+    def format(self, record) -> str:
+        fmt = self._level_to_fmt_mapping.get(record.levelno, self._original_fmt)
+        self._style._fmt = fmt
+        return super().format(record)
+
+
+def pytest_formatter(spec=None) -> logging.Formatter:
+    """The formatter pytest's capture handlers format every record with (``LoggingPlugin.
+    _create_formatter``): the extraction's ``logging.format`` (``log_format``), else pytest's
+    ``DEFAULT_LOG_FORMAT``, its ``date_format`` and ``auto_indent``; an empty value is pytest's
+    ``None`` (``get_option_ini``)."""
+    spec = spec or {}
+    log_format = (spec["format"] if "format" in spec and spec["format"] is not None else DEFAULT_LOG_FORMAT) or None
+    date_format = (spec["date_format"] if spec.get("date_format") is not None else DEFAULT_LOG_DATE_FORMAT) or None
+    auto_indent = spec.get("auto_indent") or None
+    if _LEVELNAME_FMT_REGEX.search(log_format):  # raises TypeError for None, as pytest's does
+        names = _level_names_at_configure or _STANDARD_LEVEL_NAMES
+        formatter = _ColoredLevelFormatter(log_format, date_format, level_names=names)
+    else:
+        formatter = _DatetimeFormatter(log_format, date_format)
+    formatter._style = _PercentStyleMultiline(formatter._style._fmt, auto_indent=auto_indent)
+    return formatter
+
+
 class _CaptureHandler(logging.Handler):
     """What pytest's ``LogCaptureHandler`` does to the code under test: it keeps every record that
-    reaches it (and what the record holds) until the test is done, formats it, and raises where
-    formatting fails (its ``handleError``), which fails the test."""
+    reaches it (and what the record holds) until the test is done, formats it with pytest's
+    formatter (``pytest_formatter``), and raises where formatting fails (its ``handleError``), which
+    fails the test."""
 
-    def __init__(self, level: int = 0):
+    def __init__(self, level: int = 0, formatter=None):
         super().__init__(level)
         self.records = []
+        if formatter is not None:
+            self.setFormatter(formatter)
 
     def emit(self, record):
         self.records.append(record)
@@ -589,14 +713,15 @@ def pytest_logging(spec=None, *, capture: bool):
     """pytest's logging plugin (``catching_logs``; docs/contract.md, *Logging*): its two session
     handlers on the root logger, while it imports the test file and around every test; with
     ``capture``, around a test, its two capture handlers too (the ``caplog`` one and the report's),
-    at ``spec["capture_level"]`` (0 by default); with a ``spec``, the root logger's level lowered to
-    ``spec["root_level"]`` and restored afterwards."""
+    at ``spec["capture_level"]`` (0 by default), with pytest's formatter (``pytest_formatter``);
+    with a ``spec["root_level"]``, the root logger's level lowered to it and restored afterwards."""
     root = logging.getLogger()
     spec = spec or {}
     handlers = [_SessionHandler(), _SessionHandler()]
     if capture:
         level = int(spec.get("capture_level") or 0)
-        handlers += [_CaptureHandler(level), _CaptureHandler(level)]
+        formatter = pytest_formatter(spec)  # one for both, as pytest's
+        handlers += [_CaptureHandler(level, formatter), _CaptureHandler(level, formatter)]
     for handler in handlers:
         root.addHandler(handler)
     saved = root.level
@@ -609,6 +734,32 @@ def pytest_logging(spec=None, *, capture: bool):
             root.setLevel(saved)
         for handler in handlers:
             root.removeHandler(handler)
+
+
+@contextlib.contextmanager
+def solution_import_logging(spec=None):
+    """What the solution's first import runs in. pytest imports it while it collects the test file
+    (``pytest_logging`` without capture), or, where a conftest imports it
+    (``spec["before_session"]``), while it loads the initial conftests: before ``pytest_configure``
+    registers its logging plugin, so no handler of pytest's is on the root logger, its level is not
+    lowered, and a ``logging.basicConfig`` there configures the root logger. Handlers the evaluator's
+    own process put on the root logger are set aside meanwhile; the level names the solution leaves
+    are those pytest's formatter then reads."""
+    global _level_names_at_configure
+    _level_names_at_configure = None
+    spec = spec or {}
+    if not spec.get("before_session"):
+        with pytest_logging(spec, capture=False):
+            yield
+        return
+    root = logging.getLogger()
+    own = root.handlers[:]
+    root.handlers[:] = []
+    try:
+        yield
+    finally:
+        root.handlers[:] = own + [h for h in root.handlers if h not in own]
+        _level_names_at_configure = {level: logging.getLevelName(level) for level in _COLORED_LEVELS}
 
 
 def _has_error(filters) -> bool:
@@ -872,8 +1023,9 @@ def evaluate_check(
     ``load()`` loads the solution module afresh. It runs, with ``build_namespace``, under pytest's
     filters and ``file_filters`` (the extraction's ``warning_filters``), as pytest's collection
     imports the test file; what the solution changes in the filters goes with it. The expression
-    is then evaluated by ``evaluate_in``. ``logging_spec`` is the extraction's ``logging`` (see
-    ``pytest_logging``), applied to both. KeyboardInterrupt is not caught."""
+    is then evaluated by ``evaluate_in``. ``logging_spec`` is the extraction's ``logging``: the
+    solution is loaded under ``solution_import_logging``, the namespace built under
+    ``pytest_logging`` and the expression evaluated under it with capture. KeyboardInterrupt is not caught."""
     with _modules_restored(_replayed_modules(expr, bindings)), _logging_restored():
         return _evaluate_check(load, expr, bindings, file_filters, own_filters, resolve, logging_spec)
 
@@ -885,10 +1037,12 @@ def _evaluate_check(load, expr, bindings, file_filters, own_filters, resolve, lo
         try:
             if strict:
                 gc.collect()
-            with pytest_warnings(file_filters), pytest_logging(logging_spec, capture=False):
-                module = load()
+            with pytest_warnings(file_filters):
+                with solution_import_logging(logging_spec):
+                    module = load()
                 _SolutionFinder.remember(module)
-                namespace = build_namespace(module, bindings, resolve=resolve)
+                with pytest_logging(logging_spec, capture=False):
+                    namespace = build_namespace(module, bindings, resolve=resolve)
         except KeyboardInterrupt:
             raise
         except BaseException as exc:  # SystemExit from the solution is an error too
