@@ -68,6 +68,22 @@ pub fn apply(
         }
         return plan;
     }
+    // A fixture of a plugin `-p no:` disabled: pytest errors on the test that requests it.
+    for case in cases.iter_mut() {
+        let requested = case.func.parameters.iter().map(|p| p.name().as_str()).find_map(|n| {
+            judgement
+                .unavailable_fixtures
+                .iter()
+                .find(|(f, _)| *f == n)
+        });
+        if let Some((fixture, plugin)) = requested {
+            case.not_run.get_or_insert_with(|| {
+                kept(crate::rules::Config::AddoptsChangesEveryTest.because(format!(
+                    "{config} passes `-p no:{plugin}`, which disables the plugin that provides the `{fixture}` fixture this test requests: pytest errors on the test"
+                )))
+            });
+        }
+    }
     let marks = file_marks(body, scope, map);
     if let Some(why) = &marks.refused {
         drop_all(cases, why);

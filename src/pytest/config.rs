@@ -49,6 +49,9 @@ pub struct Judgement {
     /// What pytest's logging plugin does to the root logger around every test, when a log level
     /// is configured (`log_level`, `log_cli_level`, `log_file_level`).
     pub logging: Option<crate::model::Logging>,
+    /// Fixtures of a plugin `-p no:` disables (`cache` of `cacheprovider`, `record_property` and
+    /// the like of `junitxml`), with the plugin: a test requesting one errors under pytest.
+    pub unavailable_fixtures: Vec<(&'static str, &'static str)>,
 }
 
 /// Judges a configuration's options (see the module's documentation), for the pytest version
@@ -125,6 +128,14 @@ pub fn judge_at(config: &Config, version: crate::PytestVersion) -> Judgement {
                     strict_config |= opts.strict_config;
                     disables_plugins |= opts.disables_plugins;
                     judgement.doctest_modules |= opts.doctest_modules;
+                    for plugin in &opts.disabled {
+                        judgement.unavailable_fixtures.extend(
+                            PLUGIN_FIXTURES
+                                .iter()
+                                .filter(|(_, p)| p == plugin)
+                                .map(|(f, p)| (*f, *p)),
+                        );
+                    }
                     if opts.mark_expr.is_some() {
                         judgement.mark_expr = opts.mark_expr;
                     }
@@ -516,6 +527,15 @@ const DECIDING_PLUGINS: [(&str, &str); 15] = [
     ("tmpdir", "provides the `tmp_path` fixtures"),
     ("legacypath", "provides the `tmpdir` fixtures"),
     ("doctest", "collects doctests and provides the `doctest_namespace` fixture"),
+];
+
+/// The fixtures of the plugins that only report or cache (not in [`DECIDING_PLUGINS`]), each with
+/// its plugin (their `@fixture` definitions in `_pytest/cacheprovider.py` and `junitxml.py`).
+const PLUGIN_FIXTURES: [(&str, &str); 4] = [
+    ("cache", "cacheprovider"),
+    ("record_property", "junitxml"),
+    ("record_xml_attribute", "junitxml"),
+    ("record_testsuite_property", "junitxml"),
 ];
 
 /// Which plugin defines each option the extractor reads as harmless (its `pytest_addoption`).
