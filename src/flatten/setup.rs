@@ -579,13 +579,57 @@ fn prelude_blocker(
             "`{}` on line {line} runs when the test file is imported and uses a module-level name the test also has as a local",
             ctx.map.snippet(entry.range())
         )))
-    } else if ctx.log_level_set && !item.inert {
+    } else if ctx.log_level_set && !item.inert && !stdlib_on_literals(ctx, entry) {
         Some(crate::rules::ModuleCode::ModuleCodeUnderLogLevel.because(format!(
             "`{}` on line {line} runs when the test file is imported, inside pytest's collection, which restores the root logger's level afterwards because the configuration sets a log level; replayed in the check, a level it sets would stay for the assert",
             ctx.map.snippet(entry.range())
         )))
     } else {
         None
+    }
+}
+
+/// A module-level statement that binds names to, or evaluates, calls of standard-library
+/// functions (spelled out, of modules of data and arithmetic) on literal values only (`NO_DEFAULT = loads(dumps("x"))`): no code of the file's or the solution's
+/// runs, so no logger's level changes.
+fn stdlib_on_literals(ctx: &Ctx, entry: &PreludeStmt) -> bool {
+    fn call_ok(ctx: &Ctx, e: &Expr) -> bool {
+        let Expr::Call(c) = e else {
+            return crate::names::is_literal_value(e, &|_| false);
+        };
+        let Some(dotted) = crate::module::dotted_name(&c.func) else {
+            return false;
+        };
+        let first = dotted.split('.').next().unwrap_or("");
+        let module = match ctx.scope.globals.get(first) {
+            Some(crate::module::Global::Import {
+                module,
+                stdlib: Some(_),
+                ..
+            }) => format!("{module}{}", &dotted[first.len()..]),
+            _ => return false,
+        };
+        let top = module.split('.').next().unwrap_or("");
+        // Modules of data and arithmetic, whose functions on literal values call nothing else.
+        const PURE: &[&str] = &[
+            "pickle", "json", "re", "math", "cmath", "string", "textwrap", "datetime", "decimal",
+            "fractions", "collections", "itertools", "operator", "hashlib", "base64", "binascii",
+            "struct", "uuid", "random", "copy", "pathlib", "calendar", "ipaddress",
+            "unicodedata", "statistics", "heapq", "bisect", "array",
+        ];
+        (PURE.contains(&top) || module.starts_with("os.path."))
+            && c.arguments.args.iter().all(|a| call_ok(ctx, a))
+            && c.arguments.keywords.iter().all(|k| k.arg.is_some() && call_ok(ctx, &k.value))
+    }
+    match entry {
+        PreludeStmt::Stmt { stmt, .. } => match stmt {
+            Stmt::Assign(a) => {
+                a.targets.iter().all(|t| matches!(t, Expr::Name(_))) && call_ok(ctx, &a.value)
+            }
+            Stmt::Expr(e) => call_ok(ctx, &e.value),
+            _ => false,
+        },
+        _ => false,
     }
 }
 
