@@ -22,7 +22,7 @@
 //    main thread's long tasks (PerformanceObserver "longtask"). `ONLY=heavy` runs this part alone.
 //    (`ONLY=keys` runs part 4 alone, `ONLY=extract` part 3, `ONLY=size` part 1 without a browser.)
 
-import { readFileSync, readdirSync, statSync } from "node:fs";
+import { readFileSync, readdirSync, statSync, existsSync } from "node:fs";
 import { gzipSync, constants as zc } from "node:zlib";
 import path from "node:path";
 import os from "node:os";
@@ -90,6 +90,8 @@ function sizes() {
   const files = readdirSync(dist)
     .filter((f) => statSync(path.join(dist, f)).isFile())
     .filter((f) => /\.(wasm|js|mjs|css|html|svg)$/.test(f))
+    // CodeMirror's search, loaded the first time a search key is pressed or text selected: apart.
+    .filter((f) => f !== "editor-search.js")
     .sort((a, b) => statSync(path.join(dist, b)).size - statSync(path.join(dist, a)).size);
   for (const f of files) {
     const buf = readFileSync(path.join(dist, f));
@@ -106,6 +108,10 @@ function sizes() {
     const buf = readFileSync(path.join(dist, f));
     const z = gzipSync(buf, { level: zc.Z_BEST_COMPRESSION }).length;
     rows.push(["unicode-names-<hash>.bin (on demand: a text with \\N)", kb(buf.length), kb(z)]);
+  }
+  if (existsSync(path.join(dist, "editor-search.js"))) {
+    const buf = readFileSync(path.join(dist, "editor-search.js"));
+    rows.push(["editor-search.js (on demand: a search key, a selection)", kb(buf.length), kb(gzipSync(buf, { level: zc.Z_BEST_COMPRESSION }).length)]);
   }
   // Folders (the Run tab's Python: py/, vendor/) load after the page is up: listed apart.
   const folders = readdirSync(dist).filter((f) => !f.startsWith(".") && statSync(path.join(dist, f)).isDirectory());

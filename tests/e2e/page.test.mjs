@@ -126,6 +126,43 @@ test("the bench's statements, stubs and solutions are fetched once, when a view 
   });
 });
 
+test("CodeMirror's search is loaded the first time it is used, and says so if it cannot be", async () => {
+  const fetched = (p) =>
+    p.page.evaluate(() => performance.getEntriesByType("resource").filter((e) => /\/editor-search\.js$/.test(e.name)).length);
+  const editor = (p) => p.page.locator('[data-testid="editor-content"]');
+  await withPage({}, async (p) => {
+    assert.equal(await fetched(p), 0, "editor-search.js is not part of the first load");
+    // Ctrl+F loads it and opens the panel; the search finds text in the file.
+    await editor(p).focus();
+    await p.page.keyboard.press("Control+f");
+    const field = p.page.locator(".cm-search input[name=search]").first();
+    await field.waitFor();
+    await field.fill("word_ladder");
+    await p.page.keyboard.press("Enter");
+    await p.page.locator(".cm-searchMatch").first().waitFor();
+    await p.page.keyboard.press("Escape");
+    await p.page.locator(".cm-search").first().waitFor({ state: "detached" });
+    // Selecting text highlights its other occurrences (highlightSelectionMatches), from the same file.
+    await p.page.locator('[data-testid="editor-content"] .cm-line span', { hasText: /^assert$/ }).first().dblclick();
+    await p.page.locator(".cm-selectionMatch").first().waitFor();
+    assert.equal(await fetched(p), 1);
+  });
+  // A first selection loads it too, so that its occurrences are highlighted.
+  await withPage({}, async (p) => {
+    await p.page.locator('[data-testid="editor-content"] .cm-line span', { hasText: /^def$/ }).first().dblclick();
+    await p.page.locator(".cm-selectionMatch").first().waitFor();
+  });
+  // When it cannot be had, the editor says why, with a button to try again; the editor still works.
+  await withPage({ block: [/\/editor-search\.js$/], allow: [/editor-search/, /Failed to load resource/] }, async (p) => {
+    await editor(p).focus();
+    await p.page.keyboard.press("Control+f");
+    const note = p.page.locator(".cm-search-note").first();
+    await note.filter({ hasText: "Search could not be loaded" }).waitFor();
+    await note.getByRole("button", { name: "Try again" }).waitFor();
+    assert.equal(await p.page.locator(".cm-search").count(), 0);
+  });
+});
+
 test("typing changes the result", async () => {
   await withPage({}, async (p) => {
     assert.equal(await p.hook("currentFile"), "test_word_ladder.py");

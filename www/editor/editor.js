@@ -22,6 +22,7 @@ import {
   gutter,
   GutterMarker,
   hoverTooltip,
+  showPanel,
   ViewPlugin,
   WidgetType,
 } from "@codemirror/view";
@@ -36,7 +37,10 @@ import {
   indentUnit,
   LanguageSupport,
 } from "@codemirror/language";
-import { search, searchKeymap, highlightSelectionMatches } from "@codemirror/search";
+// @codemirror/search is not in this bundle: editor-search.js (www/editor/search.js, bundled apart by
+// scripts/bundle.mjs) is loaded the first time a search key is pressed or text is selected
+// (`loadSearch`). It imports CodeMirror's state and view from this module (the re-exports below),
+// so both files share one instance of them.
 import { lintGutter, lintKeymap, setDiagnostics, forEachDiagnostic } from "@codemirror/lint";
 // The Python language without lang-python's completion sources (the editor offers no completion):
 // `python()` would bring @codemirror/autocomplete into the bundle.
@@ -78,6 +82,7 @@ const theme = EditorView.theme({
   ".cm-panels": { backgroundColor: "var(--panel)", color: "var(--fg)" },
   ".cm-panels.cm-panels-bottom": { borderTop: "1px solid var(--border)" },
   ".cm-panels.cm-panels-top": { borderBottom: "1px solid var(--border)" },
+  ".cm-search-note": { padding: "2px 6px" },
   ".cm-textfield": { backgroundColor: "var(--bg)", color: "var(--fg)", border: "1px solid var(--border-strong)", borderRadius: "4px" },
   ".cm-button": { backgroundImage: "none", backgroundColor: "var(--button-bg)", color: "var(--fg)", border: "1px solid var(--border-strong)", borderRadius: "4px" },
   ".cm-tooltip": { backgroundColor: "var(--panel)", color: "var(--fg)", border: "1px solid var(--border-strong)" },
@@ -322,7 +327,7 @@ const costlyExtensions = () => [
   new LanguageSupport(pythonLanguage),
   syntaxHighlighting(highlight),
   bracketMatching(),
-  highlightSelectionMatches(),
+  searchCode ? searchCode.highlightSelectionMatches() : [],
   foldGutter(),
   indentOnInput(),
 ];
@@ -420,6 +425,104 @@ const linkGutter = gutter({
   markers: (view) => view.state.field(linkField).gutter,
 });
 
+// ---- search, loaded on first use ------------------------------------------------------------
+
+// What editor-search.js needs from CodeMirror's state and view: the instances of this bundle.
+export { EditorView, Decoration, ViewPlugin, showPanel, runScopeHandlers, getPanel, getDialog, showDialog } from "@codemirror/view";
+export { codePointAt, fromCodePoint, codePointSize, EditorSelection, Facet, combineConfig, CharCategory, StateEffect, StateField, RangeSetBuilder, Prec, EditorState, findClusterBreak } from "@codemirror/state";
+
+// The module once loaded (search, its keymap, highlightSelectionMatches and the commands); the
+// pending or finished import; every live view (to give each the search once it is here).
+let searchCode = null;
+let searchLoad = null;
+const views = new Set();
+const searchSlot = new Compartment();
+const searchExtensions = () => [searchCode.search({ top: true }), keymap.of(searchCode.searchKeymap)];
+
+function loadSearch() {
+  searchLoad ??= import("./editor-search.js").then(
+    (m) => {
+      searchCode = m;
+      for (const v of views)
+        v.dispatch({ effects: [searchSlot.reconfigure(searchExtensions()), mode.reconfigure(modeExtensions(v.state.field(modeField)))] });
+      return m;
+    },
+    (e) => {
+      searchLoad = null;
+      throw e;
+    },
+  );
+  return searchLoad;
+}
+
+// While it loads, a line at the top of the editor says so; if it cannot be had, why, with a
+// button that tries again.
+const setSearchNote = StateEffect.define();
+const searchNote = StateField.define({
+  create: () => null,
+  update(value, tr) {
+    for (const e of tr.effects) if (e.is(setSearchNote)) value = e.value;
+    return value;
+  },
+  provide: (f) => showPanel.from(f, (note) => (note ? () => searchNotePanel(note) : null)),
+});
+function searchNotePanel(note) {
+  const dom = document.createElement("div");
+  dom.className = "cm-search-note";
+  dom.setAttribute("role", note.error ? "alert" : "status");
+  dom.textContent = note.error ? `Search could not be loaded (${note.error}). ` : "Loading search…";
+  if (note.error) {
+    const retry = document.createElement("button");
+    retry.type = "button";
+    retry.textContent = "Try again";
+    retry.onclick = note.retry;
+    dom.append(retry);
+  }
+  return { dom, top: true };
+}
+
+// A search command before the module is here: load it, then run the command on the view.
+function runSearch(view, name) {
+  view.dispatch({ effects: setSearchNote.of({}) });
+  loadSearch().then(
+    (m) => {
+      if (!views.has(view)) return;
+      view.dispatch({ effects: setSearchNote.of(null) });
+      m[name](view);
+    },
+    (e) => {
+      if (!views.has(view)) return;
+      view.dispatch({ effects: setSearchNote.of({ error: String(e?.message ?? e), retry: () => runSearch(view, name) }) });
+    },
+  );
+  return true;
+}
+const lazy = (name) => (view) => runSearch(view, name);
+// searchKeymap's keys (but Escape, which only closes an open panel).
+const lazySearchKeys = [
+  { key: "Mod-f", run: lazy("openSearchPanel"), scope: "editor search-panel" },
+  { key: "F3", run: lazy("findNext"), shift: lazy("findPrevious"), scope: "editor search-panel", preventDefault: true },
+  { key: "Mod-g", run: lazy("findNext"), shift: lazy("findPrevious"), scope: "editor search-panel", preventDefault: true },
+  { key: "Mod-Shift-l", run: lazy("selectSelectionMatches") },
+  { key: "Mod-Alt-g", run: lazy("gotoLine") },
+  { key: "Mod-d", run: lazy("selectNextOccurrence"), preventDefault: true },
+];
+// A first selection loads it too (highlightSelectionMatches); one try: a failure shows when a
+// search key is pressed.
+let searchTried = false;
+const lazySearch = [
+  keymap.of(lazySearchKeys),
+  EditorView.updateListener.of((u) => {
+    if (searchTried || !u.selectionSet || u.state.selection.ranges.every((r) => r.empty)) return;
+    searchTried = true;
+    loadSearch().catch(() => {});
+  }),
+];
+const trackView = ViewPlugin.define((view) => {
+  views.add(view);
+  return { destroy: () => views.delete(view) };
+});
+
 // ---- editors --------------------------------------------------------------------------------
 
 // The newest large paste (`extensions`, paste): a newer one replaces one still being split.
@@ -437,7 +540,6 @@ function extensions(opts, doc = Text.empty) {
     crosshairCursor(),
     highlightActiveLine(),
     highlightActiveLineGutter(),
-    search({ top: true }),
     modeExtension(doc),
     theme,
     linkField,
@@ -447,7 +549,11 @@ function extensions(opts, doc = Text.empty) {
     wrongTooltip,
     wrapping.of(globalSettings.wrap ? EditorView.lineWrapping : []),
     fontSize.of(fontTheme(globalSettings.fontSize)),
-    keymap.of([...defaultKeymap, ...searchKeymap, ...historyKeymap, ...foldKeymap, ...lintKeymap]),
+    keymap.of([...defaultKeymap, ...historyKeymap, ...foldKeymap, ...lintKeymap]),
+    // After the keymap above, as searchKeymap came after defaultKeymap in it (both bind Escape).
+    searchSlot.of(searchCode ? searchExtensions() : lazySearch),
+    searchNote,
+    trackView,
     EditorView.contentAttributes.of({
       "aria-label": opts.label ?? "Python source",
       ...(opts.testid ? { "data-testid": opts.testid } : {}),
