@@ -516,14 +516,8 @@ impl<'a> Walk<'_, '_, 'a, '_> {
                 walk_expr(self, e);
             }
         }
-        let f = self.test.case.func;
-        let at = f
-            .body
-            .iter()
-            .position(|s| s.start() >= stmt.end())
-            .unwrap_or(f.body.len());
         let mut other = Other { name, found: false };
-        for s in &f.body[at..] {
+        for s in self.body_after(stmt) {
             other.visit_stmt(s);
         }
         other.found
@@ -531,16 +525,21 @@ impl<'a> Walk<'_, '_, 'a, '_> {
 
     /// Whether the test reads `name` after its statement `stmt`.
     fn reads_after(&self, stmt: &Stmt, name: &str) -> bool {
+        ruff_python_ast::helpers::any_over_body(
+            self.body_after(stmt),
+            &|e: &Expr| matches!(e, Expr::Name(m) if m.id.as_str() == name),
+        )
+    }
+
+    /// The test's top-level statements after its statement `stmt`.
+    fn body_after(&self, stmt: &Stmt) -> &'a [Stmt] {
         let f = self.test.case.func;
         let at = f
             .body
             .iter()
             .position(|s| s.start() >= stmt.end())
             .unwrap_or(f.body.len());
-        ruff_python_ast::helpers::any_over_body(
-            &f.body[at..],
-            &|e: &Expr| matches!(e, Expr::Name(m) if m.id.as_str() == name),
-        )
+        &f.body[at..]
     }
 
     /// A unittest raises block that is the last item: the check is that item (see
