@@ -241,7 +241,10 @@ fn extract_parsed(
         written: Default::default(),
         write_limit: limit,
         reserved_global: Default::default(),
-        log_level_set: judgement.logging.as_ref().is_some_and(|l| l.root_level.is_some()),
+        log_level_set: judgement
+            .logging
+            .as_ref()
+            .is_some_and(|l| l.root_level.is_some()),
     };
     let mut plan = memo.map(|memo| {
         let analysis = crate::incremental::Analysis {
@@ -293,11 +296,12 @@ fn extract_parsed(
             apply_warning_plan(&mut e, &warning_plan);
             if e.kept().next().is_some() {
                 e.logging = judgement.logging.clone();
-                let prepend = crate::pytest::config::import_mode_is_prepend(
-                    options.pytest_config.as_ref(),
-                );
+                let prepend =
+                    crate::pytest::config::import_mode_is_prepend(options.pytest_config.as_ref());
                 if conftest_imports_solution(options, prepend) {
-                    e.logging.get_or_insert_with(Default::default).before_session = true;
+                    e.logging
+                        .get_or_insert_with(Default::default)
+                        .before_session = true;
                 }
             }
         }
@@ -490,7 +494,11 @@ fn module_scope<'a>(
 /// `__init__.py` imports it at its top level, or (in the `prepend` import mode) the test or a
 /// conftest sits inside a solution package, which is imported before its submodules.
 fn imports_solution_first(options: &crate::Options, prepend: bool) -> bool {
-    imports_solution(options, options.conftests.iter().chain(&options.package_inits), prepend)
+    imports_solution(
+        options,
+        options.conftests.iter().chain(&options.package_inits),
+        prepend,
+    )
 }
 
 /// Whether a `conftest.py` imports a solution module (as `imports_solution_first`): pytest

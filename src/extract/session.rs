@@ -70,12 +70,12 @@ pub fn apply(
     }
     // A fixture of a plugin `-p no:` disabled: pytest errors on the test that requests it.
     for case in cases.iter_mut() {
-        let requested = case.func.parameters.iter().map(|p| p.name().as_str()).find_map(|n| {
-            judgement
-                .unavailable_fixtures
-                .iter()
-                .find(|(f, _)| *f == n)
-        });
+        let requested = case
+            .func
+            .parameters
+            .iter()
+            .map(|p| p.name().as_str())
+            .find_map(|n| judgement.unavailable_fixtures.iter().find(|(f, _)| *f == n));
         if let Some((fixture, plugin)) = requested {
             case.not_run.get_or_insert_with(|| {
                 kept(crate::rules::Config::AddoptsChangesEveryTest.because(format!(

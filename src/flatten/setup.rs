@@ -612,14 +612,41 @@ fn stdlib_on_literals(ctx: &Ctx, entry: &PreludeStmt) -> bool {
         let top = module.split('.').next().unwrap_or("");
         // Modules of data and arithmetic, whose functions on literal values call nothing else.
         const PURE: &[&str] = &[
-            "pickle", "json", "re", "math", "cmath", "string", "textwrap", "datetime", "decimal",
-            "fractions", "collections", "itertools", "operator", "hashlib", "base64", "binascii",
-            "struct", "uuid", "random", "copy", "pathlib", "calendar", "ipaddress",
-            "unicodedata", "statistics", "heapq", "bisect", "array",
+            "pickle",
+            "json",
+            "re",
+            "math",
+            "cmath",
+            "string",
+            "textwrap",
+            "datetime",
+            "decimal",
+            "fractions",
+            "collections",
+            "itertools",
+            "operator",
+            "hashlib",
+            "base64",
+            "binascii",
+            "struct",
+            "uuid",
+            "random",
+            "copy",
+            "pathlib",
+            "calendar",
+            "ipaddress",
+            "unicodedata",
+            "statistics",
+            "heapq",
+            "bisect",
+            "array",
         ];
         (PURE.contains(&top) || module.starts_with("os.path."))
             && c.arguments.args.iter().all(|a| call_ok(ctx, a))
-            && c.arguments.keywords.iter().all(|k| k.arg.is_some() && call_ok(ctx, &k.value))
+            && c.arguments
+                .keywords
+                .iter()
+                .all(|k| k.arg.is_some() && call_ok(ctx, &k.value))
     }
     match entry {
         PreludeStmt::Stmt { stmt, .. } => match stmt {

@@ -144,11 +144,13 @@ impl<'a> Visitor<'a> for Check<'_> {
         if !self.ok {
             return;
         }
-        if self.names.function(match e {
-            Expr::Call(c) => &c.func,
-            _ => e,
-        })
-        .is_some()
+        if self
+            .names
+            .function(match e {
+                Expr::Call(c) => &c.func,
+                _ => e,
+            })
+            .is_some()
             && matches!(e, Expr::Call(_))
         {
             if !self.names.safe_call(e) {

@@ -350,7 +350,10 @@ impl Splicer<'_> {
             // A string constant that is a field's whole expression is only formatted there: an
             // equal string written without quotes or backslashes formats the same.
             if let Some(text) = (self.bare_field == Some(name.range) && self.fstring == 1)
-                .then(|| self.fstring_quote.and_then(|q| other_quote_string(&value.text, q)))
+                .then(|| {
+                    self.fstring_quote
+                        .and_then(|q| other_quote_string(&value.text, q))
+                })
                 .flatten()
             {
                 self.edits.push((name.range, text));

@@ -543,12 +543,30 @@ const OPTION_OWNERS: [(&str, &[&str]); 3] = [
     (
         "terminal",
         &[
-            "-v", "-q", "-r", "-l", "--verbose", "--quiet", "--showlocals", "--no-header",
-            "--no-summary", "--tb", "--color", "--code-highlight",
+            "-v",
+            "-q",
+            "-r",
+            "-l",
+            "--verbose",
+            "--quiet",
+            "--showlocals",
+            "--no-header",
+            "--no-summary",
+            "--tb",
+            "--color",
+            "--code-highlight",
         ],
     ),
     ("junitxml", &["--junitxml", "--junit-xml"]),
-    ("doctest", &["--doctest-modules", "--doctest-glob", "--doctest-report", "--doctest-continue-on-failure"]),
+    (
+        "doctest",
+        &[
+            "--doctest-modules",
+            "--doctest-glob",
+            "--doctest-report",
+            "--doctest-continue-on-failure",
+        ],
+    ),
 ];
 
 /// Options that only report, format, measure coverage or concern doctests.
@@ -661,11 +679,10 @@ fn read_addopts(addopts: &str) -> Result<Addopts, Addopt> {
             out.disabled.push(plugin.to_string());
             out.disables_plugins = true;
         } else if let Some(arg) = value("-W") {
-            out.warning_filters.push(
-                Filter::parse(&arg, true).map_err(|why| {
+            out.warning_filters
+                .push(Filter::parse(&arg, true).map_err(|why| {
                     Addopt::Refused(why.map(|t| format!("passes `-W {arg}` (`addopts`): {t}")))
-                })?,
-            );
+                })?);
         } else if let Some(arg) = value("-m") {
             let parsed = MarkExpr::parse(&arg).map_err(|_| Addopt::Option(format!("-m {arg}")))?;
             out.mark_expr = Some((arg, parsed));
@@ -906,7 +923,8 @@ mod tests {
         let logging = |options: &[(&str, &[&str])]| {
             let j = judge(&config(options));
             assert_eq!(j.blocker_reason, None, "{options:?}");
-            j.logging.map(|l| (l.root_level.unwrap_or(-1), l.capture_level))
+            j.logging
+                .map(|l| (l.root_level.unwrap_or(-1), l.capture_level))
         };
         for (level, n) in [
             ("DEBUG", 10),

@@ -74,8 +74,18 @@ pub fn compiles(pattern: &str) -> Compiles {
                         if e.is_ascii_alphanumeric()
                             && !matches!(
                                 e,
-                                'd' | 'D' | 's' | 'S' | 'w' | 'W' | 'a' | 'b' | 'f' | 'n' | 'r'
-                                    | 't' | 'v'
+                                'd' | 'D'
+                                    | 's'
+                                    | 'S'
+                                    | 'w'
+                                    | 'W'
+                                    | 'a'
+                                    | 'b'
+                                    | 'f'
+                                    | 'n'
+                                    | 'r'
+                                    | 't'
+                                    | 'v'
                             )
                         {
                             return unsure("an escape inside a character set");
@@ -129,7 +139,8 @@ pub fn compiles(pattern: &str) -> Compiles {
                             while chars.get(i).is_some_and(|&n| n != '>') {
                                 i += 1;
                             }
-                            let name: String = chars[name_start..i.min(chars.len())].iter().collect();
+                            let name: String =
+                                chars[name_start..i.min(chars.len())].iter().collect();
                             if chars.get(i).is_none() {
                                 return Compiles::No("missing >, unterminated name".into());
                             }
@@ -140,10 +151,14 @@ pub fn compiles(pattern: &str) -> Compiles {
                                 .is_some_and(|f| f.is_alphabetic() || f == '_')
                                 && name.chars().all(|n| n.is_alphanumeric() || n == '_');
                             if !ok {
-                                return Compiles::No(format!("bad character in group name {name:?}"));
+                                return Compiles::No(format!(
+                                    "bad character in group name {name:?}"
+                                ));
                             }
                             if names.contains(&name) {
-                                return Compiles::No(format!("redefinition of group name {name:?}"));
+                                return Compiles::No(format!(
+                                    "redefinition of group name {name:?}"
+                                ));
                             }
                             names.push(name);
                         }
@@ -192,7 +207,7 @@ pub fn compiles(pattern: &str) -> Compiles {
                         let (lo, hi) = b.split_once(',').unwrap_or((b, b));
                         lo.chars().all(|d| d.is_ascii_digit())
                             && hi.chars().all(|d| d.is_ascii_digit())
-                            && !(lo.is_empty() && !b.contains(','))
+                            && (!lo.is_empty() || b.contains(','))
                     });
                     if !is_repeat {
                         repeatable = true;

@@ -256,7 +256,9 @@ pub fn solution_for(
 ) -> Result<(String, String), String> {
     let problem = app.problem.get_untracked().and_then(bench::find);
     if problem.is_some() && choice != SolutionChoice::Custom && !bench::files_ready() {
-        return Err("The bench's solutions and stubs are still loading: try again in a moment.".into());
+        return Err(
+            "The bench's solutions and stubs are still loading: try again in a moment.".into(),
+        );
     }
     match choice {
         SolutionChoice::Custom => {

@@ -81,7 +81,8 @@ fn a_conftest_replay_needs_the_solution_imported_first() {
         let e = in_package(PKG_TEST, PKG_CONFTEST, package, addopts);
         let why = e.assertions[0].reason.as_deref().unwrap_or_default();
         assert!(
-            why.contains("on line 4") && why.contains("before the file's own import of the solution"),
+            why.contains("on line 4")
+                && why.contains("before the file's own import of the solution"),
             "{package} {addopts:?}: {why}"
         );
     }

@@ -152,12 +152,13 @@ pub fn pytest_raises_block<'a>(
     // The block's own code reading its `as` name sees pytest's `ExceptionInfo` before it is
     // filled, which the stand-in is not.
     if let Some(t) = &target {
-        if body
-            .iter()
-            .any(|e| crate::walk::any_expr(*e, crate::walk::Scope::All, |x: &Expr| {
-                matches!(x, Expr::Name(n) if n.id.as_str() == t.as_str())
-            }))
-        {
+        if body.iter().any(|e| {
+            crate::walk::any_expr(
+                *e,
+                crate::walk::Scope::All,
+                |x: &Expr| matches!(x, Expr::Name(n) if n.id.as_str() == t.as_str()),
+            )
+        }) {
             return None;
         }
     }

@@ -29,7 +29,9 @@ pub fn parse(text: &str, slugs: &[&str]) -> Result<Vec<ProblemFiles>, String> {
         .iter()
         .map(|slug| {
             let p = problems.get(*slug).ok_or_else(|| {
-                format!("bench.json has no {slug}: the page and its files are from different builds")
+                format!(
+                    "bench.json has no {slug}: the page and its files are from different builds"
+                )
             })?;
             let text = |field: &str| p.get(field).and_then(Value::as_str).map(str::to_string);
             Ok(ProblemFiles {
@@ -58,12 +60,17 @@ mod tests {
         assert_eq!(files[0], ProblemFiles::default());
         assert_eq!(files[1].statement.as_deref(), Some("B"));
         assert_eq!(files[1].solution.as_deref(), Some("def f(): return 1"));
-        assert_eq!(files[1].meta.as_ref().map(|m| m.title.as_str()), Some("Bee"));
+        assert_eq!(
+            files[1].meta.as_ref().map(|m| m.title.as_str()),
+            Some("Bee")
+        );
     }
 
     #[test]
     fn a_missing_problem_or_another_file_is_an_error() {
-        assert!(parse(r#"{"problems":{}}"#, &["a"]).unwrap_err().contains("different builds"));
+        assert!(parse(r#"{"problems":{}}"#, &["a"])
+            .unwrap_err()
+            .contains("different builds"));
         assert!(parse("<!doctype html>", &["a"]).is_err());
         assert!(parse(r#"{"rules":[]}"#, &["a"]).is_err());
     }

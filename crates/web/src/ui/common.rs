@@ -126,7 +126,8 @@ pub fn plural(n: usize, one: &str, many: &str) -> String {
 pub fn WithBenchFiles(children: ChildrenFn) -> impl IntoView {
     use crate::bench::{self, Files};
     bench::with_files(|_| {});
-    move || match bench::files_state() {
+    move || {
+        match bench::files_state() {
         Files::Ready => children().into_any(),
         Files::Failed(e) => view! {
             <div class="empty" role="alert" data-testid="bench-files-error">
@@ -139,5 +140,6 @@ pub fn WithBenchFiles(children: ChildrenFn) -> impl IntoView {
             <p class="muted" role="status" data-testid="bench-files-loading">"Loading the bench's statements, stubs and solutions…"</p>
         }
         .into_any(),
+    }
     }
 }
