@@ -62,6 +62,7 @@ PYTEST_PASSES_NOTHING = {
     "wave10_cf_filterwarnings_unknown_builtin_category": "pytest refuses a filter naming no builtin warning",
     "wave10_cf_addopts_W_unknown_builtin_category": "pytest refuses a -W naming no builtin warning",
     "wave10_cf_strict_parametrization_ids_duplicates": "duplicate parametrize ids are a collection error",
+    "config_disabled_plugin_fixture_requested": "the test requests the fixture of a disabled plugin",
     "wave8_cfg_conftest_import_error": "the conftest imports a module that does not exist",
     "wave8_cfg_conftest_relative_import": "the conftest's relative import fails",
     "wave8_cfg_ini_duplicate_key": "pytest refuses an ini file with a key twice",
