@@ -16,7 +16,7 @@ fn render(ctx: &Ctx, map: &Aliases, e: &Expr) -> Result<String, Reason> {
 }
 
 /// `D1(D2(text))`: the decorators, evaluated first (top to bottom), applied bottom up.
-fn decorate(
+pub(super) fn decorate(
     ctx: &Ctx,
     map: &Aliases,
     decorators: &[ast::Decorator],

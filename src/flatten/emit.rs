@@ -633,6 +633,8 @@ impl<'e> Fold<'_, '_, '_> {
                 | Piece::ImportNames(..)
                 | Piece::Def(..)
                 | Piece::Class(..)
+                | Piece::Compiled(..)
+                | Piece::CompiledClass(..)
         );
         let text = match piece {
             Piece::Bind(targets, value) => self.bind(targets, value)?,
@@ -643,6 +645,8 @@ impl<'e> Fold<'_, '_, '_> {
             Piece::Eval(e) => self.value(e)?,
             Piece::Def(def, qualname) => self.def(def, &qualname)?,
             Piece::Class(class, qualname) => self.class(class, &qualname)?,
+            Piece::Compiled(d, c) => super::compiled::function(self.ctx, self.map, d, &c)?,
+            Piece::CompiledClass(k, c) => super::compiled::class(self.ctx, self.map, k, &c)?,
             Piece::Check(e) | Piece::HelperCheck(e) => return self.check(e),
             Piece::Store(target, value) => self.store(target, value)?,
             Piece::Augmented(target, op, value) => self.augmented(target, op, value)?,

@@ -185,10 +185,12 @@ impl<'a> Walk<'_, '_, 'a, '_> {
             Stmt::FunctionDef(d) if !test.case.is_method && !test.case.unittest => {
                 let qualname = format!("{}.<locals>.{}", test.case.func.name, d.name);
                 items::nested_def(ctx, d, qualname, &|n| test.is_local(n))
+                    .or_else(|| super::compiled::item(ctx, d, test))
             }
             Stmt::ClassDef(c) if !test.case.is_method && !test.case.unittest => {
                 let qualname = format!("{}.<locals>.{}", test.case.func.name, c.name);
                 items::nested_class(ctx, c, qualname, &|n| test.is_local(n))
+                    .or_else(|| super::compiled::class_item(ctx, c, test))
             }
             _ => None,
         };

@@ -24,6 +24,17 @@ use crate::model::OriginRole;
 use crate::names::{self, Facts, Ident};
 use crate::rules::Reason;
 
+/// What the check needs to make a nested `def` or `class` from its source (`flatten::compiled`):
+/// the test's locals its body reads (the compile's parameters, the closure's cells) and the other
+/// free names (globals of the test module).
+#[derive(Debug, Clone)]
+pub struct Compiled {
+    /// The test function the `def` is nested in (its code's enclosing function).
+    pub outer: String,
+    pub test_names: Vec<String>,
+    pub global_names: Vec<String>,
+}
+
 /// How an item is written inside a fold.
 #[derive(Clone)]
 pub enum Piece<'a> {
@@ -46,6 +57,10 @@ pub enum Piece<'a> {
     Def(&'a ast::StmtFunctionDef, String),
     /// A nested `class` (`nested_class`), with its `__qualname__`.
     Class(&'a ast::StmtClassDef, String),
+    /// A nested `def` made from its source (`compiled`), compiled inside the test's name.
+    Compiled(&'a ast::StmtFunctionDef, std::rc::Rc<Compiled>),
+    /// A nested `class` made from its source (`compiled`).
+    CompiledClass(&'a ast::StmtClassDef, std::rc::Rc<Compiled>),
     /// An earlier assert: pytest stops the test when it fails, so the fold does too (`… and …`).
     Check(&'a Expr),
     /// An earlier call statement of a test-file helper whose body asserts (`check(f)`): a check
@@ -307,6 +322,24 @@ pub(in crate::flatten) fn piece_creates_named(
         Piece::DelAttr(e, _) => creates_named(e),
         Piece::Def(d, _) => qualnames::def_creates_named(d),
         Piece::Class(c, _) => qualnames::class_creates_named(c),
+        // Its code is compiled with its own names: only what the check evaluates for it.
+        Piece::Compiled(d, ..) => {
+            d.decorator_list
+                .iter()
+                .any(|x| creates_named(&x.expression))
+                || d.parameters
+                    .iter_non_variadic_params()
+                    .any(|p| p.default.as_deref().is_some_and(creates_named))
+        }
+        Piece::CompiledClass(c, _) => {
+            c.decorator_list
+                .iter()
+                .any(|x| creates_named(&x.expression))
+                || c.arguments.as_deref().is_some_and(|a| {
+                    a.args.iter().any(creates_named)
+                        || a.keywords.iter().any(|k| creates_named(&k.value))
+                })
+        }
         Piece::ImportNames(..) | Piece::Unbind(_) => false,
         Piece::Cond(clauses) => clauses
             .iter()
