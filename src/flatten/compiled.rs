@@ -24,30 +24,20 @@
 //! expression.
 
 use ruff_python_ast::token::TokenKind;
-use ruff_python_ast::visitor::{self, Visitor};
+use ruff_python_ast::visitor::Visitor;
 use ruff_python_ast::{self as ast, Expr, Stmt};
 use ruff_text_size::Ranged;
 
+use super::compile_source::{
+    free_loads, future_flags, py_string, universal_newlines, FreeLoads, FRAME, GLOBALS_READERS,
+};
 use super::items::{Compiled, Item, Kind, Piece};
 use super::resolve::Aliases;
 use super::{Ctx, Test};
 use crate::model::OriginRole;
-use crate::module::BoundNames;
+use crate::module::Global;
 use crate::names::{self, Facts, Ident, Load, Replacement};
 use crate::rules::Reason;
-
-/// Builtins that answer from their caller's frame or class cell.
-const FRAME: &[&str] = &[
-    "super",
-    "__class__",
-    "locals",
-    "vars",
-    "globals",
-    "dir",
-    "eval",
-    "exec",
-    "breakpoint",
-];
 
 /// The item of a nested `def` made from its source (see the module's docs), or `None`.
 pub(super) fn item<'a>(
@@ -68,7 +58,7 @@ pub(super) fn item<'a>(
     if test_scope_unclear(test) {
         return None;
     }
-    keyword_line(ctx, def.range.start(), def.decorator_list.last())?;
+    keyword_line(ctx, def.range.start(), def.decorator_list.first())?;
     let params: Vec<String> = def
         .parameters
         .iter()
@@ -106,6 +96,10 @@ fn scoped<'a>(
     later: Vec<Load>,
     own_name: &str,
 ) -> Option<Compiled> {
+    // The check spells `__import__`, which a local of that name would hide.
+    if test.locals.contains("__import__") {
+        return None;
+    }
     for e in now {
         let facts = Facts::of(e);
         if !facts.walrus.is_empty() {
@@ -122,6 +116,12 @@ fn scoped<'a>(
     let mut global_names: Vec<String> = Vec::new();
     for mut load in later {
         let name = load.name.as_str();
+        if GLOBALS_READERS.contains(&name)
+            && !test.locals.contains(name)
+            && !globals.contains_key(name)
+        {
+            return None;
+        }
         // The builtins that read their caller's frame read the compiled code's own, as pytest's
         // code does: nothing the fold changes.
         if FRAME.contains(&name) && !test.locals.contains(name) && !globals.contains_key(name) {
@@ -145,6 +145,16 @@ fn scoped<'a>(
         load.repeated = true;
         item.loads.push(load);
     }
+    // A local the test deletes is unbound in pytest's closure; the fold writes `del` as a
+    // binding to `None`.
+    let deleted = crate::walk::any_stmt(
+        test.case.func.body.as_slice(),
+        crate::walk::Scope::Own,
+        |s| matches!(s, Stmt::Delete(d) if d.targets.iter().any(|t| matches!(t, Expr::Name(n) if test_names.contains(&n.id.to_string())))),
+    );
+    if deleted {
+        return None;
+    }
     test_names.sort();
     global_names.sort();
     Some(Compiled {
@@ -154,27 +164,30 @@ fn scoped<'a>(
     })
 }
 
-/// Where the `def` (or `class`) keyword's line starts and the keyword's line, when nothing but
-/// indentation comes before the keyword on it (and the line leaves room for the enclosing
+/// Where the statement's first line starts (its first decorator's, whose line the compiler gives
+/// the code as `co_firstlineno`, or the `def`/`class` keyword's) and that line, when nothing but
+/// indentation comes before it on the line (and the line leaves room for the enclosing
 /// function's).
 fn keyword_line(
     ctx: &Ctx,
     start: ruff_text_size::TextSize,
-    last_decorator: Option<&ast::Decorator>,
+    first_decorator: Option<&ast::Decorator>,
 ) -> Option<(usize, u32)> {
-    let after = last_decorator.map_or(start, |d| d.range.end());
-    let keyword = ctx
-        .map
-        .tokens
-        .after(after)
-        .iter()
-        .find(|t| {
-            matches!(
-                t.kind(),
-                TokenKind::Def | TokenKind::Async | TokenKind::Class
-            )
-        })?
-        .start();
+    let keyword = match first_decorator {
+        Some(d) => d.range.start(),
+        None => ctx
+            .map
+            .tokens
+            .after(start)
+            .iter()
+            .find(|t| {
+                matches!(
+                    t.kind(),
+                    TokenKind::Def | TokenKind::Async | TokenKind::Class
+                )
+            })?
+            .start(),
+    };
     let source = ctx.map.source;
     let at = usize::from(keyword);
     let line_start = source[..at].rfind(['\n', '\r']).map_or(0, |i| i + 1);
@@ -215,7 +228,7 @@ pub(super) fn class_item<'a>(
             return None;
         }
     }
-    keyword_line(ctx, class.range.start(), class.decorator_list.last())?;
+    keyword_line(ctx, class.range.start(), class.decorator_list.first())?;
     let mut walker = FreeLoads::default();
     for stmt in &class.body {
         walker.visit_stmt(stmt);
@@ -244,111 +257,6 @@ pub(super) fn class_item<'a>(
     Some(item)
 }
 
-/// The loads of a function's body that are not its own names (its parameters, what it binds):
-/// free names, read through a closure or as globals. Nested functions' and classes' free names
-/// count too (a class body's own names are not subtracted: a method does not see them).
-/// `None` for a body pytest would compile differently (an `assert`, which it rewrites) or whose
-/// writes reach outside it (`global`, `nonlocal`).
-fn free_loads(params: &[String], body: &[Stmt]) -> Option<Vec<Load>> {
-    let mut bound = BoundNames::default();
-    for stmt in body {
-        bound.visit_stmt(stmt);
-    }
-    let mut walker = FreeLoads::default();
-    for stmt in body {
-        walker.visit_stmt(stmt);
-    }
-    if walker.refused {
-        return None;
-    }
-    let own = |n: &str| params.iter().any(|p| p == n) || bound.names.iter().any(|b| b == n);
-    Some(
-        walker
-            .loads
-            .into_iter()
-            .filter(|l| !own(l.name.as_str()))
-            .collect(),
-    )
-}
-
-#[derive(Default)]
-struct FreeLoads {
-    loads: Vec<Load>,
-    refused: bool,
-}
-
-impl<'a> Visitor<'a> for FreeLoads {
-    fn visit_stmt(&mut self, stmt: &'a Stmt) {
-        match stmt {
-            Stmt::Assert(_) | Stmt::Global(_) | Stmt::Nonlocal(_) => self.refused = true,
-            Stmt::FunctionDef(f) => {
-                for d in &f.decorator_list {
-                    self.visit_expr(&d.expression);
-                }
-                for p in f.parameters.iter() {
-                    if let Some(e) = p.default() {
-                        self.visit_expr(e);
-                    }
-                    if let Some(e) = p.annotation() {
-                        self.visit_expr(e);
-                    }
-                }
-                if let Some(r) = &f.returns {
-                    self.visit_expr(r);
-                }
-                let params: Vec<String> =
-                    f.parameters.iter().map(|p| p.name().to_string()).collect();
-                match free_loads(&params, &f.body) {
-                    Some(inner) => self.loads.extend(inner),
-                    None => self.refused = true,
-                }
-            }
-            Stmt::ClassDef(c) => {
-                for d in &c.decorator_list {
-                    self.visit_expr(&d.expression);
-                }
-                if let Some(args) = c.arguments.as_deref() {
-                    for a in args.args.iter() {
-                        self.visit_expr(a);
-                    }
-                    for k in args.keywords.iter() {
-                        self.visit_expr(&k.value);
-                    }
-                }
-                for s in &c.body {
-                    self.visit_stmt(s);
-                }
-            }
-            _ => visitor::walk_stmt(self, stmt),
-        }
-    }
-
-    fn visit_expr(&mut self, expr: &'a Expr) {
-        self.loads.extend(Facts::of(expr).loads);
-    }
-}
-
-/// Python source for a string literal: `"…"`, escaping what a double-quoted literal needs.
-fn py_string(text: &str) -> String {
-    let mut out = String::with_capacity(text.len() + 2);
-    out.push('"');
-    for c in text.chars() {
-        match c {
-            '\\' => out.push_str("\\\\"),
-            '"' => out.push_str("\\\""),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            c if (c as u32) < 0x20 || c == '\u{7f}' => {
-                out.push_str(&format!("\\x{:02x}", c as u32))
-            }
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
-}
-
 /// What both kinds of statement need in the check: `(code, cells, globals)`, the text of the
 /// code object the compiler makes of the statement (nested in a function named after the test,
 /// whose parameters are the test's locals the code reads), of the check's cells of those locals by
@@ -362,7 +270,7 @@ fn parts(
     end: ruff_text_size::TextSize,
     compiled: &Compiled,
 ) -> Result<(String, String, String), Reason> {
-    let segment = &ctx.map.source[line_start..usize::from(end)];
+    let segment = universal_newlines(&ctx.map.source[line_start..usize::from(end)]);
     let source = format!(
         "def {}({}):\n{segment}\n",
         compiled.outer,
@@ -375,6 +283,26 @@ fn parts(
     // The test module's names the fold writes in place, added to a copy of the namespace.
     let mut extras = Vec::new();
     for global in &compiled.global_names {
+        let unmade = |why: &str| {
+            crate::rules::Statements::NestedDefinition.because(format!(
+                "the nested {what} `{name}` on line {line} reads `{global}`, {why}"
+            ))
+        };
+        match ctx.scope.globals.get(global.as_str()) {
+            // One object in pytest that every reader shares; written out, a new one per creation.
+            Some(Global::Constant { source, .. }) if !names::is_immutable_literal(source) => {
+                return Err(unmade(
+                    "a mutable constant of the test file, one object that pytest's code shares",
+                ))
+            }
+            Some(Global::SolutionName { .. } | Global::SolutionModule) | None => {}
+            Some(_) if map.contains_key(global.as_str()) => {}
+            Some(_) => {
+                return Err(unmade(
+                    "a name of the test module that the evaluation namespace does not have",
+                ))
+            }
+        }
         match map.get(global) {
             None => {}
             Some(Replacement::Value(r)) if r.text == *global => {}
@@ -404,7 +332,8 @@ fn parts(
         )
     };
     let code = format!(
-        "[_bx_x for _bx_o in _bx_b.compile({source}, \"<nested {what}>\", \"exec\", 0, True).co_consts if _bx_b.isinstance(_bx_o, _bx_t.CodeType) and _bx_o.co_name == \"{}\" for _bx_x in _bx_o.co_consts if _bx_b.isinstance(_bx_x, _bx_t.CodeType) and _bx_x.co_name == \"{name}\"][0]",
+        "[_bx_x for _bx_o in _bx_b.compile({source}, \"<nested {what}>\", \"exec\", {}, True).co_consts if _bx_b.isinstance(_bx_o, _bx_t.CodeType) and _bx_o.co_name == \"{}\" for _bx_x in _bx_o.co_consts if _bx_b.isinstance(_bx_x, _bx_t.CodeType) and _bx_x.co_name == \"{name}\"][0]",
+        future_flags(ctx.map.source),
         compiled.outer
     );
     Ok((code, cells, globals))
@@ -427,7 +356,7 @@ pub(super) fn function(
     def: &ast::StmtFunctionDef,
     compiled: &Compiled,
 ) -> Result<String, Reason> {
-    let at = keyword_line(ctx, def.range.start(), def.decorator_list.last()).ok_or_else(|| {
+    let at = keyword_line(ctx, def.range.start(), def.decorator_list.first()).ok_or_else(|| {
         crate::rules::Statements::NestedDefinition.because(format!(
             "the nested function `{}` on line {} does not start its line",
             def.name,
@@ -488,7 +417,7 @@ pub(super) fn class(
     compiled: &Compiled,
 ) -> Result<String, Reason> {
     let at =
-        keyword_line(ctx, class.range.start(), class.decorator_list.last()).ok_or_else(|| {
+        keyword_line(ctx, class.range.start(), class.decorator_list.first()).ok_or_else(|| {
             crate::rules::Statements::NestedDefinition.because(format!(
                 "the nested class `{}` on line {} does not start its line",
                 class.name,

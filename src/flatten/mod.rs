@@ -15,6 +15,7 @@
 //! replays from `replay`, and the decision for each assert from `assertion`.
 
 mod assertion;
+mod compile_source;
 mod compiled;
 mod conftest_replay;
 mod definitions;

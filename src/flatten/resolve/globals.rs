@@ -143,7 +143,19 @@ impl Lookup<'_, '_, '_, '_> {
         line: u32,
         map: &mut Aliases,
     ) -> Resolution {
-        match self.helper_lambda(name, def) {
+        // A body a lambda cannot hold is made from its own source instead.
+        let made = self.helper_lambda(name, def).or_else(|why| {
+            let retry = why.rule == Helpers::HelperBodyNotExpression.into()
+                || why.rule == Helpers::HelperYields.into()
+                || why.rule == Helpers::HelperReadsFrame.into();
+            if retry {
+                // Its own reason, the last way tried.
+                self.compiled_helper(name, def)
+            } else {
+                Err(why)
+            }
+        });
+        match made {
             Ok(lambda) => {
                 self.origins.push(Origin {
                     role: OriginRole::Inlined,

@@ -3,6 +3,7 @@
 
 mod aliases;
 mod asserting_helper;
+mod compiled_helper;
 mod globals;
 mod helper_lambda;
 
