@@ -195,27 +195,35 @@ declare_rules! {
     "008" HelperDeclaresGlobal "helper-declares-global",
 
     /// ## What it means
-    /// A helper the check calls (in an expression) does more than assign names and `return` one value.
+    /// A helper the check calls (in an expression) does more than assign names and `return` one value,
+    /// and cannot be made from its own source either.
     ///
     /// ## Why it cannot be kept
-    /// A helper is written out as a lambda of its assignments and its one `return`; another statement
-    /// (a loop, an `if`, a second `return`, an assignment to an attribute) has no such form.
+    /// A helper is written out as a lambda of its assignments and its one `return`; a body with other
+    /// statements (a loop, an `if`, a second `return`) is made from its own source text where the
+    /// check calls it, compiled at its line with the namespace as its globals. What that cannot
+    /// reproduce is refused: an `assert` in the body (pytest rewrites it; those are checks of the
+    /// call), `global`/`nonlocal` (its writes reach the test module), reads of frames, source files
+    /// or tracebacks, and a `def` that does not start its line at module level.
     ///
     /// ## Example
     /// ```python
     /// from solution import add
     ///
+    /// calls = 0
+    ///
     /// def expected(a, b):
-    ///     if a > b:
-    ///         return a + b
-    ///     return b + a
+    ///     global calls
+    ///     calls += 1
+    ///     return a + b
     ///
     /// def test_add():
     ///     assert add(2, 3) == expected(2, 3)
     /// ```
     ///
     /// ## How to write it so it can be checked
-    /// Write the helper as one `return` of an expression (a conditional expression for the branch).
+    /// Count calls in an object the helper changes, or not at all: a helper that only computes its
+    /// value is made from its source.
     "009" HelperBodyNotExpression "helper-body-not-expression",
 
     /// ## What it means
@@ -242,25 +250,28 @@ declare_rules! {
     "010" HelperValueAsserts "helper-value-asserts",
 
     /// ## What it means
-    /// A helper the check needs yields, awaits or binds a name with `:=`: a generator, a coroutine.
+    /// A test-file helper whose asserts are checks of the test that calls it (`check(candidate)`)
+    /// yields, awaits or binds a name with `:=`.
     ///
     /// ## Why it cannot be kept
-    /// Calling a generator runs none of its body; a lambda standing for it would run it, and `await` has
-    /// no place in a lambda.
+    /// Such a helper is spelled as a lambda true when all its asserts pass; calling a generator runs
+    /// none of its body, `await` has no place in a lambda, and `:=` in a lambda binds where the
+    /// helper's body would not. (A helper the check only calls for its value is made from its own
+    /// source instead: `helper-body-not-expression`.)
     ///
     /// ## Example
     /// ```python
     /// from solution import total
     ///
-    /// def values():
-    ///     return (yield 1)
+    /// def check(values):
+    ///     assert total(values) == (n := len(values)) - n + 1
     ///
     /// def test_total():
-    ///     assert total(values()) == 1
+    ///     check([1])
     /// ```
     ///
     /// ## How to write it so it can be checked
-    /// Pass a list (`[1]`) or a generator expression instead of a generator helper.
+    /// Assign the name in a statement of its own (`n = len(values)`) before the assert.
     "011" HelperYields "helper-yields",
 
     /// ## What it means

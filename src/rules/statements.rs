@@ -384,34 +384,38 @@ declare_rules! {
     "018" MatchStatement "match-statement",
 
     /// ## What it means
-    /// A function or class defined inside the test is used by the check, and it cannot be written as
-    /// an expression.
+    /// A function or class defined inside the test is used by the check, and it cannot be made in
+    /// the check as the `def` or `class` statement makes it.
     ///
     /// ## Why it cannot be kept
-    /// A `def` or `class` statement is not an expression. A function of a test function whose body is
-    /// plain statements (expression statements, assignments to one name, a final `return`) is
-    /// replayed as a lambda given the `def`'s names (`__name__`, `__qualname__`, the code's
-    /// `co_name`), and a class of `pass`, assignments and such methods through `types.new_class`;
-    /// anything else would differ: a body with `if`, loops, `try` or `with`, a docstring (which
-    /// Python 3.13 cleans at compile time), annotations, `yield`, `global`/`nonlocal`, `super()`, a
-    /// class body that reads a name it bound itself, a definition inside a test method (whose
-    /// `__qualname__` names the class that defines the method), and so a lambda or generator
-    /// expression a test method hands to the candidate.
+    /// A `def` or `class` statement is not an expression. A function whose body is plain statements
+    /// is replayed as a lambda given the `def`'s names, a class of `pass`, assignments and such
+    /// methods through `types.new_class`; any other is made from its own source text, compiled
+    /// inside a function named after the test whose parameters are the test's locals it reads, with
+    /// the check's own closure cells (`types.FunctionType`, `__build_class__`). What that cannot
+    /// reproduce is refused: an `assert` in the body (pytest rewrites it), `global`/`nonlocal` (its
+    /// writes reach the test's scope), `globals()`, `eval` or `exec` (the check's globals hold the
+    /// solution's names, not every name of the test module), reads of frames, source files or
+    /// tracebacks (the check's code is not where pytest's is), annotations on the `def` itself, a
+    /// local the test deletes, a mutable module constant, and a definition inside a test method
+    /// (whose `__qualname__` names the class that defines the method).
     ///
     /// ## Example
     /// ```python
     /// from solution import apply
     ///
     /// def test_apply():
-    ///     def clamp(x):
-    ///         if x > 5:
-    ///             return 5
+    ///     count = 0
+    ///     def bump(x):
+    ///         nonlocal count
+    ///         count += 1
     ///         return x
-    ///     assert apply(clamp, 9) == 5
+    ///     assert apply(bump, 9) == 9
     /// ```
     ///
     /// ## How to write it so it can be checked
-    /// Write the function's body as plain statements (`return min(x, 5)`), or pass a lambda.
+    /// Keep the state in an object the function changes (`calls.append(x)`) rather than rebinding a
+    /// local of the test with `nonlocal`.
     "019" NestedDefinition "nested-definition",
 
     /// ## What it means
