@@ -291,6 +291,13 @@ fn extract_parsed(
             );
         }
         e.assertions.sort_shared_by_key(|a| a.span.start);
+        if stage == Stage::Full {
+            if let Some(first) = e.syntax_errors.first().cloned() {
+                e.assertions
+                    .iter_mut()
+                    .for_each(|a| refuse_for_syntax_error(a, &first));
+            }
+        }
         e.bindings = bindings(stage, &scope, &e, options);
         if stage == Stage::Full {
             apply_warning_plan(&mut e, &warning_plan);
@@ -647,6 +654,23 @@ fn enclosing_function(body: &[Stmt], at: TextSize, prefix: &str) -> Option<Strin
         }
     }
     None
+}
+
+/// pytest cannot import a file with a syntax error anywhere in it: it fails to collect the file and
+/// runs none of its tests, so no check of it is kept (what parses is still shown, as dropped).
+fn refuse_for_syntax_error(a: &mut crate::model::Assertion, error: &crate::model::SyntaxError) {
+    if a.status != crate::model::Status::Kept {
+        return;
+    }
+    a.expr = None;
+    a.status = crate::model::Status::Dropped;
+    a.reason = Some(format!(
+        "the file has a syntax error on line {} ({}): pytest cannot import it, so it runs none of its tests",
+        error.line, error.message
+    ));
+    a.rule = Some(Rule::from(crate::rules::ModuleCode::SyntaxErrorInStatement).reference());
+    a.unresolved = Some(Vec::new());
+    a.warning_filters = Vec::new();
 }
 
 /// A kept expression CPython would refuse to compile (an assignment expression a helper brought

@@ -44,7 +44,37 @@ const INTROSPECTION: &[&str] = &[
     "format_exception",
     "print_exception",
     "TracebackException",
+    // The module's own dict or a module found by name: the evaluation namespace in a check.
+    "__globals__",
+    "import_module",
+    "modules",
+    "get_type_hints",
+    "get_annotations",
+    "eval",
+    "exec",
+    "globals",
 ];
+
+/// Names through which code finds its own module (by name, or its import machinery): in a check
+/// that is the evaluation namespace's stand-in, which holds the solution's names, not the test
+/// module's.
+const MODULE_SELF: &[&str] = &[
+    "__name__",
+    "__import__",
+    "__file__",
+    "__spec__",
+    "__loader__",
+];
+
+/// An annotation written as a string: resolved later, in the module `__module__` names.
+fn is_string(e: &Expr) -> bool {
+    matches!(e, Expr::StringLiteral(_) | Expr::FString(_))
+}
+
+/// Whether the module has `from __future__ import annotations` (every annotation a string).
+pub(crate) fn has_future_annotations(source: &str) -> bool {
+    future_flags(source) != "0"
+}
 
 /// Builtins that read the code's globals by name: those are the evaluation namespace, which holds
 /// the solution's names, not every name of the test module, so code calling them is refused.
@@ -55,12 +85,19 @@ pub(crate) const GLOBALS_READERS: &[&str] = &["globals", "eval", "exec", "breakp
 /// count too (a class body's own names are not subtracted: a method does not see them).
 /// `None` for a body pytest would compile differently (an `assert`, which it rewrites) or whose
 /// writes reach outside it (`global`, `nonlocal`).
-pub(crate) fn free_loads(params: &[String], body: &[Stmt]) -> Option<Vec<Load>> {
+pub(crate) fn free_loads(
+    params: &[String],
+    body: &[Stmt],
+    future_annotations: bool,
+) -> Option<Vec<Load>> {
     let mut bound = BoundNames::default();
     for stmt in body {
         bound.visit_stmt(stmt);
     }
-    let mut walker = FreeLoads::default();
+    let mut walker = FreeLoads {
+        future_annotations,
+        ..FreeLoads::default()
+    };
     for stmt in body {
         walker.visit_stmt(stmt);
     }
@@ -81,12 +118,38 @@ pub(crate) fn free_loads(params: &[String], body: &[Stmt]) -> Option<Vec<Load>> 
 pub(crate) struct FreeLoads {
     pub(crate) loads: Vec<Load>,
     pub(crate) refused: bool,
+    /// The module has `from __future__ import annotations`: every annotation is a string.
+    pub(crate) future_annotations: bool,
 }
 
 impl<'a> Visitor<'a> for FreeLoads {
     fn visit_stmt(&mut self, stmt: &'a Stmt) {
         match stmt {
             Stmt::Assert(_) | Stmt::Global(_) | Stmt::Nonlocal(_) => self.refused = true,
+            // A module the evaluator may not find (one next to the test file, a relative one).
+            // The builtins module itself hands out `eval`, `exec` and `globals` under any spelling.
+            Stmt::Import(i)
+                if i.names.iter().any(|a| {
+                    let top = a.name.split('.').next().unwrap_or("");
+                    !crate::stdlib::is_stdlib(top) || top == "builtins"
+                }) =>
+            {
+                self.refused = true
+            }
+            Stmt::ImportFrom(i)
+                if i.level > 0
+                    || !i.module.as_ref().is_some_and(|m| {
+                        let top = m.split('.').next().unwrap_or("");
+                        crate::stdlib::is_stdlib(top) && top != "builtins"
+                    }) =>
+            {
+                self.refused = true
+            }
+            // An annotation kept as a string is resolved later in the module `__module__` names,
+            // which in a check is the evaluation namespace, not the test module.
+            Stmt::AnnAssign(a) if self.future_annotations || is_string(&a.annotation) => {
+                self.refused = true
+            }
             Stmt::FunctionDef(f) => {
                 for d in &f.decorator_list {
                     self.visit_expr(&d.expression);
@@ -96,15 +159,17 @@ impl<'a> Visitor<'a> for FreeLoads {
                         self.visit_expr(e);
                     }
                     if let Some(e) = p.annotation() {
+                        self.refused |= self.future_annotations || is_string(e);
                         self.visit_expr(e);
                     }
                 }
                 if let Some(r) = &f.returns {
+                    self.refused |= self.future_annotations || is_string(r);
                     self.visit_expr(r);
                 }
                 let params: Vec<String> =
                     f.parameters.iter().map(|p| p.name().to_string()).collect();
-                match free_loads(&params, &f.body) {
+                match free_loads(&params, &f.body, self.future_annotations) {
                     Some(inner) => self.loads.extend(inner),
                     None => self.refused = true,
                 }
@@ -130,12 +195,13 @@ impl<'a> Visitor<'a> for FreeLoads {
     }
 
     fn visit_expr(&mut self, expr: &'a Expr) {
-        // Where code says it lives (its file, its caller's frame) is the check's, not pytest's.
-        let introspects = crate::walk::any_expr(
-            expr,
-            crate::walk::Scope::All,
-            |e| matches!(e, Expr::Attribute(a) if INTROSPECTION.contains(&a.attr.as_str())),
-        );
+        // Where code says it lives (its file, its caller's frame, its own module) is the check's,
+        // not pytest's.
+        let introspects = crate::walk::any_expr(expr, crate::walk::Scope::All, |e| match e {
+            Expr::Attribute(a) => INTROSPECTION.contains(&a.attr.as_str()),
+            Expr::Name(n) => MODULE_SELF.contains(&n.id.as_str()),
+            _ => false,
+        });
         self.refused |= introspects;
         self.loads.extend(Facts::of(expr).loads);
     }

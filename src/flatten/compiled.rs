@@ -29,7 +29,8 @@ use ruff_python_ast::{self as ast, Expr, Stmt};
 use ruff_text_size::Ranged;
 
 use super::compile_source::{
-    free_loads, future_flags, py_string, universal_newlines, FreeLoads, FRAME, GLOBALS_READERS,
+    free_loads, future_flags, has_future_annotations, py_string, universal_newlines, FreeLoads,
+    FRAME, GLOBALS_READERS,
 };
 use super::items::{Compiled, Item, Kind, Piece};
 use super::resolve::Aliases;
@@ -64,7 +65,7 @@ pub(super) fn item<'a>(
         .iter()
         .map(|p| p.name().to_string())
         .collect();
-    let body_loads = free_loads(&params, &def.body)?;
+    let body_loads = free_loads(&params, &def.body, has_future_annotations(ctx.map.source))?;
     let mut item = Item::blank(def.range(), Kind::Other, OriginRole::Folded);
     item.defs.push(Ident::from(def.name.as_str()));
     // Evaluated where the `def` runs: decorators, then defaults.
@@ -229,7 +230,10 @@ pub(super) fn class_item<'a>(
         }
     }
     keyword_line(ctx, class.range.start(), class.decorator_list.first())?;
-    let mut walker = FreeLoads::default();
+    let mut walker = FreeLoads {
+        future_annotations: has_future_annotations(ctx.map.source),
+        ..FreeLoads::default()
+    };
     for stmt in &class.body {
         walker.visit_stmt(stmt);
     }

@@ -55,11 +55,13 @@ declare_rules! {
     "002" GlobalMayRebind "global-may-rebind",
 
     /// ## What it means
-    /// A module-level statement has a syntax error, so what the parser recovered is not what was written.
+    /// The file has a syntax error: in a module-level statement (what the parser recovered is not what
+    /// was written), or anywhere else, which drops the checks of every test.
     ///
     /// ## Why it cannot be kept
     /// pytest cannot import a file with a syntax error: it fails to collect the file and runs none of
-    /// its tests. Nothing a broken statement binds can be trusted.
+    /// its tests, so no check of the file passes under pytest. Nothing a broken statement binds can
+    /// be trusted either.
     ///
     /// ## Example
     /// ```python

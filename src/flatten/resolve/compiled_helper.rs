@@ -48,7 +48,11 @@ impl Lookup<'_, '_, '_, '_> {
             .iter()
             .map(|p| p.name().to_string())
             .collect();
-        let Some(loads) = crate::flatten::compile_source::free_loads(&params, &def.body) else {
+        let Some(loads) = crate::flatten::compile_source::free_loads(
+            &params,
+            &def.body,
+            crate::flatten::compile_source::has_future_annotations(source),
+        ) else {
             return Err(Helpers::HelperBodyNotExpression.because(
                 "its body asserts (pytest rewrites its asserts) or declares a name `global` or `nonlocal` (its writes reach outside it)",
             ));
@@ -164,9 +168,11 @@ impl Lookup<'_, '_, '_, '_> {
         }
         free.sort_unstable();
         free.dedup();
+        // Made once per check (the namespace is the check's own), as the `def` runs once: every
+        // call then runs the same function, whose code objects are the same.
         Ok(names::Rendered {
             text: format!(
-                "(lambda _bx_b, _bx_t: {made})(__import__(\"builtins\"), __import__(\"types\"))"
+                "(lambda _bx_b, _bx_t: _bx_b.globals().get(\"_bx_hc_{name}\") or _bx_b.globals().setdefault(\"_bx_hc_{name}\", {made}))(__import__(\"builtins\"), __import__(\"types\"))"
             ),
             prec: ruff_python_ast::OperatorPrecedence::CallAttribute,
             free,
