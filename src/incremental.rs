@@ -747,7 +747,7 @@ impl Memo {
         );
         let plain = a.options.conftests.is_empty()
             && a.options.package_inits.is_empty()
-            && a.options.pytest_config.is_none();
+            && a.options.config().is_none();
         let record = plain && !a.has_errors;
         let new_scope = record.then(|| scope_digest(a));
         let last = self.last.take();

@@ -166,7 +166,7 @@ impl Extraction {
 /// imports did when pytest imported it: so every name of a kept expression means what it meant in
 /// the test file, whatever the solution defines. A binding that fails (a missing name) fails every
 /// check of the file, as pytest then fails to collect it.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(tag = "kind", rename_all = "kebab-case")]
 pub enum Binding {
@@ -214,6 +214,73 @@ pub enum Binding {
     /// included as the solution sees them). Only the write-up's stages use it, to reproduce the
     /// loop they describe; it is then the only binding.
     Globals { module: String },
+}
+
+/// `Binding`'s JSON read through one flat object (the tag and every variant's fields): serde's
+/// derive for an internally tagged enum buffers the object into its generic `Content` first, a
+/// reader about 20 KB of the page's wasm larger. Fields another kind has are ignored, as unknown
+/// fields are; a field the kind needs and the object lacks is an error, as it was.
+impl<'de> Deserialize<'de> for Binding {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        #[derive(Deserialize)]
+        #[serde(rename_all = "kebab-case")]
+        enum Kind {
+            Module,
+            Attr,
+            Star,
+            Import,
+            Eval,
+            Value,
+            Globals,
+        }
+        #[derive(Deserialize)]
+        struct Flat {
+            kind: Kind,
+            name: Option<String>,
+            module: Option<String>,
+            attr: Option<String>,
+            #[serde(default)]
+            keep: Vec<Kept>,
+            expr: Option<String>,
+            line: Option<u32>,
+            value: Option<String>,
+        }
+        fn need<T, E: serde::de::Error>(field: Option<T>, name: &'static str) -> Result<T, E> {
+            field.ok_or_else(|| E::missing_field(name))
+        }
+        let f = Flat::deserialize(deserializer)?;
+        Ok(match f.kind {
+            Kind::Module => Binding::Module {
+                name: need(f.name, "name")?,
+                module: need(f.module, "module")?,
+            },
+            Kind::Attr => Binding::Attr {
+                name: need(f.name, "name")?,
+                module: need(f.module, "module")?,
+                attr: need(f.attr, "attr")?,
+            },
+            Kind::Star => Binding::Star {
+                module: need(f.module, "module")?,
+                keep: f.keep,
+            },
+            Kind::Import => Binding::Import {
+                name: need(f.name, "name")?,
+                module: need(f.module, "module")?,
+                attr: f.attr,
+            },
+            Kind::Eval => Binding::Eval {
+                expr: need(f.expr, "expr")?,
+                line: need(f.line, "line")?,
+            },
+            Kind::Value => Binding::Value {
+                name: need(f.name, "name")?,
+                value: need(f.value, "value")?,
+            },
+            Kind::Globals => Binding::Globals {
+                module: need(f.module, "module")?,
+            },
+        })
+    }
 }
 
 /// One warning filter, as pytest parsed it (`parse_warning_filter`), for
@@ -374,4 +441,74 @@ pub struct SyntaxError {
     /// Byte offsets `[start, end)` of the offending text.
     pub start: u32,
     pub end: u32,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bindings_read_back_what_they_write() {
+        let all = vec![
+            Binding::Module {
+                name: "s".into(),
+                module: "solution".into(),
+            },
+            Binding::Attr {
+                name: "f".into(),
+                module: "solution".into(),
+                attr: "g".into(),
+            },
+            Binding::Star {
+                module: "solution".into(),
+                keep: vec![Kept {
+                    name: "os".into(),
+                    module: "os".into(),
+                    attr: None,
+                }],
+            },
+            Binding::Star {
+                module: "solution".into(),
+                keep: Vec::new(),
+            },
+            Binding::Import {
+                name: "pytest".into(),
+                module: "pytest".into(),
+                attr: Some("approx".into()),
+            },
+            Binding::Import {
+                name: "pytest".into(),
+                module: "pytest".into(),
+                attr: None,
+            },
+            Binding::Eval {
+                expr: "None".into(),
+                line: 3,
+            },
+            Binding::Value {
+                name: "__name__".into(),
+                value: "test_x".into(),
+            },
+            Binding::Globals {
+                module: "solution".into(),
+            },
+        ];
+        let json = serde_json::to_string(&all).unwrap();
+        assert_eq!(serde_json::from_str::<Vec<Binding>>(&json).unwrap(), all);
+        // The tag may come anywhere; what another kind has is ignored; a missing field is an error.
+        let b: Binding =
+            serde_json::from_str(r#"{"name":"x","module":"m","kind":"module","line":1}"#).unwrap();
+        assert_eq!(
+            b,
+            Binding::Module {
+                name: "x".into(),
+                module: "m".into()
+            }
+        );
+        let e = serde_json::from_str::<Binding>(r#"{"kind":"attr","name":"x","module":"m"}"#)
+            .unwrap_err();
+        assert!(e.to_string().contains("missing field `attr`"), "{e}");
+        assert!(serde_json::from_str::<Binding>(r#"{"kind":"other"}"#).is_err());
+        assert!(serde_json::from_str::<Binding>(r#"{"name":"x"}"#).is_err());
+    }
 }

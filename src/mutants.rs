@@ -24,7 +24,7 @@
 //! order: each generation in source order, one after the other.
 
 use crate::sort::SharedSort as _;
-use ruff_python_ast::visitor::{self, Visitor};
+use crate::walk::visitor::{self, Visitor};
 use ruff_python_ast::{
     ArgOrKeyword, BoolOp, CmpOp, Expr, ExprCall, Number, Operator, Stmt, UnaryOp,
 };

@@ -20,7 +20,10 @@ pub struct Options {
     pub package_inits: Vec<crate::conftest::Conftest>,
     /// pytest's configuration file for this file (`pytest.ini`, `pyproject.toml`, …), when the
     /// caller found one: its options may drop every test or deselect some
-    /// (`bench_explorer::pytest_config`).
+    /// (`bench_explorer::pytest_config`). Only with the `pytest-config` feature (a default): the
+    /// page, which is never given a configuration file, is built without it and carries no
+    /// code that judges one.
+    #[cfg(feature = "pytest-config")]
     pub pytest_config: Option<crate::pytest::config::Config>,
     /// The pytest version whose ids the extraction follows (9.0 by default; 9.2 names a long
     /// string by its argname and index).
@@ -28,6 +31,19 @@ pub struct Options {
 }
 
 impl Options {
+    /// pytest's configuration for this file: `pytest_config`, or none in a build without the
+    /// `pytest-config` feature (where the judging code is then unreachable, and left out).
+    pub(crate) fn config(&self) -> Option<&crate::pytest::config::Config> {
+        #[cfg(feature = "pytest-config")]
+        {
+            self.pytest_config.as_ref()
+        }
+        #[cfg(not(feature = "pytest-config"))]
+        {
+            None
+        }
+    }
+
     pub fn new(file: impl Into<String>) -> Self {
         Options {
             file: file.into(),

@@ -2,7 +2,7 @@
 //! from 3.9 on. ruff's parser reports syntax newer than a target version (an f-string nesting the
 //! quotes that encloses it, `except*`, …) as unsupported-syntax errors; none may appear at 3.9.
 
-use ruff_python_ast::visitor::{walk_expr, Visitor};
+use crate::walk::visitor::{walk_expr, Visitor};
 use ruff_python_ast::{Comprehension, Expr, PythonVersion};
 use ruff_python_parser::{parse, Mode, ParseOptions};
 use rustc_hash::FxHashMap;

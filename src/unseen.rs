@@ -9,7 +9,7 @@
 use crate::sort::SharedSort as _;
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
-use ruff_python_ast::visitor::{self, Visitor};
+use crate::walk::visitor::{self, Visitor};
 use ruff_python_ast::{self as ast, Expr, Stmt};
 use ruff_text_size::{Ranged, TextRange};
 
@@ -438,7 +438,7 @@ pub fn findings(
     let mut last: HashMap<String, usize> = HashMap::default();
     for (i, stmt) in body.iter().enumerate() {
         let mut bound = crate::module::BoundNames::default();
-        bound.visit_stmt(stmt);
+        ruff_python_ast::visitor::Visitor::visit_stmt(&mut bound, stmt);
         for name in bound.names {
             last.insert(name, i);
         }

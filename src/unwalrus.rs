@@ -7,7 +7,7 @@
 //! outer name of the same spelling), so only such tuples are rewritten, and only where the
 //! expression would not compile otherwise.
 
-use ruff_python_ast::visitor::{walk_expr, Visitor};
+use crate::walk::visitor::{walk_expr, Visitor};
 use ruff_python_ast::{Expr, Number, UnaryOp};
 use ruff_python_parser::{parse, Mode, ParseOptions};
 use ruff_text_size::{Ranged, TextRange};

@@ -463,7 +463,7 @@ impl<'s, 'a> Collector<'s, 'a> {
     /// attribute of the decorated object: it names `__test__`, `__dict__`, `setattr`, `vars`, `exec`…,
     /// or calls code the file does not show (a function the file defines is followed).
     fn decoration_effects(&self, f: &'a ast::StmtFunctionDef, depth: usize) -> Result<(), String> {
-        use ruff_python_ast::visitor::{walk_expr, walk_stmt, Visitor};
+        use crate::walk::visitor::{walk_expr, walk_stmt, Visitor};
         struct Scan<'c, 's, 'a> {
             c: &'c Collector<'s, 'a>,
             locals: Vec<String>,
@@ -646,7 +646,7 @@ fn bound_names(body: &[Stmt]) -> Vec<String> {
 
 /// The `return` statements of a function's own body (not of the functions it defines).
 fn top_returns(body: &[Stmt]) -> Vec<&ast::StmtReturn> {
-    use ruff_python_ast::visitor::{walk_stmt, Visitor};
+    use crate::walk::visitor::{walk_stmt, Visitor};
     struct Returns<'a>(Vec<&'a ast::StmtReturn>);
     impl<'a> Visitor<'a> for Returns<'a> {
         fn visit_stmt(&mut self, stmt: &'a Stmt) {

@@ -7,7 +7,7 @@ use crate::sort::SharedSort as _;
 use rustc_hash::FxHashSet as HashSet;
 use std::collections::BTreeMap;
 
-use ruff_python_ast::visitor::{self, Visitor};
+use crate::walk::visitor::{self, Visitor};
 use ruff_python_ast::{self as ast, Stmt};
 use ruff_text_size::{Ranged, TextRange};
 
@@ -484,7 +484,7 @@ fn placed_finding(
         let at = body.iter().position(|s| s.range() == f.range)?;
         let rebinding = body[at + 1..].iter().position(|s| {
             let mut bound = crate::module::BoundNames::default();
-            bound.visit_stmt(s);
+            ruff_python_ast::visitor::Visitor::visit_stmt(&mut bound, s);
             bound.names.iter().any(|n| n == name)
         })?;
         let between = &body[at + 1..at + 1 + rebinding];

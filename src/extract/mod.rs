@@ -193,7 +193,7 @@ fn extract_parsed(
         .chain(starred.iter().copied())
         .chain(not_async.iter().map(|(range, _)| *range))
         .collect();
-    let strategy = options.pytest_config.as_ref().and_then(|c| {
+    let strategy = options.config().and_then(|c| {
         c.options
             .iter()
             .find(|(k, _)| k == "parametrize_long_str_id_strategy")
@@ -202,8 +202,7 @@ fn extract_parsed(
     let long_str = crate::pytest::ids::LongStrIds::of(options.pytest_version, strategy.as_deref());
     let escaping = crate::pytest::ids::EscapeMode::of(
         options
-            .pytest_config
-            .as_ref()
+            .config()
             .and_then(|c| {
                 c.options
                     .iter()
@@ -220,8 +219,7 @@ fn extract_parsed(
         collects_nothing,
     } = collect::collect(body, &scope, &map, &long_str, &escaping);
     let judgement = options
-        .pytest_config
-        .as_ref()
+        .config()
         .map(|c| crate::pytest::config::judge_at(c, options.pytest_version))
         .unwrap_or_default();
     let warning_plan = session::apply(
@@ -303,8 +301,7 @@ fn extract_parsed(
             apply_warning_plan(&mut e, &warning_plan);
             if e.kept().next().is_some() {
                 e.logging = judgement.logging.clone();
-                let prepend =
-                    crate::pytest::config::import_mode_is_prepend(options.pytest_config.as_ref());
+                let prepend = crate::pytest::config::import_mode_is_prepend(options.config());
                 if conftest_imports_solution(options, prepend) {
                     e.logging
                         .get_or_insert_with(Default::default)
@@ -314,8 +311,7 @@ fn extract_parsed(
         }
         let at_import = called_at_import(body);
         let config_names = options
-            .pytest_config
-            .as_ref()
+            .config()
             .and_then(crate::pytest::config::CollectedNames::of);
         e.findings = findings(
             body,
@@ -472,7 +468,7 @@ fn module_scope<'a>(
         &crate::pytest::ids::EscapeMode,
     ),
 ) -> ModuleScope<'a> {
-    let prepend = crate::pytest::config::import_mode_is_prepend(options.pytest_config.as_ref());
+    let prepend = crate::pytest::config::import_mode_is_prepend(options.config());
     // pytest imported the solution before the file's code runs when a conftest or the test's
     // own package imported it first.
     let after_solution = imports_solution_first(options, prepend);

@@ -15,7 +15,7 @@
 
 use std::collections::HashMap;
 
-use ruff_python_ast::visitor::{self, Visitor};
+use crate::walk::visitor::{self, Visitor};
 use ruff_python_ast::{Expr, Stmt};
 
 use crate::case::{kept, Case};

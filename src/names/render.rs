@@ -6,8 +6,8 @@ use crate::sort::SharedSort as _;
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use std::rc::Rc;
 
+use crate::walk::visitor::{self, Visitor};
 use ruff_python_ast::token::TokenKind;
-use ruff_python_ast::visitor::{self, Visitor};
 use ruff_python_ast::{self as ast, Expr, ExprContext, OperatorPrecedence as Prec};
 use ruff_text_size::{Ranged, TextRange};
 

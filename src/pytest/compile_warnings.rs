@@ -6,7 +6,7 @@
 //! (`extract::session`). (A compiled file pytest cached is not compiled again, so the warning is
 //! only issued the first time: the extractor takes that first run.)
 
-use ruff_python_ast::visitor::{self, Visitor};
+use crate::walk::visitor::{self, Visitor};
 use ruff_python_ast::{self as ast, CmpOp, Expr, Stmt};
 use ruff_text_size::{Ranged, TextRange};
 

@@ -7,7 +7,7 @@
 //! The marks of a `pytest.param(…, marks=…)` case are not read here: [`param_mark_names`] lists
 //! every one the file uses, so a caller can tell whether they could change its answer.
 
-use ruff_python_ast::visitor::{self, Visitor};
+use crate::walk::visitor::{self, Visitor};
 use ruff_python_ast::{self as ast, Expr, Stmt};
 use ruff_text_size::Ranged;
 

@@ -1,7 +1,7 @@
 //! Why a unittest test cannot be flattened with a plain `unittest.TestCase()` as its instance: what
 //! its class runs around it, what the method reads of its instance, a `setUp` that cannot be replayed.
 
-use ruff_python_ast::visitor::{self, Visitor};
+use crate::walk::visitor::{self, Visitor};
 use ruff_python_ast::{self as ast, Expr, Stmt};
 use ruff_text_size::{Ranged, TextRange};
 use rustc_hash::FxHashSet as HashSet;
@@ -255,7 +255,7 @@ pub(super) fn setup_reason(
 fn bound_names(f: &ast::StmtFunctionDef) -> Vec<String> {
     let mut bound = crate::module::BoundNames::default();
     for stmt in &f.body {
-        bound.visit_stmt(stmt);
+        ruff_python_ast::visitor::Visitor::visit_stmt(&mut bound, stmt);
     }
     bound.names
 }

@@ -155,10 +155,8 @@ pub fn options(p: &EmbeddedProblem, stage: Stage) -> Options {
         slug: Some(p.slug.to_string()),
         solution_modules: Vec::new(),
         stage,
-        conftests: Vec::new(),
-        package_inits: Vec::new(),
-        pytest_config: None,
         pytest_version: Default::default(),
+        ..Options::default()
     }
 }
 

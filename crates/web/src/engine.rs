@@ -494,10 +494,8 @@ pub fn current_options(app: AppState) -> Options {
         slug,
         solution_modules: settings.modules(),
         stage: app.stage.get_untracked(),
-        conftests: Vec::new(),
-        package_inits: Vec::new(),
-        pytest_config: None,
         pytest_version: settings.pytest_version(),
+        ..Options::default()
     }
 }
 
@@ -634,10 +632,8 @@ pub fn install_measure_hook() {
                 slug: None,
                 solution_modules: Vec::new(),
                 stage,
-                conftests: Vec::new(),
-                package_inits: Vec::new(),
-                pytest_config: None,
                 pytest_version: Default::default(),
+                ..Options::default()
             };
             let t0 = js::now_ms();
             let e = extract(&text, &options);

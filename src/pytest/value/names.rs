@@ -2,7 +2,7 @@
 //! constants, functions and classes, imports, the solution's names, builtins; and [`binds`], whether
 //! a statement binds a name.
 
-use ruff_python_ast::visitor::{self, Visitor};
+use crate::walk::visitor::{self, Visitor};
 use ruff_python_ast::{self as ast, Expr, Stmt};
 use ruff_text_size::{Ranged, TextSize};
 

@@ -154,35 +154,80 @@ pub fn request(
 // ------------------------------------------------------------------------------ reply
 
 /// What `PyRunner.run` resolved with (or, as `Failed`, why it rejected).
-#[derive(Clone, Debug, PartialEq, Deserialize)]
-#[serde(tag = "type", rename_all = "kebab-case")]
+/// Its JSON is an object whose `type` is `result`, `error` or `timeout` (see [`Reply::parse`]).
+#[derive(Clone, Debug, PartialEq)]
 pub enum Reply {
     /// `runner.py`'s reply, which the worker sends with the envelope's fields.
     Result(runner::Reply),
+    /// Each field defaults when absent.
     Error {
-        #[serde(default)]
         message: String,
-        #[serde(default)]
         python_type: Option<String>,
-        #[serde(default)]
         fatal: bool,
     },
-    Timeout {
-        #[serde(default, rename = "timeoutMs")]
-        timeout_ms: f64,
-        #[serde(default)]
-        restarted: bool,
-    },
+    /// Each field defaults when absent (`timeoutMs` in the JSON).
+    Timeout { timeout_ms: f64, restarted: bool },
     /// The promise rejected: the worker crashed, could not start, or was stopped.
-    #[serde(skip)]
     Failed { message: String },
 }
 
 impl Reply {
     /// Parse the worker's reply (JSON text of the resolved object).
     pub fn parse(json: &str) -> Reply {
-        serde_json::from_str(json).unwrap_or_else(|e| Reply::Failed {
+        Self::read(json).unwrap_or_else(|e| Reply::Failed {
             message: format!("unreadable reply from the Python worker ({e})"),
+        })
+    }
+
+    /// The object's `type`, then the object read again as that type's fields (others ignored).
+    /// serde's derive for an internally tagged enum buffers the object into its generic `Content`
+    /// first, a reader of several KB in the page's wasm; reading the text twice costs less.
+    fn read(json: &str) -> serde_json::Result<Reply> {
+        #[derive(Deserialize)]
+        #[serde(rename_all = "kebab-case")]
+        enum Type {
+            Result,
+            Error,
+            Timeout,
+        }
+        #[derive(Deserialize)]
+        struct Tagged {
+            #[serde(rename = "type")]
+            kind: Type,
+        }
+        #[derive(Deserialize)]
+        struct Error {
+            #[serde(default)]
+            message: String,
+            #[serde(default)]
+            python_type: Option<String>,
+            #[serde(default)]
+            fatal: bool,
+        }
+        #[derive(Deserialize)]
+        struct Timeout {
+            #[serde(default, rename = "timeoutMs")]
+            timeout_ms: f64,
+            #[serde(default)]
+            restarted: bool,
+        }
+        Ok(match serde_json::from_str::<Tagged>(json)?.kind {
+            Type::Result => Reply::Result(serde_json::from_str(json)?),
+            Type::Error => {
+                let e: Error = serde_json::from_str(json)?;
+                Reply::Error {
+                    message: e.message,
+                    python_type: e.python_type,
+                    fatal: e.fatal,
+                }
+            }
+            Type::Timeout => {
+                let t: Timeout = serde_json::from_str(json)?;
+                Reply::Timeout {
+                    timeout_ms: t.timeout_ms,
+                    restarted: t.restarted,
+                }
+            }
         })
     }
 }

@@ -58,11 +58,9 @@ impl Request {
             slug: self.slug.clone(),
             solution_modules: self.solution_modules.clone(),
             stage: self.stage,
-            conftests: Vec::new(),
-            package_inits: Vec::new(),
-            pytest_config: None,
             pytest_version: bench_explorer::PytestVersion::parse(&self.pytest_version)
                 .unwrap_or_default(),
+            ..Options::default()
         }
     }
 }
