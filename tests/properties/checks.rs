@@ -188,9 +188,13 @@ pub(crate) fn check_extraction(src: &str, stage: Stage, ex: &Extraction) -> Resu
             .strip_prefix("assert")
             .is_some_and(|r| !r.starts_with(|c: char| c.is_alphanumeric() || c == '_'))
             || unittest_check_at(rest)
-            // A `with` block over a parameter whose value is `pytest.raises(…)` (R007): its name.
-            || (a.rule.as_ref().is_some_and(|r| r.code == "R007")
-                && rest.starts_with(|c: char| c.is_alphabetic() || c == '_'));
+            // A `with` block over a parameter whose value is `pytest.raises(…)` (R007, or dropped
+            // for another reason: a syntax error, a mark): its name, a `with` item.
+            || (rest.starts_with(|c: char| c.is_alphabetic() || c == '_') && {
+                let line_start = src[..at].rfind(['\n', '\r']).map_or(0, |i| i + 1);
+                let before = src[line_start..at].trim_end();
+                before.ends_with("with") || before.ends_with(',')
+            });
         if !keyword {
             return Err(format!(
                 "{what}: does not point at an `assert` keyword but at {:?}",

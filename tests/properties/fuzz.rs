@@ -364,3 +364,14 @@ fn a_raises_block_without_a_call_is_an_entry_at_its_name() {
         extract_and_check_all(src, "test_fuzz.py").unwrap_or_else(|e| panic!("{e}\ninput: {src:?}"));
     }
 }
+
+/// Found by `fuzz_mutated_bench_files`: a `with` block over a parametrized `pytest.raises` (an entry
+/// at the parameter's name) in a file whose other test has a syntax error, so the entry is dropped as
+/// M003; it still points at the name.
+#[test]
+fn with_block_entry_dropped_for_a_syntax_error_elsewhere() {
+    let src = "from contextlib import nullcontext as does_not_raise\n\nimport pytest\n\nfrom solution import parse_age, old_parse\n\n\n@pytest.mark.parametrize(\n    \"text, expectation\",\n    [\n        (\"42\", does_not_raise()),\n        (\"-1\", pytest.raises(ValueError)),\n    ],\n)\ndef test_parse_age(text, expectation):\n        parse_age(text)\n    with expectation:\n\n\n@pytest.mark.parametrize(\"expectation\", [pytest.warns(DeprecationWarning, match=\"use\"), does_not_raise()])\ndef test_old_parse(expectation):\n    with expectation as record:\n        old_parse(\"1\")\n    assert record is None or len(record) >= 1\n";
+    if let Err(e) = extract_and_check_all(src, "test_fuzz.py") {
+        panic!("{e}");
+    }
+}
